@@ -1,0 +1,11 @@
+//! Value column encodings (float64, bit-exact).
+
+pub mod alp;
+pub mod chimp;
+pub mod gorilla;
+pub mod raw;
+
+pub use alp::AlpValues;
+pub use chimp::ChimpValues;
+pub use gorilla::GorillaValues;
+pub use raw::RawValues;

@@ -1,0 +1,150 @@
+//! The one error type of the crate.
+//!
+//! Every variant says where the problem is. Decoding never panics: a malformed
+//! blob always ends in one of these.
+
+use std::fmt;
+
+/// Result alias used throughout the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong while reading or writing a mebo blob.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A section or field ends before its declared length.
+    Truncated { what: &'static str, needed: usize, available: usize },
+    /// The first two bytes are not a known blob magic.
+    BadMagic { found: u16 },
+    /// An encoding nibble in the header has no meaning.
+    UnknownEncoding { column: &'static str, code: u8 },
+    /// A compression nibble in the header has no meaning.
+    UnknownCompression { column: &'static str, code: u8 },
+    /// A header field holds a value the format forbids (reserved bits, ...).
+    InvalidHeader { detail: String },
+    /// An offset points outside its section, or offsets run backwards.
+    OffsetOutOfRange { what: &'static str, offset: usize, limit: usize },
+    /// A column stream is malformed (ends early, impossible field value, ...).
+    CorruptColumn { what: &'static str, metric: usize, detail: String },
+    /// A compressed payload could not be decompressed.
+    Decompress { codec: &'static str, what: &'static str, detail: String },
+    /// A decompressed payload or a count would exceed its cap.
+    SizeCap { what: &'static str, size: u64, cap: u64 },
+    /// A metric name in the names payload does not hash to its index entry's id.
+    NameHashMismatch { index: usize, name: String, expected: u64, actual: u64 },
+    /// Two counts that must agree do not.
+    CountMismatch { what: &'static str, expected: usize, actual: usize },
+    /// A string in the blob is not valid UTF-8.
+    InvalidUtf8 { what: &'static str, index: usize },
+    /// The shared-timestamp table is malformed.
+    SharedTimestampTable { detail: String },
+    /// The metric-names payload is malformed.
+    MetricNames { detail: String },
+    /// A blob set is malformed or its blobs disagree.
+    BlobSet { detail: String },
+    /// No metric with this id or name in the blob.
+    MetricNotFound { key: String },
+    /// A point index past the metric's point count.
+    IndexOutOfRange { index: usize, len: usize },
+    /// A caller-supplied buffer has the wrong length.
+    BufferSize { what: &'static str, expected: usize, actual: usize },
+    /// Encoder: the options are invalid or inconsistent.
+    InvalidOptions { detail: String },
+    /// Encoder: a call in the wrong order or with bad arguments.
+    EncoderState { detail: String },
+    /// Encoder: a limit of the format would be exceeded.
+    LimitExceeded { what: &'static str, value: u64, limit: u64 },
+    /// Encoder: a metric id or name was used twice.
+    DuplicateMetric { id: u64 },
+}
+
+impl Error {
+    /// A short stable code for each variant (used by the wasm bindings and the CLI).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Truncated { .. } => "TRUNCATED",
+            Error::BadMagic { .. } => "BAD_MAGIC",
+            Error::UnknownEncoding { .. } => "UNKNOWN_ENCODING",
+            Error::UnknownCompression { .. } => "UNKNOWN_COMPRESSION",
+            Error::InvalidHeader { .. } => "INVALID_HEADER",
+            Error::OffsetOutOfRange { .. } => "OFFSET_OUT_OF_RANGE",
+            Error::CorruptColumn { .. } => "CORRUPT_COLUMN",
+            Error::Decompress { .. } => "DECOMPRESS",
+            Error::SizeCap { .. } => "SIZE_CAP",
+            Error::NameHashMismatch { .. } => "NAME_HASH_MISMATCH",
+            Error::CountMismatch { .. } => "COUNT_MISMATCH",
+            Error::InvalidUtf8 { .. } => "INVALID_UTF8",
+            Error::SharedTimestampTable { .. } => "SHARED_TIMESTAMP_TABLE",
+            Error::MetricNames { .. } => "METRIC_NAMES",
+            Error::BlobSet { .. } => "BLOB_SET",
+            Error::MetricNotFound { .. } => "METRIC_NOT_FOUND",
+            Error::IndexOutOfRange { .. } => "INDEX_OUT_OF_RANGE",
+            Error::BufferSize { .. } => "BUFFER_SIZE",
+            Error::InvalidOptions { .. } => "INVALID_OPTIONS",
+            Error::EncoderState { .. } => "ENCODER_STATE",
+            Error::LimitExceeded { .. } => "LIMIT_EXCEEDED",
+            Error::DuplicateMetric { .. } => "DUPLICATE_METRIC",
+        }
+    }
+
+    /// Shorthand used by the column codecs for a malformed stream.
+    pub(crate) fn corrupt(what: &'static str, detail: impl Into<String>) -> Error {
+        Error::CorruptColumn { what, metric: usize::MAX, detail: detail.into() }
+    }
+
+    /// Attach the metric's index position to a column error raised by a codec.
+    pub(crate) fn in_metric(self, index: usize) -> Error {
+        match self {
+            Error::CorruptColumn { what, detail, .. } => Error::CorruptColumn { what, metric: index, detail },
+            other => other,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Truncated { what, needed, available } => {
+                write!(f, "{what} is truncated: needs {needed} bytes, {available} available")
+            }
+            Error::BadMagic { found } => write!(f, "not a mebo blob: magic 0x{found:04X} is unknown"),
+            Error::UnknownEncoding { column, code } => write!(f, "unknown {column} encoding 0x{code:X}"),
+            Error::UnknownCompression { column, code } => write!(f, "unknown {column} compression 0x{code:X}"),
+            Error::InvalidHeader { detail } => write!(f, "invalid header: {detail}"),
+            Error::OffsetOutOfRange { what, offset, limit } => {
+                write!(f, "{what} offset {offset} is out of range (limit {limit})")
+            }
+            Error::CorruptColumn { what, metric, detail } => {
+                if *metric == usize::MAX {
+                    write!(f, "corrupt {what} column: {detail}")
+                } else {
+                    write!(f, "corrupt {what} column of metric #{metric}: {detail}")
+                }
+            }
+            Error::Decompress { codec, what, detail } => write!(f, "{codec} decompression of {what} failed: {detail}"),
+            Error::SizeCap { what, size, cap } => write!(f, "{what} of {size} exceeds the cap of {cap}"),
+            Error::NameHashMismatch { index, name, expected, actual } => write!(
+                f,
+                "metric name #{index} {name:?} hashes to {actual:016x}, index entry says {expected:016x}"
+            ),
+            Error::CountMismatch { what, expected, actual } => {
+                write!(f, "{what}: expected {expected}, found {actual}")
+            }
+            Error::InvalidUtf8 { what, index } => write!(f, "{what} #{index} is not valid UTF-8"),
+            Error::SharedTimestampTable { detail } => write!(f, "invalid shared-timestamp table: {detail}"),
+            Error::MetricNames { detail } => write!(f, "invalid metric-names payload: {detail}"),
+            Error::BlobSet { detail } => write!(f, "invalid blob set: {detail}"),
+            Error::MetricNotFound { key } => write!(f, "no metric {key} in the blob"),
+            Error::IndexOutOfRange { index, len } => write!(f, "point index {index} out of range (count {len})"),
+            Error::BufferSize { what, expected, actual } => {
+                write!(f, "{what} buffer has {actual} slots, needs {expected}")
+            }
+            Error::InvalidOptions { detail } => write!(f, "invalid options: {detail}"),
+            Error::EncoderState { detail } => write!(f, "encoder misuse: {detail}"),
+            Error::LimitExceeded { what, value, limit } => write!(f, "{what} {value} exceeds the limit {limit}"),
+            Error::DuplicateMetric { id } => write!(f, "metric id {id:016x} is already in the blob"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,123 @@
+//! Test-only helpers: read the conformance vectors without the blob API, so each
+//! codec can be checked against real reference bytes on its own.
+
+use std::path::PathBuf;
+
+use crate::ByteOrder;
+
+/// `../shared/vectors` beside the repository root.
+pub fn vectors_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
+}
+
+pub fn read_blob(case: &str) -> Vec<u8> {
+    std::fs::read(vectors_dir().join("blobs").join(format!("{case}.mebo"))).expect("vector blob")
+}
+
+/// One metric of an input file, decoded from its JSON strings.
+#[derive(Debug, Clone)]
+pub struct InputMetric {
+    pub id: u64,
+    pub name: Option<String>,
+    pub timestamps: Vec<i64>,
+    pub values: Vec<f64>,
+    pub texts: Vec<String>,
+    pub tags: Option<Vec<String>>,
+}
+
+pub struct Input {
+    pub start_time: i64,
+    pub by_name: bool,
+    pub metrics: Vec<InputMetric>,
+}
+
+pub fn read_input(dataset: &str) -> Input {
+    let text = std::fs::read_to_string(vectors_dir().join("inputs").join(format!("{dataset}.json"))).expect("input");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let strs = |m: &serde_json::Value, k: &str| -> Option<Vec<String>> {
+        m.get(k).map(|a| a.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect())
+    };
+    Input {
+        start_time: v["startTimeMicros"].as_str().unwrap().parse().unwrap(),
+        by_name: v["identifier"].as_str() == Some("name"),
+        metrics: v["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| InputMetric {
+                id: u64::from_str_radix(m["id"].as_str().unwrap(), 16).unwrap(),
+                name: m.get("name").map(|n| n.as_str().unwrap().to_string()),
+                timestamps: strs(m, "timestamps").unwrap().iter().map(|s| s.parse().unwrap()).collect(),
+                values: strs(m, "values")
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|s| f64::from_bits(u64::from_str_radix(s, 16).unwrap()))
+                    .collect(),
+                texts: strs(m, "texts").unwrap_or_default(),
+                tags: strs(m, "tags"),
+            })
+            .collect(),
+    }
+}
+
+/// One metric's raw column bytes, cut out of a numeric v1 blob with no codec and
+/// no metric-names payload (enough to test a codec against reference bytes).
+pub struct RawColumns {
+    pub id: u64,
+    pub count: usize,
+    pub timestamps: Vec<u8>,
+    pub values: Vec<u8>,
+    pub tags: Vec<u8>,
+}
+
+pub fn v1_columns(blob: &[u8]) -> (ByteOrder, Vec<RawColumns>) {
+    let flags = u16::from_le_bytes([blob[0], blob[1]]);
+    assert_eq!(flags & 0xFFF0, 0xEA10, "v1 numeric blob");
+    assert_eq!(flags & 0x4, 0, "no metric names");
+    assert_eq!(blob[3], 0x11, "no codec");
+    let order = if flags & 0x2 != 0 { ByteOrder::Big } else { ByteOrder::Little };
+    let u32_at = |p: usize| order.u32(blob[p..p + 4].try_into().unwrap()) as usize;
+    let u16_at = |p: usize| order.u16(blob[p..p + 2].try_into().unwrap()) as usize;
+    let count = u32_at(12);
+    let (ts_start, val_start, tag_start) = (u32_at(20), u32_at(24), u32_at(28));
+    let mut entries = Vec::new();
+    let (mut t, mut v, mut g) = (0, 0, 0);
+    for i in 0..count {
+        let p = 32 + i * 16;
+        t += u16_at(p + 10);
+        v += u16_at(p + 12);
+        g += u16_at(p + 14);
+        entries.push((order.u64(blob[p..p + 8].try_into().unwrap()), u16_at(p + 8), t, v, g));
+    }
+    let ts_payload = &blob[ts_start..val_start];
+    let val_payload = &blob[val_start..tag_start];
+    let tag_payload = &blob[tag_start..];
+    let cols = (0..count)
+        .map(|i| {
+            let (id, n, t, v, g) = entries[i];
+            let next = entries.get(i + 1);
+            let te = next.map_or(ts_payload.len(), |e| e.2);
+            let ve = next.map_or(val_payload.len(), |e| e.3);
+            let ge = next.map_or(tag_payload.len(), |e| e.4);
+            RawColumns {
+                id,
+                count: n,
+                timestamps: ts_payload[t..te].to_vec(),
+                values: val_payload[v..ve].to_vec(),
+                tags: tag_payload[g..ge].to_vec(),
+            }
+        })
+        .collect();
+    (order, cols)
+}
+
+#[test]
+fn v1_columns_cut_a_real_blob() {
+    let (order, cols) = v1_columns(&read_blob("num-gauge1-raw-none-raw-none-notags-le-v1"));
+    let input = read_input("gauge1");
+    assert_eq!(order, ByteOrder::Little);
+    assert_eq!(cols.len(), input.metrics.len());
+    assert_eq!(cols[0].id, input.metrics[0].id);
+    assert_eq!(cols[0].timestamps.len(), 8 * input.metrics[0].timestamps.len());
+    assert_eq!(&cols[0].timestamps[..8], &input.metrics[0].timestamps[0].to_le_bytes());
+}
