@@ -22,7 +22,11 @@ pub mod numeric;
 pub mod section;
 pub mod text;
 
+// Lets the shared test helpers in tests/common name the crate as `mebo`.
+extern crate self as mebo;
+
 #[cfg(test)]
+#[path = "../tests/common/mod.rs"]
 pub(crate) mod test_support;
 
 pub use byte_order::ByteOrder;

@@ -8,3 +8,56 @@ pub mod bitstream;
 pub mod timestamp;
 pub mod value;
 pub mod varint;
+
+use crate::byte_order::ByteOrder;
+use crate::error::Result;
+use crate::format::{TimestampEncoding, ValueEncoding};
+
+use timestamp::{DeltaPackedTimestamps, DeltaTimestamps, RawTimestamps};
+use value::{AlpValues, ChimpValues, GorillaValues, RawValues};
+
+/// Decode one metric's timestamp column into `out` (its point count).
+pub fn decode_timestamps(enc: TimestampEncoding, col: &[u8], order: ByteOrder, out: &mut [i64]) -> Result<()> {
+    match enc {
+        TimestampEncoding::Raw => RawTimestamps::decode(col, order, out),
+        TimestampEncoding::Delta => DeltaTimestamps::decode(col, order, out),
+        TimestampEncoding::DeltaPacked => DeltaPackedTimestamps::decode(col, order, out),
+    }
+}
+
+/// Decode one metric's value column into `out` (its point count).
+pub fn decode_values(enc: ValueEncoding, col: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
+    match enc {
+        ValueEncoding::Raw => RawValues::decode(col, order, out),
+        ValueEncoding::Gorilla => GorillaValues::decode(col, order, out),
+        ValueEncoding::Chimp => ChimpValues::decode(col, order, out),
+        ValueEncoding::Alp => AlpValues::decode(col, order, out),
+    }
+}
+
+/// Append one metric's timestamp column.
+#[cfg(feature = "encode")]
+pub fn encode_timestamps(enc: TimestampEncoding, timestamps: &[i64], order: ByteOrder, out: &mut Vec<u8>) {
+    match enc {
+        TimestampEncoding::Raw => RawTimestamps::encode(timestamps, order, out),
+        TimestampEncoding::Delta => DeltaTimestamps::encode(timestamps, order, out),
+        TimestampEncoding::DeltaPacked => DeltaPackedTimestamps::encode(timestamps, order, out),
+    }
+}
+
+/// Append one metric's value column.
+#[cfg(feature = "encode")]
+pub fn encode_values(enc: ValueEncoding, values: &[f64], order: ByteOrder, out: &mut Vec<u8>) {
+    match enc {
+        ValueEncoding::Raw => RawValues::encode(values, order, out),
+        ValueEncoding::Gorilla => GorillaValues::encode(values, order, out),
+        ValueEncoding::Chimp => ChimpValues::encode(values, order, out),
+        ValueEncoding::Alp => AlpValues::encode(values, order, out),
+    }
+}
+
+/// The most bytes one point can take in any column encoding (a 10-byte varint,
+/// 77 Gorilla bits, an ALP exception, ...), used to cap decompressed payloads.
+pub const MAX_COLUMN_BYTES_PER_POINT: usize = 24;
+/// Fixed per-metric overhead a column may carry (ALP headers and the like).
+pub const MAX_COLUMN_BYTES_PER_METRIC: usize = 64;

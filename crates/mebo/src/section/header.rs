@@ -1,1 +1,180 @@
-//! Placeholder: being written.
+//! The 32-byte numeric blob header.
+//!
+//! ```text
+//! 0..2   flags, always little endian: bits 4-15 magic, bit 0 tags,
+//!        bit 1 big endian, bit 2 metric-names payload, bit 3 shared timestamps
+//! 2      encodings: low nibble timestamps, high nibble values
+//! 3      codecs: low nibble timestamps, high nibble values
+//! 4..12  start time (i64 microseconds)     } in the blob's
+//! 12..16 metric count                       } byte order
+//! 16..20 index offset
+//! 20..24 timestamp payload offset
+//! 24..28 value payload offset
+//! 28..32 tag payload offset
+//! ```
+
+use crate::byte_order::{read_array, ByteOrder};
+use crate::error::{Error, Result};
+use crate::format::{Compression, TimestampEncoding, ValueEncoding};
+
+pub const HEADER_SIZE: usize = 32;
+
+pub const MAGIC_MASK: u16 = 0xFFF0;
+pub const MAGIC_NUMERIC_V1: u16 = 0xEA10;
+pub const MAGIC_NUMERIC_V2: u16 = 0xEA20;
+pub const MAGIC_NUMERIC_V2_EXT: u16 = 0xEA30;
+pub const MAGIC_TEXT_V1: u16 = 0xEB10;
+
+pub const FLAG_TAGS: u16 = 0x1;
+pub const FLAG_BIG_ENDIAN: u16 = 0x2;
+pub const FLAG_METRIC_NAMES: u16 = 0x4;
+pub const FLAG_SHARED_TIMESTAMPS: u16 = 0x8;
+
+/// Which numeric index layout a magic selects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexKind {
+    /// 0xEA10: insertion order, 16-byte entries.
+    V1,
+    /// 0xEA20: sorted by id, 16-byte entries.
+    V2Compact,
+    /// 0xEA30: sorted by id, 32-byte entries.
+    V2Extended,
+}
+
+impl IndexKind {
+    pub fn entry_size(self) -> usize {
+        match self {
+            IndexKind::V1 | IndexKind::V2Compact => 16,
+            IndexKind::V2Extended => 32,
+        }
+    }
+    pub fn magic(self) -> u16 {
+        match self {
+            IndexKind::V1 => MAGIC_NUMERIC_V1,
+            IndexKind::V2Compact => MAGIC_NUMERIC_V2,
+            IndexKind::V2Extended => MAGIC_NUMERIC_V2_EXT,
+        }
+    }
+    pub fn is_sorted(self) -> bool {
+        self != IndexKind::V1
+    }
+}
+
+/// A parsed numeric header; every field validated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NumericHeader {
+    pub index_kind: IndexKind,
+    pub byte_order: ByteOrder,
+    pub has_tags: bool,
+    pub has_metric_names: bool,
+    pub has_shared_timestamps: bool,
+    pub timestamp_encoding: TimestampEncoding,
+    pub value_encoding: ValueEncoding,
+    pub timestamp_compression: Compression,
+    pub value_compression: Compression,
+    pub start_time: i64,
+    pub metric_count: u32,
+    pub index_offset: u32,
+    pub timestamp_offset: u32,
+    pub value_offset: u32,
+    pub tag_offset: u32,
+}
+
+/// Read the little-endian flag word that starts every blob.
+pub fn read_flags(data: &[u8]) -> Result<u16> {
+    Ok(u16::from_le_bytes(read_array(data, 0, "header")?))
+}
+
+impl NumericHeader {
+    pub fn parse(data: &[u8]) -> Result<NumericHeader> {
+        if data.len() < HEADER_SIZE {
+            return Err(Error::Truncated { what: "header", needed: HEADER_SIZE, available: data.len() });
+        }
+        let flags = read_flags(data)?;
+        let index_kind = match flags & MAGIC_MASK {
+            MAGIC_NUMERIC_V1 => IndexKind::V1,
+            MAGIC_NUMERIC_V2 => IndexKind::V2Compact,
+            MAGIC_NUMERIC_V2_EXT => IndexKind::V2Extended,
+            other => return Err(Error::BadMagic { found: other }),
+        };
+        let order = if flags & FLAG_BIG_ENDIAN != 0 { ByteOrder::Big } else { ByteOrder::Little };
+        let u32_at = |pos| order.read_u32(data, pos, "header");
+        Ok(NumericHeader {
+            index_kind,
+            byte_order: order,
+            has_tags: flags & FLAG_TAGS != 0,
+            has_metric_names: flags & FLAG_METRIC_NAMES != 0,
+            has_shared_timestamps: flags & FLAG_SHARED_TIMESTAMPS != 0,
+            timestamp_encoding: TimestampEncoding::from_code(data[2] & 0x0F)?,
+            value_encoding: ValueEncoding::from_code(data[2] >> 4)?,
+            timestamp_compression: Compression::from_code(data[3] & 0x0F, "timestamp")?,
+            value_compression: Compression::from_code(data[3] >> 4, "value")?,
+            start_time: order.read_u64(data, 4, "header")? as i64,
+            metric_count: u32_at(12)?,
+            index_offset: u32_at(16)?,
+            timestamp_offset: u32_at(20)?,
+            value_offset: u32_at(24)?,
+            tag_offset: u32_at(28)?,
+        })
+    }
+
+    pub fn flags(&self) -> u16 {
+        let mut flags = self.index_kind.magic();
+        for (on, bit) in [
+            (self.has_tags, FLAG_TAGS),
+            (self.byte_order == ByteOrder::Big, FLAG_BIG_ENDIAN),
+            (self.has_metric_names, FLAG_METRIC_NAMES),
+            (self.has_shared_timestamps, FLAG_SHARED_TIMESTAMPS),
+        ] {
+            if on {
+                flags |= bit;
+            }
+        }
+        flags
+    }
+
+    /// Append the 32 header bytes.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let order = self.byte_order;
+        out.extend_from_slice(&self.flags().to_le_bytes());
+        out.push(self.timestamp_encoding.code() | (self.value_encoding.code() << 4));
+        out.push(self.timestamp_compression.code() | (self.value_compression.code() << 4));
+        out.extend_from_slice(&order.u64_bytes(self.start_time as u64));
+        for v in [self.metric_count, self.index_offset, self.timestamp_offset, self.value_offset, self.tag_offset] {
+            out.extend_from_slice(&order.u32_bytes(v));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_reference_header_and_writes_it_back() {
+        let blob = crate::test_support::read_blob("num-gauge1-delta-none-gorilla-none-notags-be-v1");
+        let h = NumericHeader::parse(&blob).unwrap();
+        assert_eq!(h.index_kind, IndexKind::V1);
+        assert_eq!(h.byte_order, ByteOrder::Big);
+        assert_eq!(h.timestamp_encoding, TimestampEncoding::Delta);
+        assert_eq!(h.value_encoding, ValueEncoding::Gorilla);
+        assert_eq!(h.metric_count, 12);
+        assert_eq!(h.start_time, 1_700_000_000_000_000);
+        let mut out = Vec::new();
+        h.write(&mut out);
+        assert_eq!(out, blob[..32]);
+    }
+
+    #[test]
+    fn rejects_unknown_magic_and_nibbles() {
+        let mut blob = crate::test_support::read_blob("num-gauge1-delta-none-gorilla-none-notags-le-v1");
+        assert!(matches!(NumericHeader::parse(&blob[..31]), Err(Error::Truncated { .. })));
+        blob[2] = 0x73; // timestamp encoding 3 is a value encoding
+        assert!(matches!(NumericHeader::parse(&blob), Err(Error::UnknownEncoding { column: "timestamp", .. })));
+        blob[2] = 0x32;
+        blob[3] = 0x51;
+        assert!(matches!(NumericHeader::parse(&blob), Err(Error::UnknownCompression { column: "value", .. })));
+        blob[1] = 0xEC;
+        assert!(matches!(NumericHeader::parse(&blob), Err(Error::BadMagic { found: 0xEC10 })));
+    }
+}

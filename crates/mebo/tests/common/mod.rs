@@ -1,9 +1,10 @@
+#![allow(dead_code)]
 //! Test-only helpers: read the conformance vectors without the blob API, so each
 //! codec can be checked against real reference bytes on its own.
 
 use std::path::PathBuf;
 
-use crate::ByteOrder;
+use mebo::ByteOrder;
 
 /// `../shared/vectors` beside the repository root.
 pub fn vectors_dir() -> PathBuf {
@@ -32,7 +33,12 @@ pub struct Input {
 }
 
 pub fn read_input(dataset: &str) -> Input {
-    let text = std::fs::read_to_string(vectors_dir().join("inputs").join(format!("{dataset}.json"))).expect("input");
+    read_input_file(&vectors_dir().join("inputs").join(format!("{dataset}.json")))
+}
+
+/// Read an input file of the vectors' schema (also used by ../shared/bench).
+pub fn read_input_file(path: &std::path::Path) -> Input {
+    let text = std::fs::read_to_string(path).expect("input");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let strs = |m: &serde_json::Value, k: &str| -> Option<Vec<String>> {
         m.get(k).map(|a| a.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect())
@@ -109,6 +115,13 @@ pub fn v1_columns(blob: &[u8]) -> (ByteOrder, Vec<RawColumns>) {
         })
         .collect();
     (order, cols)
+}
+
+#[allow(dead_code)]
+pub fn manifest() -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(vectors_dir().join("manifest.json")).expect("manifest");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["cases"].as_array().unwrap().clone()
 }
 
 #[test]

@@ -1,0 +1,393 @@
+//! Reading a numeric blob: open validates everything structural up front and
+//! decompresses each payload once; metrics are then decoded on demand.
+
+use std::borrow::Cow;
+
+use crate::byte_order::ByteOrder;
+use crate::compress;
+use crate::encoding::{self, MAX_COLUMN_BYTES_PER_METRIC, MAX_COLUMN_BYTES_PER_POINT};
+use crate::error::{Error, Result};
+use crate::format::{Compression, Layout, TimestampEncoding, ValueEncoding};
+use crate::limits::DecodeLimits;
+use crate::section::header::{IndexKind, NumericHeader, HEADER_SIZE};
+use crate::section::index::{resolve_ranges, IndexEntry, RawIndexEntry};
+use crate::section::metric_names::MetricNames;
+use crate::section::shared_timestamps::SharedTimestampTable;
+use crate::section::tags::TagColumn;
+
+/// Most bytes one tag can take: a 2-byte length varint and 255 bytes.
+const MAX_TAG_BYTES: usize = 257;
+
+/// What a numeric blob's header says about its layout and columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NumericOptions {
+    pub timestamp_encoding: TimestampEncoding,
+    pub value_encoding: ValueEncoding,
+    pub timestamp_compression: Compression,
+    pub value_compression: Compression,
+    pub tags: bool,
+    pub byte_order: ByteOrder,
+    pub layout: Layout,
+    /// 0xEA30: 32-byte index entries (counts or offsets beyond 16 bits).
+    pub extended_index: bool,
+    pub metric_names: bool,
+}
+
+/// An opened numeric blob, borrowing the bytes it was opened from.
+#[derive(Debug, Clone)]
+pub struct NumericBlob<'a> {
+    header: NumericHeader,
+    names: Option<Vec<&'a str>>,
+    /// Entries in index order, with absolute ranges into the payloads (a shared
+    /// metric's timestamp range is its canonical metric's).
+    entries: Vec<IndexEntry>,
+    ids: Vec<u64>,
+    /// Index positions sorted by id, for lookup (v2 indexes are sorted already).
+    by_id: Vec<u32>,
+    /// For each metric, the index of the first metric with the same timestamp
+    /// range (itself unless it shares), so a shared column is decoded once.
+    timestamp_source: Vec<u32>,
+    timestamps: Cow<'a, [u8]>,
+    values: Cow<'a, [u8]>,
+    tags: Cow<'a, [u8]>,
+    total_points: usize,
+}
+
+impl<'a> NumericBlob<'a> {
+    /// Open a blob with the default [`DecodeLimits`].
+    pub fn open(bytes: &'a [u8]) -> Result<NumericBlob<'a>> {
+        Self::open_with_limits(bytes, &DecodeLimits::default())
+    }
+
+    /// Open a blob: parse and check header, names, index, shared-timestamp
+    /// table and offsets; decompress the payloads (each at most once).
+    pub fn open_with_limits(bytes: &'a [u8], limits: &DecodeLimits) -> Result<NumericBlob<'a>> {
+        let header = NumericHeader::parse(bytes)?;
+        let order = header.byte_order;
+        let metric_count = header.metric_count as usize;
+
+        let (ts_start, val_start, tag_start) =
+            (header.timestamp_offset as usize, header.value_offset as usize, header.tag_offset as usize);
+        if ts_start > val_start || val_start > tag_start || tag_start > bytes.len() {
+            return Err(Error::OffsetOutOfRange {
+                what: "payload",
+                offset: ts_start.max(val_start).max(tag_start),
+                limit: bytes.len(),
+            });
+        }
+
+        let (names, names_len) = if header.has_metric_names {
+            let (names, used) = MetricNames::decode(section(bytes, HEADER_SIZE, ts_start, "metric names")?, order)?;
+            if names.len() != metric_count {
+                return Err(Error::CountMismatch { what: "metric names", expected: metric_count, actual: names.len() });
+            }
+            (Some(names), used)
+        } else {
+            (None, 0)
+        };
+        let index_start = HEADER_SIZE + names_len;
+        if header.index_offset as usize != index_start {
+            return Err(Error::InvalidHeader {
+                detail: format!("index offset {} but the index starts at {index_start}", header.index_offset),
+            });
+        }
+
+        let raw = RawIndexEntry::parse_all(section(bytes, index_start, ts_start, "metric index")?, header.index_kind, order, metric_count)?;
+        let index_end = index_start + metric_count * header.index_kind.entry_size();
+
+        let total_points = raw.iter().map(|e| e.count as u64).sum::<u64>();
+        if total_points > limits.max_points {
+            return Err(Error::SizeCap { what: "total point count", size: total_points, cap: limits.max_points });
+        }
+        let total_points = total_points as usize;
+
+        // A column cannot be larger than its points can fill: cap each payload.
+        let column_cap = total_points
+            .saturating_mul(MAX_COLUMN_BYTES_PER_POINT)
+            .saturating_add(metric_count.saturating_mul(MAX_COLUMN_BYTES_PER_METRIC))
+            .min(limits.max_decompressed_bytes);
+        let tag_cap = total_points.saturating_mul(MAX_TAG_BYTES).min(limits.max_decompressed_bytes);
+
+        let timestamps =
+            compress::decompress(header.timestamp_compression, &bytes[ts_start..val_start], column_cap, "timestamp payload")?;
+        let values = compress::decompress(header.value_compression, &bytes[val_start..tag_start], column_cap, "value payload")?;
+        // The reference always compresses the tag payload with zstd.
+        let tags = if header.has_tags {
+            compress::decompress(Compression::Zstd, &bytes[tag_start..], tag_cap, "tag payload")?
+        } else {
+            Cow::Borrowed(&bytes[..0])
+        };
+
+        let mut entries = resolve_ranges(&raw, timestamps.len(), values.len(), tags.len())?;
+
+        let shared = if header.has_shared_timestamps {
+            if index_end >= ts_start {
+                return Err(Error::SharedTimestampTable { detail: "flag set but the table is missing".into() });
+            }
+            Some(SharedTimestampTable::parse(&bytes[index_end..ts_start], order, metric_count)?)
+        } else if index_end != ts_start {
+            return Err(Error::OffsetOutOfRange { what: "timestamp payload", offset: ts_start, limit: index_end });
+        } else {
+            None
+        };
+
+        let mut timestamp_source: Vec<u32> = (0..metric_count as u32).collect();
+        if let Some(table) = &shared {
+            for g in &table.groups {
+                let range = entries[g.canonical].timestamps.clone();
+                for &m in &g.members {
+                    entries[m].timestamps = range.clone();
+                    timestamp_source[m] = g.canonical as u32;
+                }
+            }
+        }
+
+        let ids: Vec<u64> = entries.iter().map(|e| e.id).collect();
+        if let Some(names) = &names {
+            MetricNames::verify(names, &ids)?;
+        }
+        let mut by_id: Vec<u32> = (0..metric_count as u32).collect();
+        if !header.index_kind.is_sorted() {
+            by_id.sort_by_key(|&i| ids[i as usize]);
+        } else if ids.windows(2).any(|w| w[0] > w[1]) {
+            return Err(Error::InvalidHeader { detail: "v2 index is not sorted by metric id".into() });
+        }
+
+        Ok(NumericBlob { header, names, entries, ids, by_id, timestamp_source, timestamps, values, tags, total_points })
+    }
+
+    pub fn start_time(&self) -> i64 {
+        self.header.start_time
+    }
+
+    /// Number of metrics.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Points over all metrics.
+    pub fn total_points(&self) -> usize {
+        self.total_points
+    }
+
+    pub fn options(&self) -> NumericOptions {
+        let h = &self.header;
+        NumericOptions {
+            timestamp_encoding: h.timestamp_encoding,
+            value_encoding: h.value_encoding,
+            timestamp_compression: h.timestamp_compression,
+            value_compression: h.value_compression,
+            tags: h.has_tags,
+            byte_order: h.byte_order,
+            layout: match (h.index_kind, h.has_shared_timestamps) {
+                (IndexKind::V1, _) => Layout::V1,
+                (_, false) => Layout::V2,
+                (_, true) => Layout::V2Shared,
+            },
+            extended_index: h.index_kind == IndexKind::V2Extended,
+            metric_names: h.has_metric_names,
+        }
+    }
+
+    /// The parsed header.
+    pub fn header(&self) -> &NumericHeader {
+        &self.header
+    }
+
+    /// Metric ids in index order.
+    pub fn metric_ids(&self) -> &[u64] {
+        &self.ids
+    }
+
+    /// Metric names in index order, when the blob carries them.
+    pub fn names(&self) -> Option<&[&'a str]> {
+        self.names.as_deref()
+    }
+
+    /// Decompressed payload sizes: (timestamps, values, tags).
+    pub fn payload_sizes(&self) -> (usize, usize, usize) {
+        (self.timestamps.len(), self.values.len(), self.tags.len())
+    }
+
+    /// Index position of a metric id.
+    pub fn position(&self, id: u64) -> Option<usize> {
+        self.by_id.binary_search_by_key(&id, |&i| self.ids[i as usize]).ok().map(|k| self.by_id[k] as usize)
+    }
+
+    /// The metric at index position `index`.
+    pub fn metric_at(&self, index: usize) -> Result<NumericMetric<'_, 'a>> {
+        if index >= self.entries.len() {
+            return Err(Error::IndexOutOfRange { index, len: self.entries.len() });
+        }
+        Ok(NumericMetric { blob: self, index })
+    }
+
+    /// The metric with this id.
+    pub fn metric(&self, id: u64) -> Result<NumericMetric<'_, 'a>> {
+        let index = self.position(id).ok_or_else(|| Error::MetricNotFound { key: format!("id {id:016x}") })?;
+        Ok(NumericMetric { blob: self, index })
+    }
+
+    /// The metric with this name (by the names payload when present, else by hash).
+    pub fn metric_by_name(&self, name: &str) -> Result<NumericMetric<'_, 'a>> {
+        let index = match &self.names {
+            Some(names) => names.iter().position(|n| *n == name),
+            None => self.position(crate::hash::metric_id(name)),
+        };
+        index
+            .map(|index| NumericMetric { blob: self, index })
+            .ok_or_else(|| Error::MetricNotFound { key: format!("name {name:?}") })
+    }
+
+    /// All metrics in index order.
+    pub fn metrics(&self) -> impl ExactSizeIterator<Item = NumericMetric<'_, 'a>> {
+        (0..self.entries.len()).map(move |index| NumericMetric { blob: self, index })
+    }
+
+    pub(crate) fn entry(&self, index: usize) -> &IndexEntry {
+        &self.entries[index]
+    }
+
+    pub(crate) fn timestamp_source(&self, index: usize) -> usize {
+        self.timestamp_source[index] as usize
+    }
+
+    pub(crate) fn decode_timestamps_at(&self, index: usize, out: &mut [i64]) -> Result<()> {
+        let e = &self.entries[index];
+        check_len("timestamp", e.count, out.len())?;
+        encoding::decode_timestamps(self.header.timestamp_encoding, &self.timestamps[e.timestamps.clone()], self.header.byte_order, out)
+            .map_err(|err| err.in_metric(index))
+    }
+
+    pub(crate) fn decode_values_at(&self, index: usize, out: &mut [f64]) -> Result<()> {
+        let e = &self.entries[index];
+        check_len("value", e.count, out.len())?;
+        encoding::decode_values(self.header.value_encoding, &self.values[e.values.clone()], self.header.byte_order, out)
+            .map_err(|err| err.in_metric(index))
+    }
+
+    pub(crate) fn decode_tags_at(&self, index: usize) -> Result<Option<Vec<&str>>> {
+        if !self.header.has_tags {
+            return Ok(None);
+        }
+        let e = &self.entries[index];
+        TagColumn::decode(&self.tags[e.tags.clone()], self.header.byte_order, e.count).map(Some).map_err(|err| err.in_metric(index))
+    }
+}
+
+/// `bytes[start..end]`, or an error when the header's offsets put `end` before `start`.
+fn section<'a>(bytes: &'a [u8], start: usize, end: usize, what: &'static str) -> Result<&'a [u8]> {
+    bytes.get(start..end).ok_or(Error::Truncated { what, needed: start, available: end })
+}
+
+fn check_len(what: &'static str, expected: usize, actual: usize) -> Result<()> {
+    if expected != actual {
+        return Err(Error::BufferSize { what, expected, actual });
+    }
+    Ok(())
+}
+
+/// One metric of an opened blob. Decoding happens in the calls, not before.
+#[derive(Debug, Clone, Copy)]
+pub struct NumericMetric<'b, 'a> {
+    blob: &'b NumericBlob<'a>,
+    index: usize,
+}
+
+impl<'b, 'a> NumericMetric<'b, 'a> {
+    pub fn id(&self) -> u64 {
+        self.blob.entries[self.index].id
+    }
+
+    /// Position in the blob's index.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    pub fn name(&self) -> Option<&'a str> {
+        self.blob.names.as_ref().map(|n| n[self.index])
+    }
+
+    /// Point count.
+    pub fn len(&self) -> usize {
+        self.blob.entries[self.index].count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Decode the timestamps into `out`, which must hold exactly `len()` slots.
+    pub fn timestamps_into(&self, out: &mut [i64]) -> Result<()> {
+        self.blob.decode_timestamps_at(self.index, out)
+    }
+
+    /// Decode the values into `out`, which must hold exactly `len()` slots.
+    pub fn values_into(&self, out: &mut [f64]) -> Result<()> {
+        self.blob.decode_values_at(self.index, out)
+    }
+
+    pub fn timestamps(&self) -> Result<Vec<i64>> {
+        let mut out = vec![0; self.len()];
+        self.timestamps_into(&mut out)?;
+        Ok(out)
+    }
+
+    pub fn values(&self) -> Result<Vec<f64>> {
+        let mut out = vec![0.0; self.len()];
+        self.values_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// The per-point tags, when the blob has tags.
+    pub fn tags(&self) -> Result<Option<Vec<&'b str>>> {
+        self.blob.decode_tags_at(self.index)
+    }
+
+    /// The timestamp of point `i`: O(1) for raw columns, a decode otherwise.
+    pub fn timestamp_at(&self, i: usize) -> Result<i64> {
+        self.check_point(i)?;
+        let h = &self.blob.header;
+        if h.timestamp_encoding == TimestampEncoding::Raw {
+            let col = &self.blob.timestamps[self.blob.entries[self.index].timestamps.clone()];
+            return h.byte_order.read_u64(col, i * 8, "timestamp column").map(|v| v as i64);
+        }
+        Ok(self.timestamps()?[i])
+    }
+
+    /// The value of point `i`: O(1) for raw columns, a decode otherwise.
+    pub fn value_at(&self, i: usize) -> Result<f64> {
+        self.check_point(i)?;
+        let h = &self.blob.header;
+        if h.value_encoding == ValueEncoding::Raw {
+            let col = &self.blob.values[self.blob.entries[self.index].values.clone()];
+            return h.byte_order.read_u64(col, i * 8, "value column").map(f64::from_bits);
+        }
+        Ok(self.values()?[i])
+    }
+
+    /// The tag of point `i` (`None` when the blob has no tags).
+    pub fn tag_at(&self, i: usize) -> Result<Option<&'b str>> {
+        self.check_point(i)?;
+        Ok(self.tags()?.map(|t| t[i]))
+    }
+
+    /// Every point as `(timestamp, value, tag)`, decoded once up front.
+    pub fn points(&self) -> Result<impl ExactSizeIterator<Item = (i64, f64, Option<&'b str>)>> {
+        let ts = self.timestamps()?;
+        let vs = self.values()?;
+        let tags = self.tags()?;
+        Ok((0..ts.len()).map(move |i| (ts[i], vs[i], tags.as_ref().map(|t| t[i]))))
+    }
+
+    fn check_point(&self, i: usize) -> Result<()> {
+        if i >= self.len() {
+            return Err(Error::IndexOutOfRange { index: i, len: self.len() });
+        }
+        Ok(())
+    }
+}

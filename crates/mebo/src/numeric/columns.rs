@@ -1,0 +1,71 @@
+//! Decoding every metric at once into contiguous columns: the shape the wasm
+//! bindings hand to JavaScript, and the fast path of the crate.
+
+use crate::error::Result;
+use crate::numeric::NumericBlob;
+
+/// Every metric of a blob, column by column. Metric `i` owns the points
+/// `offsets[i]..offsets[i + 1]` of `timestamps` and `values`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NumericColumns {
+    /// Metric ids in index order.
+    pub ids: Vec<u64>,
+    /// `ids.len() + 1` point offsets.
+    pub offsets: Vec<u32>,
+    pub timestamps: Vec<i64>,
+    pub values: Vec<f64>,
+}
+
+impl NumericBlob<'_> {
+    /// Decode every metric into new columns.
+    pub fn decode_all(&self) -> Result<NumericColumns> {
+        let mut columns = NumericColumns::default();
+        self.decode_all_into(&mut columns)?;
+        Ok(columns)
+    }
+
+    /// Decode every metric into `columns`, reusing its allocations. On error
+    /// the columns are cleared: no partial result.
+    pub fn decode_all_into(&self, columns: &mut NumericColumns) -> Result<()> {
+        let result = self.fill_columns(columns);
+        if result.is_err() {
+            columns.ids.clear();
+            columns.offsets.clear();
+            columns.timestamps.clear();
+            columns.values.clear();
+        }
+        result
+    }
+
+    fn fill_columns(&self, c: &mut NumericColumns) -> Result<()> {
+        let total = self.total_points();
+        c.ids.clear();
+        c.ids.extend_from_slice(self.metric_ids());
+        c.offsets.clear();
+        c.offsets.reserve(self.len() + 1);
+        c.offsets.push(0);
+        let mut end = 0u32;
+        for i in 0..self.len() {
+            // total_points fits the caps checked at open, far below u32::MAX points
+            end += self.entry(i).count as u32;
+            c.offsets.push(end);
+        }
+        c.timestamps.clear();
+        c.timestamps.resize(total, 0);
+        c.values.clear();
+        c.values.resize(total, 0.0);
+        for i in 0..self.len() {
+            let range = c.offsets[i] as usize..c.offsets[i + 1] as usize;
+            let source = self.timestamp_source(i);
+            if source != i && c.offsets[source + 1] - c.offsets[source] == range.len() as u32 && source < i {
+                // A shared timestamp column: copy the canonical metric's decoded points.
+                let from = c.offsets[source] as usize;
+                c.timestamps.copy_within(from..from + range.len(), range.start);
+            } else {
+                self.decode_timestamps_at(i, &mut c.timestamps[range.clone()])?;
+            }
+            self.decode_values_at(i, &mut c.values[range])?;
+        }
+        Ok(())
+    }
+}

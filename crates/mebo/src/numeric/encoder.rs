@@ -1,0 +1,446 @@
+//! Writing a numeric blob, byte for byte as the reference encoder does.
+//!
+//! Points are buffered per metric and encoded when the metric ends; the blob
+//! is assembled in `finish`: v2 layouts sort metrics by id, the shared-
+//! timestamp table deduplicates identical timestamp columns, then each payload
+//! is compressed with its codec.
+
+use std::collections::HashMap;
+
+use crate::byte_order::ByteOrder;
+use crate::compress;
+use crate::encoding::{encode_timestamps, encode_values};
+use crate::error::{Error, Result};
+use crate::format::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
+use crate::hash::metric_id;
+use crate::section::header::{IndexKind, NumericHeader, HEADER_SIZE};
+use crate::section::index::RawIndexEntry;
+use crate::section::metric_names::MetricNames;
+use crate::section::shared_timestamps::{SharedTimestampGroup, SharedTimestampTable};
+use crate::section::tags::TagColumn;
+
+/// Most metrics in one blob (indexes in the shared-timestamp table are u16).
+pub const MAX_METRICS: usize = 65_536;
+/// Longest tag, in bytes.
+pub const MAX_TAG_BYTES: usize = 255;
+
+/// How to write a numeric blob. Defaults are the reference's: delta timestamps,
+/// Gorilla values, no codecs, no tags, little endian, v1 layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NumericEncoderOptions {
+    pub timestamp_encoding: TimestampEncoding,
+    pub value_encoding: ValueEncoding,
+    pub timestamp_compression: Compression,
+    pub value_compression: Compression,
+    pub tags: bool,
+    pub byte_order: ByteOrder,
+    pub layout: Layout,
+}
+
+impl NumericEncoderOptions {
+    /// Take the four column choices from a config such as `delta-zstd-gorilla-none`.
+    pub fn with_config(mut self, config: ColumnConfig) -> Self {
+        self.timestamp_encoding = config.timestamp_encoding;
+        self.timestamp_compression = config.timestamp_compression;
+        self.value_encoding = config.value_encoding;
+        self.value_compression = config.value_compression;
+        self
+    }
+
+    pub fn config(&self) -> ColumnConfig {
+        ColumnConfig {
+            timestamp_encoding: self.timestamp_encoding,
+            timestamp_compression: self.timestamp_compression,
+            value_encoding: self.value_encoding,
+            value_compression: self.value_compression,
+        }
+    }
+
+    /// Most points one metric may hold. v1 offsets are 16-bit deltas, so the
+    /// reference bounds a metric by its worst-case bytes per point; v2 by u32.
+    pub fn max_points_per_metric(&self) -> usize {
+        if self.layout != Layout::V1 {
+            return i32::MAX as usize;
+        }
+        let ts = match self.timestamp_encoding {
+            TimestampEncoding::Raw => 8,
+            TimestampEncoding::DeltaPacked => 5,
+            TimestampEncoding::Delta => 9,
+        };
+        let val = if self.value_encoding == ValueEncoding::Raw { 8 } else { 9 };
+        u16::MAX as usize / ts.max(val)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum IdentifierMode {
+    Undecided,
+    ById,
+    ByName,
+}
+
+/// A finished metric: its id and the lengths of its encoded columns.
+#[derive(Debug, Clone, Copy)]
+struct EncodedMetric {
+    id: u64,
+    count: usize,
+    ts_len: usize,
+    val_len: usize,
+    tag_len: usize,
+}
+
+/// The metric being written.
+#[derive(Debug)]
+struct OpenMetric {
+    id: u64,
+    name: Option<String>,
+    declared: usize,
+}
+
+/// Builds one numeric blob. Errors from `start_*`, `add_*` and `end_metric`
+/// leave the encoder usable: a refused call changes nothing, except that an
+/// `end_metric` whose point count does not match drops the open metric.
+#[derive(Debug)]
+pub struct NumericEncoder {
+    options: NumericEncoderOptions,
+    start_time: i64,
+    mode: IdentifierMode,
+    metrics: Vec<EncodedMetric>,
+    names: Vec<String>,
+    /// Name per id, to tell a repeated name from a hash collision.
+    seen: HashMap<u64, Option<String>>,
+    has_collision: bool,
+    has_non_empty_tag: bool,
+    open: Option<OpenMetric>,
+    timestamps: Vec<i64>,
+    values: Vec<f64>,
+    /// Encoded tags of the open metric.
+    open_tags: Vec<u8>,
+    ts_bytes: Vec<u8>,
+    val_bytes: Vec<u8>,
+    tag_bytes: Vec<u8>,
+}
+
+impl NumericEncoder {
+    pub fn new(start_time: i64, options: NumericEncoderOptions) -> NumericEncoder {
+        NumericEncoder {
+            options,
+            start_time,
+            mode: IdentifierMode::Undecided,
+            metrics: Vec::new(),
+            names: Vec::new(),
+            seen: HashMap::new(),
+            has_collision: false,
+            has_non_empty_tag: false,
+            open: None,
+            timestamps: Vec::new(),
+            values: Vec::new(),
+            open_tags: Vec::new(),
+            ts_bytes: Vec::new(),
+            val_bytes: Vec::new(),
+            tag_bytes: Vec::new(),
+        }
+    }
+
+    pub fn options(&self) -> &NumericEncoderOptions {
+        &self.options
+    }
+
+    /// Metrics ended so far.
+    pub fn metric_count(&self) -> usize {
+        self.metrics.len()
+    }
+
+    /// Start a metric identified by its name (id = xxHash64 of the name).
+    pub fn start_metric_name(&mut self, name: &str, points: usize) -> Result<()> {
+        self.check_can_start(IdentifierMode::ByName, points)?;
+        if name.is_empty() {
+            return Err(Error::EncoderState { detail: "a metric name cannot be empty".into() });
+        }
+        let id = metric_id(name);
+        if let Some(Some(existing)) = self.seen.get(&id) {
+            if existing == name {
+                return Err(Error::DuplicateMetric { id });
+            }
+        }
+        self.mode = IdentifierMode::ByName;
+        self.open = Some(OpenMetric { id, name: Some(name.to_string()), declared: points });
+        Ok(())
+    }
+
+    /// Start a metric identified by a caller-chosen id (non-zero, unique).
+    pub fn start_metric_id(&mut self, id: u64, points: usize) -> Result<()> {
+        self.check_can_start(IdentifierMode::ById, points)?;
+        if id == 0 {
+            return Err(Error::EncoderState { detail: "metric id 0 is reserved".into() });
+        }
+        if self.seen.contains_key(&id) {
+            return Err(Error::DuplicateMetric { id });
+        }
+        self.mode = IdentifierMode::ById;
+        self.open = Some(OpenMetric { id, name: None, declared: points });
+        Ok(())
+    }
+
+    fn check_can_start(&self, mode: IdentifierMode, points: usize) -> Result<()> {
+        if let Some(open) = &self.open {
+            return Err(Error::EncoderState { detail: format!("metric {:016x} is still open", open.id) });
+        }
+        if self.mode != IdentifierMode::Undecided && self.mode != mode {
+            return Err(Error::EncoderState { detail: "metrics started by name and by id cannot mix in one blob".into() });
+        }
+        let max = self.options.max_points_per_metric();
+        if points == 0 || points > max {
+            return Err(Error::LimitExceeded { what: "points per metric", value: points as u64, limit: max as u64 });
+        }
+        if self.metrics.len() >= MAX_METRICS {
+            return Err(Error::LimitExceeded { what: "metric count", value: MAX_METRICS as u64 + 1, limit: MAX_METRICS as u64 });
+        }
+        Ok(())
+    }
+
+    fn open_metric(&self, adding: usize) -> Result<&OpenMetric> {
+        let open = self.open.as_ref().ok_or(Error::EncoderState { detail: "no metric is open".into() })?;
+        if self.timestamps.len() + adding > open.declared {
+            return Err(Error::LimitExceeded {
+                what: "points added",
+                value: (self.timestamps.len() + adding) as u64,
+                limit: open.declared as u64,
+            });
+        }
+        Ok(open)
+    }
+
+    /// Add one point. `tag` is ignored unless tags are enabled (`None` = empty).
+    pub fn add_point(&mut self, timestamp: i64, value: f64, tag: Option<&str>) -> Result<()> {
+        self.open_metric(1)?;
+        if self.options.tags {
+            self.push_tags(&[tag.unwrap_or("")])?;
+        }
+        self.timestamps.push(timestamp);
+        self.values.push(value);
+        Ok(())
+    }
+
+    /// Add points from parallel slices; `tags`, when given, has one per point.
+    pub fn add_points<S: AsRef<str>>(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[S]>) -> Result<()> {
+        if timestamps.len() != values.len() {
+            return Err(Error::CountMismatch { what: "values for the timestamps", expected: timestamps.len(), actual: values.len() });
+        }
+        if let Some(tags) = tags {
+            if tags.len() != timestamps.len() {
+                return Err(Error::CountMismatch { what: "tags for the timestamps", expected: timestamps.len(), actual: tags.len() });
+            }
+        }
+        self.open_metric(timestamps.len())?;
+        if self.options.tags {
+            match tags {
+                Some(tags) => self.push_tags(tags)?,
+                None => self.push_tags(&vec![""; timestamps.len()])?,
+            }
+        }
+        self.timestamps.extend_from_slice(timestamps);
+        self.values.extend_from_slice(values);
+        Ok(())
+    }
+
+    fn push_tags<S: AsRef<str>>(&mut self, tags: &[S]) -> Result<()> {
+        if let Some(t) = tags.iter().find(|t| t.as_ref().len() > MAX_TAG_BYTES) {
+            return Err(Error::LimitExceeded { what: "tag bytes", value: t.as_ref().len() as u64, limit: MAX_TAG_BYTES as u64 });
+        }
+        TagColumn::encode(tags, self.options.byte_order, &mut self.open_tags)?;
+        self.has_non_empty_tag |= tags.iter().any(|t| !t.as_ref().is_empty());
+        Ok(())
+    }
+
+    /// End the open metric: its point count must equal the declared one.
+    pub fn end_metric(&mut self) -> Result<()> {
+        let open = self.open.take().ok_or(Error::EncoderState { detail: "no metric is open".into() })?;
+        let result = self.encode_open(&open);
+        self.timestamps.clear();
+        self.values.clear();
+        self.open_tags.clear();
+        result
+    }
+
+    fn encode_open(&mut self, open: &OpenMetric) -> Result<()> {
+        if self.timestamps.len() != open.declared {
+            return Err(Error::CountMismatch { what: "points in the metric", expected: open.declared, actual: self.timestamps.len() });
+        }
+        // v1 stores the previous metric's column lengths as 16-bit deltas.
+        if self.options.layout == Layout::V1 {
+            if let Some(prev) = self.metrics.last() {
+                let widest = prev.ts_len.max(prev.val_len).max(prev.tag_len);
+                if widest > u16::MAX as usize {
+                    return Err(Error::LimitExceeded { what: "v1 column bytes", value: widest as u64, limit: u16::MAX as u64 });
+                }
+            }
+        }
+        let order = self.options.byte_order;
+        let (ts0, val0) = (self.ts_bytes.len(), self.val_bytes.len());
+        encode_timestamps(self.options.timestamp_encoding, &self.timestamps, order, &mut self.ts_bytes);
+        encode_values(self.options.value_encoding, &self.values, order, &mut self.val_bytes);
+        self.tag_bytes.extend_from_slice(&self.open_tags);
+        self.metrics.push(EncodedMetric {
+            id: open.id,
+            count: open.declared,
+            ts_len: self.ts_bytes.len() - ts0,
+            val_len: self.val_bytes.len() - val0,
+            tag_len: self.open_tags.len(),
+        });
+        match self.seen.insert(open.id, open.name.clone()) {
+            Some(Some(_)) => self.has_collision = true,
+            _ => {}
+        }
+        if let Some(name) = &open.name {
+            self.names.push(name.clone());
+        }
+        Ok(())
+    }
+
+    /// Assemble the blob into a new buffer.
+    pub fn finish(self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.finish_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Assemble the blob and append it to `out` (whose earlier bytes stay).
+    pub fn finish_into(self, out: &mut Vec<u8>) -> Result<()> {
+        if let Some(open) = &self.open {
+            return Err(Error::EncoderState { detail: format!("metric {:016x} was not ended", open.id) });
+        }
+        if self.metrics.is_empty() {
+            return Err(Error::EncoderState { detail: "no metric was added".into() });
+        }
+        let o = self.options;
+        let tags = o.tags && self.has_non_empty_tag;
+
+        // Columns in index order: insertion order for v1, by id for v2.
+        let mut order: Vec<usize> = (0..self.metrics.len()).collect();
+        if o.layout != Layout::V1 {
+            order.sort_by_key(|&i| self.metrics[i].id);
+        }
+        let starts = |len: fn(&EncodedMetric) -> usize| -> Vec<usize> {
+            let mut acc = 0;
+            self.metrics.iter().map(|m| { let s = acc; acc += len(m); s }).collect()
+        };
+        let (ts_at, val_at, tag_at) = (starts(|m| m.ts_len), starts(|m| m.val_len), starts(|m| m.tag_len));
+        let ts_col = |i: usize| &self.ts_bytes[ts_at[i]..ts_at[i] + self.metrics[i].ts_len];
+
+        let shared = if o.layout == Layout::V2Shared { find_shared_timestamps(&order, ts_col) } else { SharedTimestampTable::default() };
+        let mut is_member = vec![false; order.len()];
+        for g in &shared.groups {
+            for &m in &g.members {
+                is_member[m] = true;
+            }
+        }
+
+        let mut ts_raw = Vec::with_capacity(self.ts_bytes.len());
+        let mut val_raw = Vec::with_capacity(self.val_bytes.len());
+        let mut tag_raw = Vec::with_capacity(if tags { self.tag_bytes.len() } else { 0 });
+        let mut entries = Vec::with_capacity(order.len());
+        let mut prev = (0usize, 0usize, 0usize);
+        for (pos, &i) in order.iter().enumerate() {
+            let m = &self.metrics[i];
+            let start = (ts_raw.len(), val_raw.len(), tag_raw.len());
+            if !is_member[pos] {
+                ts_raw.extend_from_slice(ts_col(i));
+            }
+            val_raw.extend_from_slice(&self.val_bytes[val_at[i]..val_at[i] + m.val_len]);
+            if tags {
+                tag_raw.extend_from_slice(&self.tag_bytes[tag_at[i]..tag_at[i] + m.tag_len]);
+            }
+            entries.push(RawIndexEntry {
+                id: m.id,
+                count: m.count as u32,
+                timestamp_delta: (start.0 - prev.0) as u32,
+                value_delta: (start.1 - prev.1) as u32,
+                tag_delta: (start.2 - prev.2) as u32,
+            });
+            prev = start;
+        }
+
+        let index_kind = match o.layout {
+            Layout::V1 => IndexKind::V1,
+            _ if entries.iter().all(RawIndexEntry::fits_compact) => IndexKind::V2Compact,
+            _ => IndexKind::V2Extended,
+        };
+
+        let ts_payload = compress::compress(o.timestamp_compression, &ts_raw)?;
+        let val_payload = compress::compress(o.value_compression, &val_raw)?;
+        let tag_payload = if tags { compress::compress(Compression::Zstd, &tag_raw)? } else { Default::default() };
+
+        let mut names_payload = Vec::new();
+        if self.has_collision {
+            let names: Vec<&str> = order.iter().map(|&i| self.names[i].as_str()).collect();
+            MetricNames::encode(&names, o.byte_order, &mut names_payload)?;
+        }
+
+        let index_offset = HEADER_SIZE + names_payload.len();
+        let ts_offset = index_offset + entries.len() * index_kind.entry_size() + if shared.groups.is_empty() { 0 } else { shared.byte_len() };
+        let val_offset = ts_offset + ts_payload.len();
+        let tag_offset = val_offset + val_payload.len();
+        let total = tag_offset + tag_payload.len();
+        if total > i32::MAX as usize {
+            return Err(Error::LimitExceeded { what: "blob bytes", value: total as u64, limit: i32::MAX as u64 });
+        }
+
+        let header = NumericHeader {
+            index_kind,
+            byte_order: o.byte_order,
+            has_tags: tags,
+            has_metric_names: self.has_collision,
+            has_shared_timestamps: !shared.groups.is_empty(),
+            timestamp_encoding: o.timestamp_encoding,
+            value_encoding: o.value_encoding,
+            timestamp_compression: o.timestamp_compression,
+            value_compression: o.value_compression,
+            start_time: self.start_time,
+            metric_count: entries.len() as u32,
+            index_offset: index_offset as u32,
+            timestamp_offset: ts_offset as u32,
+            value_offset: val_offset as u32,
+            tag_offset: tag_offset as u32,
+        };
+        out.reserve(total);
+        header.write(out);
+        out.extend_from_slice(&names_payload);
+        for e in &entries {
+            e.write(index_kind, o.byte_order, out);
+        }
+        if !shared.groups.is_empty() {
+            shared.write(o.byte_order, out);
+        }
+        out.extend_from_slice(&ts_payload);
+        out.extend_from_slice(&val_payload);
+        out.extend_from_slice(&tag_payload);
+        Ok(())
+    }
+}
+
+/// Group metrics (by index position) whose encoded timestamp columns are
+/// identical; the first of each group keeps the column.
+fn find_shared_timestamps<'c>(order: &[usize], column: impl Fn(usize) -> &'c [u8]) -> SharedTimestampTable {
+    let mut first_with: HashMap<&[u8], usize> = HashMap::new();
+    let mut groups: Vec<SharedTimestampGroup> = Vec::new();
+    let mut group_of_canonical: HashMap<usize, usize> = HashMap::new();
+    for (pos, &i) in order.iter().enumerate() {
+        let col = column(i);
+        match first_with.get(col) {
+            Some(&canonical) => {
+                let g = *group_of_canonical.entry(canonical).or_insert_with(|| {
+                    groups.push(SharedTimestampGroup { canonical, members: Vec::new() });
+                    groups.len() - 1
+                });
+                groups[g].members.push(pos);
+            }
+            None => {
+                first_with.insert(col, pos);
+            }
+        }
+    }
+    // The reference lists groups in the order of their canonical metrics.
+    groups.sort_by_key(|g| g.canonical);
+    SharedTimestampTable { groups }
+}
