@@ -37,7 +37,7 @@ pub struct NumericOptions {
 #[derive(Debug, Clone)]
 pub struct NumericBlob<'a> {
     header: NumericHeader,
-    names: Option<Vec<&'a str>>,
+    names: Option<Vec<Cow<'a, str>>>,
     /// Entries in index order, with absolute ranges into the payloads (a shared
     /// metric's timestamp range is its canonical metric's).
     entries: Vec<IndexEntry>,
@@ -81,7 +81,7 @@ impl<'a> NumericBlob<'a> {
             if names.len() != metric_count {
                 return Err(Error::CountMismatch { what: "metric names", expected: metric_count, actual: names.len() });
             }
-            (Some(names), used)
+            (Some(names.into_iter().map(Cow::Borrowed).collect::<Vec<_>>()), used)
         } else {
             (None, 0)
         };
@@ -144,7 +144,8 @@ impl<'a> NumericBlob<'a> {
 
         let ids: Vec<u64> = entries.iter().map(|e| e.id).collect();
         if let Some(names) = &names {
-            MetricNames::verify(names, &ids)?;
+            let names: Vec<&str> = names.iter().map(|n| n.as_ref()).collect();
+            MetricNames::verify(&names, &ids)?;
         }
         let mut by_id: Vec<u32> = (0..metric_count as u32).collect();
         if !header.index_kind.is_sorted() {
@@ -204,8 +205,27 @@ impl<'a> NumericBlob<'a> {
     }
 
     /// Metric names in index order, when the blob carries them.
-    pub fn names(&self) -> Option<&[&'a str]> {
+    pub fn names(&self) -> Option<&[Cow<'a, str>]> {
         self.names.as_deref()
+    }
+
+    /// Copy what the blob borrows (payloads stored without a codec, names) so
+    /// it no longer borrows the input: for holders that cannot keep the bytes
+    /// alive beside it, such as the wasm bindings.
+    pub fn into_owned(self) -> NumericBlob<'static> {
+        let own = |c: Cow<'a, [u8]>| Cow::Owned(c.into_owned());
+        NumericBlob {
+            header: self.header,
+            names: self.names.map(|n| n.into_iter().map(|s| Cow::Owned(s.into_owned())).collect()),
+            entries: self.entries,
+            ids: self.ids,
+            by_id: self.by_id,
+            timestamp_source: self.timestamp_source,
+            timestamps: own(self.timestamps),
+            values: own(self.values),
+            tags: own(self.tags),
+            total_points: self.total_points,
+        }
     }
 
     /// Decompressed payload sizes: (timestamps, values, tags).
@@ -235,7 +255,7 @@ impl<'a> NumericBlob<'a> {
     /// The metric with this name (by the names payload when present, else by hash).
     pub fn metric_by_name(&self, name: &str) -> Result<NumericMetric<'_, 'a>> {
         let index = match &self.names {
-            Some(names) => names.iter().position(|n| *n == name),
+            Some(names) => names.iter().position(|n| n == name),
             None => self.position(crate::hash::metric_id(name)),
         };
         index
@@ -308,8 +328,8 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
         self.index
     }
 
-    pub fn name(&self) -> Option<&'a str> {
-        self.blob.names.as_ref().map(|n| n[self.index])
+    pub fn name(&self) -> Option<&'b str> {
+        self.blob.names.as_ref().map(|n| n[self.index].as_ref())
     }
 
     /// Point count.
