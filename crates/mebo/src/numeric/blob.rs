@@ -404,6 +404,11 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
         Ok((0..ts.len()).map(move |i| (ts[i], vs[i], tags.as_ref().map(|t| t[i]))))
     }
 
+    /// Whether the blob holding this metric carries tags.
+    pub fn blob_has_tags(&self) -> bool {
+        self.blob.header.has_tags
+    }
+
     fn check_point(&self, i: usize) -> Result<()> {
         if i >= self.len() {
             return Err(Error::IndexOutOfRange { index: i, len: self.len() });
