@@ -1,41 +1,75 @@
 //! Blob sets: consecutive time windows of the same metrics, read as one series
 //! per metric. Blobs are ordered by start time; a metric may be missing from
-//! some windows.
+//! some windows. [`BlobSet`] takes numeric and text blobs together and sorts
+//! them by kind, as the reference's `DecodeBlobSet` does.
 
 use crate::error::{Error, Result};
 use crate::numeric::{NumericBlob, NumericColumns};
+use crate::section::header::{read_flags, MAGIC_MASK, MAGIC_TEXT_V1};
+use crate::text::{TextBlob, TextColumns};
 
-/// Numeric blobs ordered by start time (stable for equal starts).
+/// What a set needs from its blobs.
+pub trait WindowBlob {
+    fn start_time(&self) -> i64;
+    fn metric_ids(&self) -> &[u64];
+    /// Point count of a metric, `None` when the blob lacks it.
+    fn point_count(&self, id: u64) -> Option<usize>;
+    /// First and last timestamp of a metric with at least one point.
+    fn first_last(&self, id: u64) -> Result<Option<(i64, i64)>>;
+}
+
+impl WindowBlob for NumericBlob<'_> {
+    fn start_time(&self) -> i64 {
+        NumericBlob::start_time(self)
+    }
+    fn metric_ids(&self) -> &[u64] {
+        NumericBlob::metric_ids(self)
+    }
+    fn point_count(&self, id: u64) -> Option<usize> {
+        self.metric(id).ok().map(|m| m.len())
+    }
+    fn first_last(&self, id: u64) -> Result<Option<(i64, i64)>> {
+        match self.metric(id) {
+            Ok(m) if !m.is_empty() => Ok(Some((m.timestamp_at(0)?, m.timestamp_at(m.len() - 1)?))),
+            _ => Ok(None),
+        }
+    }
+}
+
+impl WindowBlob for TextBlob<'_> {
+    fn start_time(&self) -> i64 {
+        TextBlob::start_time(self)
+    }
+    fn metric_ids(&self) -> &[u64] {
+        TextBlob::metric_ids(self)
+    }
+    fn point_count(&self, id: u64) -> Option<usize> {
+        self.metric(id).ok().map(|m| m.len())
+    }
+    fn first_last(&self, id: u64) -> Result<Option<(i64, i64)>> {
+        match self.metric(id) {
+            Ok(m) if !m.is_empty() => Ok(Some((m.timestamp_at(0)?, m.timestamp_at(m.len() - 1)?))),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Blobs of one kind ordered by start time (stable for equal starts).
 #[derive(Debug, Clone)]
-pub struct NumericBlobSet<'a> {
-    blobs: Vec<NumericBlob<'a>>,
+pub struct Windows<B> {
+    blobs: Vec<B>,
 }
 
-/// One metric across every blob of a set.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MaterializedNumericMetric {
-    pub id: u64,
-    pub timestamps: Vec<i64>,
-    pub values: Vec<f64>,
-    /// Present when any blob holding the metric has tags (empty strings elsewhere).
-    pub tags: Option<Vec<String>>,
-}
-
-impl<'a> NumericBlobSet<'a> {
-    pub fn new(mut blobs: Vec<NumericBlob<'a>>) -> Result<NumericBlobSet<'a>> {
+impl<B: WindowBlob> Windows<B> {
+    pub fn new(mut blobs: Vec<B>) -> Result<Self> {
         if blobs.is_empty() {
             return Err(Error::BlobSet { detail: "a blob set needs at least one blob".into() });
         }
         blobs.sort_by_key(|b| b.start_time());
-        Ok(NumericBlobSet { blobs })
+        Ok(Windows { blobs })
     }
 
-    /// Open every blob and order them.
-    pub fn open(blobs: &[&'a [u8]]) -> Result<NumericBlobSet<'a>> {
-        Self::new(blobs.iter().map(|b| NumericBlob::open(b)).collect::<Result<_>>()?)
-    }
-
-    pub fn blobs(&self) -> &[NumericBlob<'a>] {
+    pub fn blobs(&self) -> &[B] {
         &self.blobs
     }
 
@@ -54,57 +88,119 @@ impl<'a> NumericBlobSet<'a> {
 
     /// Points of a metric over all blobs (0 when absent).
     pub fn metric_len(&self, id: u64) -> usize {
-        self.blobs.iter().filter_map(|b| b.metric(id).ok()).map(|m| m.len()).sum()
+        self.blobs.iter().filter_map(|b| b.point_count(id)).sum()
     }
 
     /// Last timestamp minus first timestamp of a metric over the set (0 when
     /// absent or not increasing), as the reference computes it.
     pub fn metric_duration(&self, id: u64) -> Result<i64> {
-        let mut holding = self.blobs.iter().filter_map(|b| b.metric(id).ok()).filter(|m| !m.is_empty());
-        let Some(first) = holding.next() else { return Ok(0) };
-        let last = holding.last().unwrap_or(first);
-        let (start, end) = (first.timestamp_at(0)?, last.timestamp_at(last.len() - 1)?);
-        Ok(if end > start { end - start } else { 0 })
+        let mut spans = Vec::new();
+        for b in &self.blobs {
+            if let Some(span) = b.first_last(id)? {
+                spans.push(span);
+            }
+        }
+        Ok(match (spans.first(), spans.last()) {
+            (Some(&(start, _)), Some(&(_, end))) if end > start => end - start,
+            _ => 0,
+        })
+    }
+
+    /// The blobs holding a metric, in time order, with the metric's point
+    /// position where each blob's points start in the series.
+    fn holding(&self, id: u64) -> Vec<(&B, usize)> {
+        let mut at = 0;
+        self.blobs
+            .iter()
+            .filter_map(|b| {
+                let n = b.point_count(id)?;
+                at += n;
+                Some((b, at - n))
+            })
+            .collect()
+    }
+
+    /// The blob and in-blob position of point `index` of a metric's series.
+    fn locate(&self, id: u64, index: usize) -> Result<(&B, usize)> {
+        let total = self.metric_len(id);
+        self.holding(id)
+            .into_iter()
+            .find(|(b, start)| index >= *start && index - start < b.point_count(id).unwrap_or(0))
+            .map(|(b, start)| (b, index - start))
+            .ok_or(Error::IndexOutOfRange { index, len: total })
+    }
+}
+
+/// Numeric blobs of consecutive windows.
+pub type NumericBlobSet<'a> = Windows<NumericBlob<'a>>;
+/// Text blobs of consecutive windows.
+pub type TextBlobSet<'a> = Windows<TextBlob<'a>>;
+
+/// One numeric metric across every blob of a set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaterializedNumericMetric {
+    pub id: u64,
+    pub timestamps: Vec<i64>,
+    pub values: Vec<f64>,
+    /// Present when any blob holding the metric has tags (empty strings elsewhere).
+    pub tags: Option<Vec<String>>,
+}
+
+/// One text metric across every blob of a set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaterializedTextMetric {
+    pub id: u64,
+    pub timestamps: Vec<i64>,
+    pub values: Vec<String>,
+    /// Present when any blob holding the metric has tags (empty strings elsewhere).
+    pub tags: Option<Vec<String>>,
+}
+
+fn not_found(id: u64) -> Error {
+    Error::MetricNotFound { key: format!("id {id:016x}") }
+}
+
+/// Append a blob's tags for a metric, or empty tags when that blob has none.
+fn extend_tags(tags: &mut Vec<String>, blob_tags: Option<Vec<&str>>, count: usize) {
+    match blob_tags {
+        Some(t) => tags.extend(t.into_iter().map(str::to_string)),
+        None => tags.resize(tags.len() + count, String::new()),
+    }
+}
+
+impl<'a> Windows<NumericBlob<'a>> {
+    /// Open every blob and order them.
+    pub fn open(blobs: &[&'a [u8]]) -> Result<Self> {
+        Self::new(blobs.iter().map(|b| NumericBlob::open(b)).collect::<Result<_>>()?)
     }
 
     /// The point at `index` of a metric's series over the set.
-    pub fn point_at(&self, id: u64, mut index: usize) -> Result<(i64, f64)> {
-        let total = self.metric_len(id);
-        for m in self.blobs.iter().filter_map(|b| b.metric(id).ok()) {
-            if index < m.len() {
-                return Ok((m.timestamp_at(index)?, m.value_at(index)?));
-            }
-            index -= m.len();
-        }
-        Err(Error::IndexOutOfRange { index: index + total, len: total })
+    pub fn point_at(&self, id: u64, index: usize) -> Result<(i64, f64)> {
+        let (blob, i) = self.locate(id, index)?;
+        let m = blob.metric(id)?;
+        Ok((m.timestamp_at(i)?, m.value_at(i)?))
     }
 
     /// One metric's series over every blob, concatenated in time order.
     pub fn materialize_metric(&self, id: u64) -> Result<MaterializedNumericMetric> {
-        let holding: Vec<_> = self.blobs.iter().filter_map(|b| b.metric(id).ok()).collect();
+        let holding = self.holding(id);
         if holding.is_empty() {
-            return Err(Error::MetricNotFound { key: format!("id {id:016x}") });
+            return Err(not_found(id));
         }
-        let total: usize = holding.iter().map(|m| m.len()).sum();
+        let total = self.metric_len(id);
         let mut out = MaterializedNumericMetric { id, timestamps: vec![0; total], values: vec![0.0; total], tags: None };
-        let any_tags = holding.iter().any(|m| m.blob_has_tags());
+        let any_tags = holding.iter().any(|(b, _)| b.options().tags);
         let mut tags = Vec::new();
-        let mut at = 0;
-        for m in &holding {
-            let range = at..at + m.len();
+        for (blob, start) in holding {
+            let m = blob.metric(id)?;
+            let range = start..start + m.len();
             m.timestamps_into(&mut out.timestamps[range.clone()])?;
             m.values_into(&mut out.values[range])?;
             if any_tags {
-                match m.tags()? {
-                    Some(t) => tags.extend(t.into_iter().map(str::to_string)),
-                    None => tags.resize(tags.len() + m.len(), String::new()),
-                }
+                extend_tags(&mut tags, m.tags()?, m.len());
             }
-            at += m.len();
         }
-        if any_tags {
-            out.tags = Some(tags);
-        }
+        out.tags = any_tags.then_some(tags);
         Ok(out)
     }
 
@@ -121,5 +217,95 @@ impl<'a> NumericBlobSet<'a> {
             columns.offsets.push(columns.timestamps.len() as u32);
         }
         Ok(columns)
+    }
+}
+
+impl<'a> Windows<TextBlob<'a>> {
+    /// Open every blob and order them.
+    pub fn open(blobs: &[&'a [u8]]) -> Result<Self> {
+        Self::new(blobs.iter().map(|b| TextBlob::open(b)).collect::<Result<_>>()?)
+    }
+
+    /// The point at `index` of a metric's series over the set.
+    pub fn point_at(&self, id: u64, index: usize) -> Result<(i64, &str)> {
+        let (blob, i) = self.locate(id, index)?;
+        let m = blob.metric(id)?;
+        Ok((m.timestamp_at(i)?, m.value_at(i)?))
+    }
+
+    /// One metric's series over every blob, concatenated in time order.
+    pub fn materialize_metric(&self, id: u64) -> Result<MaterializedTextMetric> {
+        let holding = self.holding(id);
+        if holding.is_empty() {
+            return Err(not_found(id));
+        }
+        let total = self.metric_len(id);
+        let mut out = MaterializedTextMetric { id, timestamps: vec![0; total], values: Vec::with_capacity(total), tags: None };
+        let any_tags = holding.iter().any(|(b, _)| b.options().tags);
+        let mut tags = Vec::new();
+        for (blob, start) in holding {
+            let m = blob.metric(id)?;
+            m.timestamps_into(&mut out.timestamps[start..start + m.len()])?;
+            out.values.extend(m.values()?.into_iter().map(str::to_string));
+            if any_tags {
+                extend_tags(&mut tags, m.tags()?, m.len());
+            }
+        }
+        out.tags = any_tags.then_some(tags);
+        Ok(out)
+    }
+
+    /// Every metric's series over the set, as columns (ids ascending).
+    pub fn materialize(&self) -> Result<TextColumns> {
+        let ids = self.metric_ids();
+        let mut columns = TextColumns::default();
+        columns.offsets.push(0);
+        let any_tags = self.blobs.iter().any(|b| b.options().tags);
+        let mut tags = crate::text::StringColumn::default();
+        for id in ids {
+            let m = self.materialize_metric(id)?;
+            columns.ids.push(id);
+            columns.timestamps.extend_from_slice(&m.timestamps);
+            for v in &m.values {
+                columns.values.push(v);
+            }
+            if any_tags {
+                match &m.tags {
+                    Some(t) => t.iter().for_each(|s| tags.push(s)),
+                    None => m.values.iter().for_each(|_| tags.push("")),
+                }
+            }
+            columns.offsets.push(columns.timestamps.len() as u32);
+        }
+        columns.tags = any_tags.then_some(tags);
+        Ok(columns)
+    }
+}
+
+/// Numeric and text blobs of the same windows, opened together.
+#[derive(Debug, Clone)]
+pub struct BlobSet<'a> {
+    pub numeric: Option<NumericBlobSet<'a>>,
+    pub text: Option<TextBlobSet<'a>>,
+}
+
+impl<'a> BlobSet<'a> {
+    /// Open every blob, telling numeric from text by its magic.
+    pub fn open(blobs: &[&'a [u8]]) -> Result<BlobSet<'a>> {
+        let (mut numeric, mut text) = (Vec::new(), Vec::new());
+        for bytes in blobs {
+            if read_flags(bytes)? & MAGIC_MASK == MAGIC_TEXT_V1 {
+                text.push(TextBlob::open(bytes)?);
+            } else {
+                numeric.push(NumericBlob::open(bytes)?);
+            }
+        }
+        if numeric.is_empty() && text.is_empty() {
+            return Err(Error::BlobSet { detail: "a blob set needs at least one blob".into() });
+        }
+        Ok(BlobSet {
+            numeric: if numeric.is_empty() { None } else { Some(Windows::new(numeric)?) },
+            text: if text.is_empty() { None } else { Some(Windows::new(text)?) },
+        })
     }
 }
