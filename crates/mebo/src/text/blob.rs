@@ -1,0 +1,582 @@
+//! Reading a text blob.
+//!
+//! [`TextBlob::open`] checks everything that does not need the rows: header,
+//! names, index, offsets, and the decompressed size against what the index can
+//! justify; it decompresses the data payload once. A metric's rows are walked
+//! in each accessor call. Every accessor checks the metric's whole row
+//! structure (rows must fill its bytes exactly), so a structural error shows
+//! the same way through every accessor; only a string that is not UTF-8 fails
+//! just the calls that return it.
+
+use std::borrow::Cow;
+
+use crate::compress::decompress;
+use crate::error::{Error, Result};
+use crate::hash::metric_id;
+use crate::limits::DecodeLimits;
+use crate::section::metric_names::MetricNames;
+
+use super::header::{TextHeader, TextOptions, HEADER_SIZE};
+use super::index::{TextIndexEntry, ENTRY_SIZE};
+use super::rows::{Row, RowLayout, Rows};
+
+/// Where one metric's rows are in the data payload.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    count: usize,
+    start: usize,
+    end: usize,
+}
+
+/// An opened text blob. Strings borrow from the blob bytes when the data
+/// payload is uncompressed, else from the one decompressed copy held here.
+#[derive(Debug, Clone)]
+pub struct TextBlob<'a> {
+    header: TextHeader,
+    names: Option<Vec<Cow<'a, str>>>,
+    ids: Vec<u64>,
+    spans: Vec<Span>,
+    data: Cow<'a, [u8]>,
+    /// Index positions sorted by (id, position), for lookup by id.
+    by_id: Vec<u32>,
+    /// Index positions sorted by (name, position), when there are names.
+    by_name: Vec<u32>,
+    total_points: usize,
+}
+
+impl<'a> TextBlob<'a> {
+    /// Open a text blob with the default [`DecodeLimits`].
+    pub fn open(bytes: &'a [u8]) -> Result<TextBlob<'a>> {
+        Self::open_with_limits(bytes, &DecodeLimits::default())
+    }
+
+    /// Open a text blob, refusing more points or decompressed bytes than `limits` allow.
+    pub fn open_with_limits(bytes: &'a [u8], limits: &DecodeLimits) -> Result<TextBlob<'a>> {
+        let header = TextHeader::parse(bytes)?;
+        let options = header.options;
+        let order = options.byte_order;
+        let count = header.metric_count as usize;
+
+        // The index alone must fit before anything is allocated per metric.
+        let index_bytes = (count as u64) * ENTRY_SIZE as u64;
+        if (HEADER_SIZE as u64).saturating_add(index_bytes) > bytes.len() as u64 {
+            return Err(Error::Truncated {
+                what: "text index",
+                needed: usize::try_from(HEADER_SIZE as u64 + index_bytes).unwrap_or(usize::MAX),
+                available: bytes.len(),
+            });
+        }
+
+        let (names, index_offset) = if options.metric_names {
+            let (names, used) = MetricNames::decode(&bytes[HEADER_SIZE..], order)?;
+            if names.len() != count {
+                return Err(Error::CountMismatch {
+                    what: "metric names vs metric count",
+                    expected: count,
+                    actual: names.len(),
+                });
+            }
+            (Some(names), HEADER_SIZE + used)
+        } else {
+            (None, HEADER_SIZE)
+        };
+        if header.index_offset as usize != index_offset {
+            return Err(Error::InvalidHeader {
+                detail: format!("index offset is {}, the index starts at {index_offset}", header.index_offset),
+            });
+        }
+        let data_offset = index_offset + count * ENTRY_SIZE;
+        if header.data_offset as usize != data_offset {
+            return Err(Error::InvalidHeader {
+                detail: format!("data offset is {}, the index ends at {data_offset}", header.data_offset),
+            });
+        }
+        let index = bytes.get(index_offset..data_offset).ok_or(Error::Truncated {
+            what: "text index",
+            needed: data_offset,
+            available: bytes.len(),
+        })?;
+
+        let layout = RowLayout::new(options.timestamp_encoding, options.tags, order, header.start_time);
+        let data_size = header.data_size as usize;
+        let mut ids = Vec::with_capacity(count);
+        let mut spans: Vec<Span> = Vec::with_capacity(count);
+        let mut total_points = 0u64;
+        for raw in index.chunks_exact(ENTRY_SIZE) {
+            let entry = TextIndexEntry::parse(raw, order)?;
+            let start = entry.offset as usize;
+            if start > data_size {
+                return Err(Error::OffsetOutOfRange { what: "text metric", offset: start, limit: data_size });
+            }
+            // Metrics tile the payload: the first starts it, each later one
+            // ends the previous.
+            match spans.last_mut() {
+                None if start != 0 => {
+                    return Err(Error::OffsetOutOfRange { what: "first text metric", offset: start, limit: 0 });
+                }
+                None => {}
+                Some(prev) if start < prev.start => {
+                    return Err(Error::OffsetOutOfRange {
+                        what: "text metric (offsets run backwards)",
+                        offset: start,
+                        limit: prev.start,
+                    });
+                }
+                Some(prev) => prev.end = start,
+            }
+            ids.push(entry.id);
+            spans.push(Span { count: usize::from(entry.count), start, end: data_size });
+            total_points += u64::from(entry.count);
+        }
+        if total_points > limits.max_points {
+            return Err(Error::SizeCap { what: "text blob points", size: total_points, cap: limits.max_points });
+        }
+        if count == 0 && data_size != 0 {
+            return Err(Error::CountMismatch {
+                what: "text data bytes of a blob with no metrics",
+                expected: 0,
+                actual: data_size,
+            });
+        }
+        // Each metric's bytes must be what its point count can fill: this bounds
+        // the decompressed size by the counts before decompressing.
+        for (i, span) in spans.iter().enumerate() {
+            let size = (span.end - span.start) as u64;
+            let n = span.count as u64;
+            if size < n * layout.min_row() || size > n * layout.max_row() {
+                return Err(Error::CorruptColumn {
+                    what: "text data",
+                    metric: i,
+                    detail: format!("{size} bytes cannot hold {n} points"),
+                });
+            }
+        }
+        if data_size > limits.max_decompressed_bytes {
+            return Err(Error::SizeCap {
+                what: "text data payload",
+                size: data_size as u64,
+                cap: limits.max_decompressed_bytes as u64,
+            });
+        }
+
+        let payload = bytes.get(data_offset..).unwrap_or_default();
+        let data = decompress(options.data_compression, payload, data_size, "text data")?;
+        if data.len() != data_size {
+            return Err(Error::CountMismatch {
+                what: "text data payload bytes",
+                expected: data_size,
+                actual: data.len(),
+            });
+        }
+
+        if let Some(names) = &names {
+            MetricNames::verify(names, &ids)?;
+        }
+        // Positions fit u32: the index holds at most u32::MAX entries.
+        let mut by_id: Vec<u32> = (0..count as u32).collect();
+        by_id.sort_by_key(|&i| (ids[i as usize], i));
+        let mut by_name: Vec<u32> = Vec::new();
+        if let Some(names) = &names {
+            by_name = (0..count as u32).collect();
+            by_name.sort_by_key(|&i| (names[i as usize], i));
+        }
+        Ok(TextBlob {
+            header,
+            names: names.map(|n| n.into_iter().map(Cow::Borrowed).collect()),
+            ids,
+            spans,
+            data,
+            by_id,
+            by_name,
+            total_points: total_points as usize,
+        })
+    }
+
+    /// Copy what the blob borrows (an uncompressed data payload, the names) so
+    /// it no longer borrows the input.
+    pub fn into_owned(self) -> TextBlob<'static> {
+        TextBlob {
+            header: self.header,
+            names: self.names.map(|n| n.into_iter().map(|s| Cow::Owned(s.into_owned())).collect()),
+            ids: self.ids,
+            spans: self.spans,
+            data: Cow::Owned(self.data.into_owned()),
+            by_id: self.by_id,
+            by_name: self.by_name,
+            total_points: self.total_points,
+        }
+    }
+
+    /// The blob's start time (the base of the first delta of every metric).
+    pub fn start_time(&self) -> i64 {
+        self.header.start_time
+    }
+
+    /// Number of metrics.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The options recorded in the header.
+    pub fn options(&self) -> TextOptions {
+        self.header.options
+    }
+
+    /// The parsed header.
+    pub fn header(&self) -> &TextHeader {
+        &self.header
+    }
+
+    /// Metric ids in index order (the order they were added).
+    pub fn metric_ids(&self) -> &[u64] {
+        &self.ids
+    }
+
+    /// Metric names in index order, when the blob carries them.
+    pub fn names(&self) -> Option<&[Cow<'a, str>]> {
+        self.names.as_deref()
+    }
+
+    /// Points over all metrics.
+    pub fn total_points(&self) -> usize {
+        self.total_points
+    }
+
+    /// Uncompressed size of the data payload.
+    pub fn data_size(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Index position of the metric with this id. When ids repeat (two names
+    /// with one hash) the last such metric, as the reference's lookup.
+    pub fn position(&self, id: u64) -> Option<usize> {
+        let end = self.by_id.partition_point(|&i| self.ids[i as usize] <= id);
+        let last = *self.by_id.get(end.checked_sub(1)?)? as usize;
+        (self.ids[last] == id).then_some(last)
+    }
+
+    /// Index position of the metric with this name: by the names payload when
+    /// there is one, else by the name's hash.
+    pub fn position_by_name(&self, name: &str) -> Option<usize> {
+        let Some(names) = &self.names else {
+            return self.position(metric_id(name));
+        };
+        let end = self.by_name.partition_point(|&i| names[i as usize].as_ref() <= name);
+        let last = *self.by_name.get(end.checked_sub(1)?)? as usize;
+        (names[last] == name).then_some(last)
+    }
+
+    /// The metric with this id.
+    pub fn metric(&self, id: u64) -> Result<TextMetric<'_>> {
+        let at = self.position(id).ok_or_else(|| Error::MetricNotFound { key: format!("id {id:016x}") })?;
+        self.metric_at(at)
+    }
+
+    /// The metric with this name.
+    pub fn metric_by_name(&self, name: &str) -> Result<TextMetric<'_>> {
+        let at = self.position_by_name(name).ok_or_else(|| Error::MetricNotFound { key: format!("{name:?}") })?;
+        self.metric_at(at)
+    }
+
+    /// The metric at this index position.
+    pub fn metric_at(&self, index: usize) -> Result<TextMetric<'_>> {
+        if index >= self.spans.len() {
+            return Err(Error::IndexOutOfRange { index, len: self.spans.len() });
+        }
+        Ok(self.metric_unchecked(index))
+    }
+
+    /// Every metric in index order.
+    pub fn metrics(&self) -> impl ExactSizeIterator<Item = TextMetric<'_>> + '_ {
+        (0..self.len()).map(|i| self.metric_unchecked(i))
+    }
+
+    /// `index` is below `len()`.
+    fn metric_unchecked(&self, index: usize) -> TextMetric<'_> {
+        let span = self.spans[index];
+        TextMetric {
+            index,
+            id: self.ids[index],
+            name: self.names.as_ref().map(|n| n[index].as_ref()),
+            // In range: open checked that the spans tile the decompressed payload.
+            rows: self.data.get(span.start..span.end).unwrap_or_default(),
+            count: span.count,
+            layout: self.layout(),
+        }
+    }
+
+    /// Decode every metric into new columns.
+    pub fn decode_all(&self) -> Result<TextColumns> {
+        let mut columns = TextColumns::default();
+        self.decode_all_into(&mut columns)?;
+        Ok(columns)
+    }
+
+    /// Decode every metric into `columns`, reusing its allocations. On error
+    /// the columns are cleared: no partial result.
+    pub fn decode_all_into(&self, columns: &mut TextColumns) -> Result<()> {
+        let result = self.fill_columns(columns);
+        if result.is_err() {
+            columns.clear();
+        }
+        result
+    }
+
+    fn fill_columns(&self, c: &mut TextColumns) -> Result<()> {
+        c.clear();
+        let points = self.total_points;
+        c.ids.extend_from_slice(&self.ids);
+        c.offsets.reserve(self.len() + 1);
+        c.offsets.push(0);
+        c.timestamps.reserve(points);
+        c.values.reserve(points, self.data.len());
+        let mut tags = self.header.options.tags.then(|| {
+            let mut t = c.tags.take().unwrap_or_default();
+            t.clear();
+            t.reserve(points, 0);
+            t
+        });
+        for metric in self.metrics() {
+            for (i, row) in metric.rows().enumerate() {
+                let row = row?;
+                c.timestamps.push(row.ts);
+                c.values.push(utf8(row.value, "text value", i)?);
+                if let Some(tags) = &mut tags {
+                    tags.push(utf8(row.tag, "text tag", i)?);
+                }
+            }
+            // Fits: points are bounded by the u32 data size.
+            c.offsets.push(c.timestamps.len() as u32);
+        }
+        c.tags = tags;
+        Ok(())
+    }
+
+    fn layout(&self) -> RowLayout {
+        let o = &self.header.options;
+        RowLayout::new(o.timestamp_encoding, o.tags, o.byte_order, self.header.start_time)
+    }
+}
+
+fn utf8<'b>(bytes: &'b [u8], what: &'static str, index: usize) -> Result<&'b str> {
+    std::str::from_utf8(bytes).map_err(|_| Error::InvalidUtf8 { what, index })
+}
+
+/// One metric of a text blob. Decoding happens in the calls, not before; every
+/// call walks the metric's rows from the start (rows have no fixed size and
+/// delta timestamps chain), so `*_at` accessors cost as much as a full decode.
+#[derive(Debug, Clone, Copy)]
+pub struct TextMetric<'b> {
+    index: usize,
+    id: u64,
+    name: Option<&'b str>,
+    rows: &'b [u8],
+    count: usize,
+    layout: RowLayout,
+}
+
+impl<'b> TextMetric<'b> {
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Position in the blob's index.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The metric's name, when the blob carries names.
+    pub fn name(&self) -> Option<&'b str> {
+        self.name
+    }
+
+    /// Point count.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// True when the blob carries tags.
+    pub fn has_tags(&self) -> bool {
+        self.layout.tags
+    }
+
+    fn rows(&self) -> Rows<'b> {
+        Rows::new(self.rows, self.count, self.layout, self.index)
+    }
+
+    /// Decode the timestamps into `out`, which must hold exactly `len()` slots.
+    pub fn timestamps_into(&self, out: &mut [i64]) -> Result<()> {
+        if out.len() != self.count {
+            return Err(Error::BufferSize { what: "timestamp", expected: self.count, actual: out.len() });
+        }
+        for (slot, row) in out.iter_mut().zip(self.rows()) {
+            *slot = row?.ts;
+        }
+        Ok(())
+    }
+
+    pub fn timestamps(&self) -> Result<Vec<i64>> {
+        self.rows().map(|row| row.map(|r| r.ts)).collect()
+    }
+
+    pub fn values(&self) -> Result<Vec<&'b str>> {
+        self.rows().enumerate().map(|(i, row)| utf8(row?.value, "text value", i)).collect()
+    }
+
+    /// The per-point tags, when the blob has tags.
+    pub fn tags(&self) -> Result<Option<Vec<&'b str>>> {
+        if !self.layout.tags {
+            return Ok(None);
+        }
+        self.rows().enumerate().map(|(i, row)| utf8(row?.tag, "text tag", i)).collect::<Result<_>>().map(Some)
+    }
+
+    /// Row `index`, after checking every row of the metric.
+    fn row_at(&self, index: usize) -> Result<Row<'b>> {
+        if index >= self.count {
+            return Err(Error::IndexOutOfRange { index, len: self.count });
+        }
+        let mut found = None;
+        for (i, row) in self.rows().enumerate() {
+            let row = row?;
+            if i == index {
+                found = Some(row);
+            }
+        }
+        found.ok_or(Error::IndexOutOfRange { index, len: self.count })
+    }
+
+    /// The timestamp of point `index`.
+    pub fn timestamp_at(&self, index: usize) -> Result<i64> {
+        Ok(self.row_at(index)?.ts)
+    }
+
+    /// The value of point `index`.
+    pub fn value_at(&self, index: usize) -> Result<&'b str> {
+        utf8(self.row_at(index)?.value, "text value", index)
+    }
+
+    /// The tag of point `index` (`None` when the blob has no tags).
+    pub fn tag_at(&self, index: usize) -> Result<Option<&'b str>> {
+        let row = self.row_at(index)?;
+        if !self.layout.tags {
+            return Ok(None);
+        }
+        utf8(row.tag, "text tag", index).map(Some)
+    }
+
+    /// Every point as `(timestamp, value, tag)`, decoded once up front.
+    pub fn points(&self) -> Result<impl ExactSizeIterator<Item = (i64, &'b str, Option<&'b str>)>> {
+        let tags = self.layout.tags;
+        let points = self
+            .rows()
+            .enumerate()
+            .map(|(i, row)| {
+                let row = row?;
+                let tag = if tags { Some(utf8(row.tag, "text tag", i)?) } else { None };
+                Ok((row.ts, utf8(row.value, "text value", i)?, tag))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(points.into_iter())
+    }
+}
+
+/// Many strings in one buffer: string `i` is `bytes[offsets[i]..offsets[i + 1]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StringColumn {
+    /// Every string's bytes, concatenated.
+    pub bytes: String,
+    /// Start of each string in `bytes`, plus the end of the last: one more
+    /// entry than there are strings.
+    pub offsets: Vec<u32>,
+}
+
+impl Default for StringColumn {
+    fn default() -> Self {
+        StringColumn { bytes: String::new(), offsets: vec![0] }
+    }
+}
+
+impl StringColumn {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.offsets.clear();
+        self.offsets.push(0);
+    }
+
+    fn reserve(&mut self, strings: usize, bytes: usize) {
+        self.offsets.reserve(strings);
+        self.bytes.reserve(bytes);
+    }
+
+    /// Append one string.
+    pub fn push(&mut self, s: &str) {
+        self.bytes.push_str(s);
+        // Fits: bounded by the u32 data size of the blob.
+        self.offsets.push(self.bytes.len() as u32);
+    }
+
+    /// Number of strings.
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// String `i`, or `None` past the end.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let start = *self.offsets.get(i)? as usize;
+        let end = *self.offsets.get(i.checked_add(1)?)? as usize;
+        self.bytes.get(start..end)
+    }
+
+    /// The strings in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+/// Every metric of a text blob, column by column. Metric `m` owns the points
+/// `offsets[m]..offsets[m + 1]` of `timestamps`, `values` and `tags`. Strings
+/// are stored as one buffer plus offsets ([`StringColumn`]), not one
+/// allocation each.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TextColumns {
+    /// Metric ids in index order.
+    pub ids: Vec<u64>,
+    /// `ids.len() + 1` point offsets.
+    pub offsets: Vec<u32>,
+    pub timestamps: Vec<i64>,
+    pub values: StringColumn,
+    /// `None` when the blob has no tags.
+    pub tags: Option<StringColumn>,
+}
+
+impl TextColumns {
+    /// Range of point positions of metric `m`.
+    pub fn points_of(&self, m: usize) -> Option<std::ops::Range<usize>> {
+        let start = *self.offsets.get(m)? as usize;
+        let end = *self.offsets.get(m.checked_add(1)?)? as usize;
+        Some(start..end)
+    }
+
+    fn clear(&mut self) {
+        self.ids.clear();
+        self.offsets.clear();
+        self.timestamps.clear();
+        self.values.clear();
+        if let Some(tags) = &mut self.tags {
+            tags.clear();
+        }
+    }
+}
