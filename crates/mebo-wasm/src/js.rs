@@ -1,0 +1,158 @@
+//! Conversions between core values and JavaScript values, shared by the
+//! numeric and text bindings.
+
+use js_sys::{Object, Reflect, Uint32Array};
+use mebo::{ByteOrder, DecodeLimits, Error};
+use wasm_bindgen::prelude::*;
+
+/// Result of a binding call: the error is the JS value [`error`] builds.
+pub type JsResult<T> = Result<T, JsValue>;
+
+/// Longest string a JS engine can hold, in UTF-16 units (V8's limit, the
+/// smallest of the major engines). Checked before a string is built, because a
+/// JS exception thrown inside a binding call would leave the handle borrowed.
+const MAX_JS_STRING_UNITS: usize = (1 << 29) - 24;
+
+/// A core error as a JS `Error` carrying the core's `code()`; the SDK turns
+/// it into a `MeboError`.
+pub fn error(err: Error) -> JsValue {
+    let js = js_sys::Error::new(&err.to_string());
+    // Setting a property on a fresh Error cannot fail.
+    let _ = Reflect::set(&js, &"code".into(), &err.code().into());
+    js.into()
+}
+
+/// `?`-friendly conversion of a core result.
+pub fn check<T>(result: mebo::Result<T>) -> JsResult<T> {
+    result.map_err(error)
+}
+
+/// A plain JS object built field by field.
+pub struct JsObject(Object);
+
+impl JsObject {
+    pub fn new() -> Self {
+        JsObject(Object::new())
+    }
+
+    pub fn set(self, key: &str, value: impl Into<JsValue>) -> Self {
+        // Defining a property on a fresh plain object cannot fail.
+        let _ = Reflect::set(&self.0, &key.into(), &value.into());
+        self
+    }
+}
+
+impl From<JsObject> for JsValue {
+    fn from(object: JsObject) -> JsValue {
+        object.0.into()
+    }
+}
+
+/// Decode limits from the SDK's optional fields; absent ones keep the core's defaults.
+pub fn decode_limits(max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> DecodeLimits {
+    let defaults = DecodeLimits::default();
+    DecodeLimits {
+        max_decompressed_bytes: max_decompressed_bytes.unwrap_or(defaults.max_decompressed_bytes),
+        max_points: max_points.unwrap_or(defaults.max_points),
+    }
+}
+
+pub fn byte_order_name(order: ByteOrder) -> &'static str {
+    match order {
+        ByteOrder::Little => "little",
+        ByteOrder::Big => "big",
+    }
+}
+
+#[cfg(feature = "encode")]
+pub fn byte_order(big_endian: bool) -> ByteOrder {
+    if big_endian {
+        ByteOrder::Big
+    } else {
+        ByteOrder::Little
+    }
+}
+
+/// Parse an optional option name with the core's parser, or keep `default`.
+#[cfg(feature = "encode")]
+pub fn parse_or<T: std::str::FromStr<Err = Error>>(value: Option<String>, default: T) -> JsResult<T> {
+    match value {
+        Some(name) => check(name.parse()),
+        None => Ok(default),
+    }
+}
+
+/// Strings for JavaScript: `{ text, ends }`, all strings in one JS string and
+/// the UTF-16 end offset of each, so the SDK slices instead of crossing the
+/// boundary once per string.
+pub fn strings<'s>(items: impl IntoIterator<Item = &'s str>) -> JsResult<JsValue> {
+    let mut text = String::new();
+    let mut ends = Vec::new();
+    let mut units = 0usize;
+    for s in items {
+        text.push_str(s);
+        units += utf16_len(s);
+        ends.push(units);
+    }
+    strings_with_ends(&text, units, ends)
+}
+
+/// [`strings`] for strings already concatenated, with UTF-8 byte offsets
+/// (`offsets[i]..offsets[i + 1]` is string `i`), as the core's string columns.
+pub fn joined_strings(text: &str, offsets: &[u32]) -> JsResult<JsValue> {
+    let ends: Vec<usize> = if text.is_ascii() {
+        offsets.iter().skip(1).map(|&end| end as usize).collect()
+    } else {
+        let mut units = 0;
+        offsets
+            .windows(2)
+            .map(|w| {
+                units += text.get(w[0] as usize..w[1] as usize).map_or(0, utf16_len);
+                units
+            })
+            .collect()
+    };
+    let total = ends.last().copied().unwrap_or(0);
+    strings_with_ends(text, total, ends)
+}
+
+fn strings_with_ends(text: &str, units: usize, ends: Vec<usize>) -> JsResult<JsValue> {
+    if units > MAX_JS_STRING_UNITS {
+        return Err(error(Error::SizeCap {
+            what: "joined strings (UTF-16 units)",
+            size: units as u64,
+            cap: MAX_JS_STRING_UNITS as u64,
+        }));
+    }
+    // Below MAX_JS_STRING_UNITS, so every end fits u32.
+    let ends: Vec<u32> = ends.into_iter().map(|e| e as u32).collect();
+    Ok(JsObject::new().set("text", text).set("ends", Uint32Array::from(ends.as_slice())).into())
+}
+
+/// Microsecond timestamps as epoch milliseconds, the unit of JS `Date` and
+/// charting libraries (exact up to 2^53 microseconds).
+pub fn micros_to_millis(micros: &[i64]) -> Vec<f64> {
+    micros.iter().map(|&t| t as f64 / 1000.0).collect()
+}
+
+fn utf16_len(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().map(char::len_utf16).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utf16_len;
+
+    #[test]
+    fn utf16_lengths() {
+        assert_eq!(utf16_len(""), 0);
+        assert_eq!(utf16_len("ok"), 2);
+        assert_eq!(utf16_len("é"), 1);
+        assert_eq!(utf16_len("温度"), 2);
+        assert_eq!(utf16_len("😀"), 2);
+    }
+}

@@ -1,0 +1,42 @@
+//! # mebo-wasm
+//!
+//! wasm-bindgen bindings of the `mebo` crate: one handle class per blob kind
+//! and per encoder, wrapped by the TypeScript SDK in `packages/mebo`.
+//!
+//! The layer only converts: every format decision is the core's. The rules it
+//! keeps:
+//!
+//! - Errors cross as a JS `Error` whose `code` is [`mebo::Error::code`] and
+//!   whose message is the core's (see [`js::error`]); nothing panics.
+//! - Columns leave wasm memory with one copy: a returned `Vec` becomes a typed
+//!   array (the glue copies it out and frees it), and [`js`] builds typed
+//!   arrays straight from Rust slices.
+//! - Strings leave as one string plus UTF-16 end offsets, so JavaScript decodes
+//!   UTF-8 once and slices (see [`js::strings`]).
+//! - Handles own what they read: blobs are opened, then made owned, so the
+//!   input bytes the glue copied in are freed when the call returns.
+
+mod js;
+pub mod numeric;
+pub mod text;
+
+pub use numeric::NumericBlobHandle;
+#[cfg(feature = "encode")]
+pub use numeric::NumericEncoderHandle;
+pub use text::TextBlobHandle;
+#[cfg(feature = "encode")]
+pub use text::TextEncoderHandle;
+
+use wasm_bindgen::prelude::*;
+
+/// The version of the `mebo` crate this module was built from.
+#[wasm_bindgen(js_name = coreVersion)]
+pub fn core_version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// True when this build contains the encoders (feature `encode`).
+#[wasm_bindgen(js_name = hasEncoders)]
+pub fn has_encoders() -> bool {
+    cfg!(feature = "encode")
+}

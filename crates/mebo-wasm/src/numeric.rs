@@ -1,0 +1,248 @@
+//! Numeric blobs: a reader handle and an encoder handle.
+//!
+//! Metrics are addressed by index position: the SDK resolves an id or a name
+//! once (`indexOfId` / `indexOfName`) and then calls the per-index accessors.
+
+use js_sys::{BigInt64Array, BigUint64Array, Float64Array, Uint32Array};
+use mebo::numeric::{NumericBlob, NumericMetric};
+use wasm_bindgen::prelude::*;
+
+use crate::js::{self, check, JsObject, JsResult};
+
+/// An opened numeric blob. It owns its decompressed payloads, so the bytes it
+/// was opened from are not kept.
+#[wasm_bindgen]
+pub struct NumericBlobHandle {
+    blob: NumericBlob<'static>,
+}
+
+impl NumericBlobHandle {
+    fn metric(&self, index: usize) -> JsResult<NumericMetric<'_, 'static>> {
+        check(self.blob.metric_at(index))
+    }
+}
+
+#[wasm_bindgen]
+impl NumericBlobHandle {
+    /// Open a blob. Absent limits keep the core's defaults.
+    pub fn open(bytes: &[u8], max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
+        let limits = js::decode_limits(max_decompressed_bytes, max_points);
+        let blob = check(NumericBlob::open_with_limits(bytes, &limits))?;
+        Ok(NumericBlobHandle { blob: blob.into_owned() })
+    }
+
+    #[wasm_bindgen(js_name = startTime)]
+    pub fn start_time(&self) -> i64 {
+        self.blob.start_time()
+    }
+
+    #[wasm_bindgen(js_name = metricCount)]
+    pub fn metric_count(&self) -> usize {
+        self.blob.len()
+    }
+
+    #[wasm_bindgen(js_name = totalPoints)]
+    pub fn total_points(&self) -> usize {
+        self.blob.total_points()
+    }
+
+    /// The header's options, with the manifest's field names.
+    pub fn options(&self) -> JsValue {
+        let o = self.blob.options();
+        JsObject::new()
+            .set("timestampEncoding", o.timestamp_encoding.name())
+            .set("valueEncoding", o.value_encoding.name())
+            .set("timestampCompression", o.timestamp_compression.name())
+            .set("valueCompression", o.value_compression.name())
+            .set("tags", o.tags)
+            .set("bigEndian", o.byte_order == mebo::ByteOrder::Big)
+            .set("byteOrder", js::byte_order_name(o.byte_order))
+            .set("layout", o.layout.name())
+            .set("extendedIndex", o.extended_index)
+            .set("metricNames", o.metric_names)
+            .into()
+    }
+
+    /// Metric ids in index order.
+    #[wasm_bindgen(js_name = metricIds)]
+    pub fn metric_ids(&self) -> Vec<u64> {
+        self.blob.metric_ids().to_vec()
+    }
+
+    /// Metric names in index order as joined strings, or `undefined`.
+    pub fn names(&self) -> JsResult<JsValue> {
+        match self.blob.names() {
+            Some(names) => js::strings(names.iter().map(|n| n.as_ref())),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    #[wasm_bindgen(js_name = indexOfId)]
+    pub fn index_of_id(&self, id: u64) -> JsResult<usize> {
+        Ok(check(self.blob.metric(id))?.index())
+    }
+
+    #[wasm_bindgen(js_name = indexOfName)]
+    pub fn index_of_name(&self, name: &str) -> JsResult<usize> {
+        Ok(check(self.blob.metric_by_name(name))?.index())
+    }
+
+    pub fn id(&self, index: usize) -> JsResult<u64> {
+        Ok(self.metric(index)?.id())
+    }
+
+    pub fn name(&self, index: usize) -> JsResult<Option<String>> {
+        Ok(self.metric(index)?.name().map(str::to_string))
+    }
+
+    #[wasm_bindgen(js_name = pointCount)]
+    pub fn point_count(&self, index: usize) -> JsResult<usize> {
+        Ok(self.metric(index)?.len())
+    }
+
+    pub fn timestamps(&self, index: usize) -> JsResult<Vec<i64>> {
+        check(self.metric(index)?.timestamps())
+    }
+
+    /// Timestamps as epoch milliseconds (for charting libraries).
+    #[wasm_bindgen(js_name = timestampsMs)]
+    pub fn timestamps_ms(&self, index: usize) -> JsResult<Vec<f64>> {
+        Ok(js::micros_to_millis(&check(self.metric(index)?.timestamps())?))
+    }
+
+    pub fn values(&self, index: usize) -> JsResult<Vec<f64>> {
+        check(self.metric(index)?.values())
+    }
+
+    /// The metric's tags as joined strings, or `undefined` when the blob has none.
+    pub fn tags(&self, index: usize) -> JsResult<JsValue> {
+        match check(self.metric(index)?.tags())? {
+            Some(tags) => js::strings(tags),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    #[wasm_bindgen(js_name = timestampAt)]
+    pub fn timestamp_at(&self, index: usize, point: usize) -> JsResult<i64> {
+        check(self.metric(index)?.timestamp_at(point))
+    }
+
+    #[wasm_bindgen(js_name = valueAt)]
+    pub fn value_at(&self, index: usize, point: usize) -> JsResult<f64> {
+        check(self.metric(index)?.value_at(point))
+    }
+
+    #[wasm_bindgen(js_name = tagAt)]
+    pub fn tag_at(&self, index: usize, point: usize) -> JsResult<Option<String>> {
+        Ok(check(self.metric(index)?.tag_at(point))?.map(str::to_string))
+    }
+
+    /// Every metric at once: `{ ids, offsets, timestamps, values }` as typed
+    /// arrays, each copied once out of wasm memory.
+    #[wasm_bindgen(js_name = decodeAll)]
+    pub fn decode_all(&self) -> JsResult<JsValue> {
+        let c = check(self.blob.decode_all())?;
+        Ok(JsObject::new()
+            .set("ids", BigUint64Array::from(c.ids.as_slice()))
+            .set("offsets", Uint32Array::from(c.offsets.as_slice()))
+            .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
+            .set("values", Float64Array::from(c.values.as_slice()))
+            .into())
+    }
+}
+
+#[cfg(feature = "encode")]
+pub use encode::NumericEncoderHandle;
+
+#[cfg(feature = "encode")]
+mod encode {
+    use mebo::numeric::{NumericEncoder, NumericEncoderOptions};
+    use mebo::{ColumnConfig, Error};
+    use wasm_bindgen::prelude::*;
+
+    use crate::js::{self, check, parse_or, JsResult};
+
+    /// Builds one numeric blob. `finish` spends it, successful or not (the
+    /// core's encoder is consumed by finishing).
+    #[wasm_bindgen]
+    pub struct NumericEncoderHandle {
+        encoder: Option<NumericEncoder>,
+    }
+
+    impl NumericEncoderHandle {
+        fn encoder(&mut self) -> JsResult<&mut NumericEncoder> {
+            self.encoder.as_mut().ok_or_else(spent)
+        }
+    }
+
+    fn spent() -> JsValue {
+        js::error(Error::EncoderState { detail: "finish() was already called on this encoder".into() })
+    }
+
+    #[wasm_bindgen]
+    impl NumericEncoderHandle {
+        /// `config` (e.g. `delta-none-gorilla-zstd`) sets the four column
+        /// choices; the named fields override it; absent ones keep the core's defaults.
+        #[wasm_bindgen(constructor)]
+        #[allow(clippy::too_many_arguments)]
+        pub fn new(
+            start_time: i64,
+            config: Option<String>,
+            timestamp_encoding: Option<String>,
+            value_encoding: Option<String>,
+            timestamp_compression: Option<String>,
+            value_compression: Option<String>,
+            tags: Option<bool>,
+            big_endian: Option<bool>,
+            layout: Option<String>,
+        ) -> JsResult<NumericEncoderHandle> {
+            let mut o = NumericEncoderOptions::default();
+            if let Some(config) = config {
+                o = o.with_config(check(config.parse::<ColumnConfig>())?);
+            }
+            o.timestamp_encoding = parse_or(timestamp_encoding, o.timestamp_encoding)?;
+            o.value_encoding = parse_or(value_encoding, o.value_encoding)?;
+            o.timestamp_compression = parse_or(timestamp_compression, o.timestamp_compression)?;
+            o.value_compression = parse_or(value_compression, o.value_compression)?;
+            o.layout = parse_or(layout, o.layout)?;
+            o.tags = tags.unwrap_or(o.tags);
+            o.byte_order = big_endian.map_or(o.byte_order, js::byte_order);
+            Ok(NumericEncoderHandle { encoder: Some(NumericEncoder::new(start_time, o)) })
+        }
+
+        #[wasm_bindgen(js_name = startMetricName)]
+        pub fn start_metric_name(&mut self, name: &str, count: usize) -> JsResult<()> {
+            check(self.encoder()?.start_metric_name(name, count))
+        }
+
+        #[wasm_bindgen(js_name = startMetricId)]
+        pub fn start_metric_id(&mut self, id: u64, count: usize) -> JsResult<()> {
+            check(self.encoder()?.start_metric_id(id, count))
+        }
+
+        #[wasm_bindgen(js_name = addPoint)]
+        pub fn add_point(&mut self, timestamp: i64, value: f64, tag: Option<String>) -> JsResult<()> {
+            check(self.encoder()?.add_point(timestamp, value, tag.as_deref()))
+        }
+
+        #[wasm_bindgen(js_name = addPoints)]
+        pub fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<Vec<String>>) -> JsResult<()> {
+            check(self.encoder()?.add_points(timestamps, values, tags.as_deref()))
+        }
+
+        #[wasm_bindgen(js_name = endMetric)]
+        pub fn end_metric(&mut self) -> JsResult<()> {
+            check(self.encoder()?.end_metric())
+        }
+
+        #[wasm_bindgen(js_name = metricCount)]
+        pub fn metric_count(&self) -> JsResult<usize> {
+            self.encoder.as_ref().map(NumericEncoder::metric_count).ok_or_else(spent)
+        }
+
+        /// The finished blob.
+        pub fn finish(&mut self) -> JsResult<Vec<u8>> {
+            check(self.encoder.take().ok_or_else(spent)?.finish())
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! Text blobs: a reader handle and an encoder handle, shaped as the numeric ones.
+
+use js_sys::{BigInt64Array, BigUint64Array, Uint32Array};
+use mebo::text::{TextBlob, TextMetric};
+use wasm_bindgen::prelude::*;
+
+use crate::js::{self, check, JsObject, JsResult};
+
+/// An opened text blob. It owns its (decompressed) data payload, so the bytes
+/// it was opened from are not kept.
+#[wasm_bindgen]
+pub struct TextBlobHandle {
+    blob: TextBlob<'static>,
+}
+
+impl TextBlobHandle {
+    fn metric(&self, index: usize) -> JsResult<TextMetric<'_>> {
+        check(self.blob.metric_at(index))
+    }
+}
+
+#[wasm_bindgen]
+impl TextBlobHandle {
+    /// Open a blob. Absent limits keep the core's defaults.
+    pub fn open(bytes: &[u8], max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<TextBlobHandle> {
+        let limits = js::decode_limits(max_decompressed_bytes, max_points);
+        let blob = check(TextBlob::open_with_limits(bytes, &limits))?;
+        Ok(TextBlobHandle { blob: blob.into_owned() })
+    }
+
+    #[wasm_bindgen(js_name = startTime)]
+    pub fn start_time(&self) -> i64 {
+        self.blob.start_time()
+    }
+
+    #[wasm_bindgen(js_name = metricCount)]
+    pub fn metric_count(&self) -> usize {
+        self.blob.len()
+    }
+
+    #[wasm_bindgen(js_name = totalPoints)]
+    pub fn total_points(&self) -> usize {
+        self.blob.total_points()
+    }
+
+    /// The header's options, with the manifest's field names.
+    pub fn options(&self) -> JsValue {
+        let o = self.blob.options();
+        JsObject::new()
+            .set("timestampEncoding", o.timestamp_encoding.name())
+            .set("dataCompression", o.data_compression.name())
+            .set("tags", o.tags)
+            .set("bigEndian", o.byte_order == mebo::ByteOrder::Big)
+            .set("byteOrder", js::byte_order_name(o.byte_order))
+            .set("metricNames", o.metric_names)
+            .into()
+    }
+
+    /// Metric ids in index order.
+    #[wasm_bindgen(js_name = metricIds)]
+    pub fn metric_ids(&self) -> Vec<u64> {
+        self.blob.metric_ids().to_vec()
+    }
+
+    /// Metric names in index order as joined strings, or `undefined`.
+    pub fn names(&self) -> JsResult<JsValue> {
+        match self.blob.names() {
+            Some(names) => js::strings(names.iter().map(|n| n.as_ref())),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    #[wasm_bindgen(js_name = indexOfId)]
+    pub fn index_of_id(&self, id: u64) -> JsResult<usize> {
+        Ok(check(self.blob.metric(id))?.index())
+    }
+
+    #[wasm_bindgen(js_name = indexOfName)]
+    pub fn index_of_name(&self, name: &str) -> JsResult<usize> {
+        Ok(check(self.blob.metric_by_name(name))?.index())
+    }
+
+    pub fn id(&self, index: usize) -> JsResult<u64> {
+        Ok(self.metric(index)?.id())
+    }
+
+    pub fn name(&self, index: usize) -> JsResult<Option<String>> {
+        Ok(self.metric(index)?.name().map(str::to_string))
+    }
+
+    #[wasm_bindgen(js_name = pointCount)]
+    pub fn point_count(&self, index: usize) -> JsResult<usize> {
+        Ok(self.metric(index)?.len())
+    }
+
+    pub fn timestamps(&self, index: usize) -> JsResult<Vec<i64>> {
+        check(self.metric(index)?.timestamps())
+    }
+
+    /// Timestamps as epoch milliseconds (for charting libraries).
+    #[wasm_bindgen(js_name = timestampsMs)]
+    pub fn timestamps_ms(&self, index: usize) -> JsResult<Vec<f64>> {
+        Ok(js::micros_to_millis(&check(self.metric(index)?.timestamps())?))
+    }
+
+    /// The metric's values as joined strings.
+    pub fn values(&self, index: usize) -> JsResult<JsValue> {
+        js::strings(check(self.metric(index)?.values())?)
+    }
+
+    /// The metric's tags as joined strings, or `undefined` when the blob has none.
+    pub fn tags(&self, index: usize) -> JsResult<JsValue> {
+        match check(self.metric(index)?.tags())? {
+            Some(tags) => js::strings(tags),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    #[wasm_bindgen(js_name = timestampAt)]
+    pub fn timestamp_at(&self, index: usize, point: usize) -> JsResult<i64> {
+        check(self.metric(index)?.timestamp_at(point))
+    }
+
+    #[wasm_bindgen(js_name = valueAt)]
+    pub fn value_at(&self, index: usize, point: usize) -> JsResult<String> {
+        Ok(check(self.metric(index)?.value_at(point))?.to_string())
+    }
+
+    #[wasm_bindgen(js_name = tagAt)]
+    pub fn tag_at(&self, index: usize, point: usize) -> JsResult<Option<String>> {
+        Ok(check(self.metric(index)?.tag_at(point))?.map(str::to_string))
+    }
+
+    /// Every metric at once: `{ ids, offsets, timestamps, values, tags? }`,
+    /// typed arrays copied once out of wasm memory, strings joined.
+    #[wasm_bindgen(js_name = decodeAll)]
+    pub fn decode_all(&self) -> JsResult<JsValue> {
+        let c = check(self.blob.decode_all())?;
+        let tags = match &c.tags {
+            Some(tags) => js::joined_strings(&tags.bytes, &tags.offsets)?,
+            None => JsValue::UNDEFINED,
+        };
+        Ok(JsObject::new()
+            .set("ids", BigUint64Array::from(c.ids.as_slice()))
+            .set("offsets", Uint32Array::from(c.offsets.as_slice()))
+            .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
+            .set("values", js::joined_strings(&c.values.bytes, &c.values.offsets)?)
+            .set("tags", tags)
+            .into())
+    }
+}
+
+#[cfg(feature = "encode")]
+pub use encode::TextEncoderHandle;
+
+#[cfg(feature = "encode")]
+mod encode {
+    use mebo::text::{TextEncoder, TextEncoderOptions};
+    use wasm_bindgen::prelude::*;
+
+    use crate::js::{self, check, parse_or, JsResult};
+
+    /// Builds one text blob. The core's text encoder is not consumed by
+    /// `finish`: more metrics may be added and the blob finished again.
+    #[wasm_bindgen]
+    pub struct TextEncoderHandle {
+        encoder: TextEncoder,
+    }
+
+    #[wasm_bindgen]
+    impl TextEncoderHandle {
+        /// Absent options keep the core's defaults.
+        #[wasm_bindgen(constructor)]
+        pub fn new(
+            start_time: i64,
+            timestamp_encoding: Option<String>,
+            data_compression: Option<String>,
+            tags: Option<bool>,
+            big_endian: Option<bool>,
+        ) -> JsResult<TextEncoderHandle> {
+            let d = TextEncoderOptions::default();
+            let options = TextEncoderOptions {
+                timestamp_encoding: parse_or(timestamp_encoding, d.timestamp_encoding)?,
+                data_compression: parse_or(data_compression, d.data_compression)?,
+                tags: tags.unwrap_or(d.tags),
+                byte_order: big_endian.map_or(d.byte_order, js::byte_order),
+            };
+            Ok(TextEncoderHandle { encoder: check(TextEncoder::new(start_time, options))? })
+        }
+
+        #[wasm_bindgen(js_name = startMetricName)]
+        pub fn start_metric_name(&mut self, name: &str, count: usize) -> JsResult<()> {
+            check(self.encoder.start_metric_name(name, count))
+        }
+
+        #[wasm_bindgen(js_name = startMetricId)]
+        pub fn start_metric_id(&mut self, id: u64, count: usize) -> JsResult<()> {
+            check(self.encoder.start_metric_id(id, count))
+        }
+
+        #[wasm_bindgen(js_name = addPoint)]
+        pub fn add_point(&mut self, timestamp: i64, value: &str, tag: Option<String>) -> JsResult<()> {
+            check(self.encoder.add_point(timestamp, value, tag.as_deref()))
+        }
+
+        #[wasm_bindgen(js_name = addPoints)]
+        pub fn add_points(&mut self, timestamps: &[i64], values: Vec<String>, tags: Option<Vec<String>>) -> JsResult<()> {
+            check(self.encoder.add_points(timestamps, &values, tags.as_deref()))
+        }
+
+        #[wasm_bindgen(js_name = endMetric)]
+        pub fn end_metric(&mut self) -> JsResult<()> {
+            check(self.encoder.end_metric())
+        }
+
+        /// Drop the started metric and its points.
+        #[wasm_bindgen(js_name = cancelMetric)]
+        pub fn cancel_metric(&mut self) {
+            self.encoder.cancel_metric()
+        }
+
+        #[wasm_bindgen(js_name = metricCount)]
+        pub fn metric_count(&self) -> usize {
+            self.encoder.metric_count()
+        }
+
+        /// The finished blob.
+        pub fn finish(&self) -> JsResult<Vec<u8>> {
+            check(self.encoder.finish())
+        }
+    }
+}
