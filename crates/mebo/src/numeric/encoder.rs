@@ -24,7 +24,7 @@ pub const MAX_METRICS: usize = 65_536;
 /// Longest tag, in bytes.
 pub const MAX_TAG_BYTES: usize = 255;
 
-/// How to write a numeric blob. Defaults are the reference's: delta timestamps,
+/// How to write a numeric blob. Defaults are the reference's documented ones: delta timestamps,
 /// Gorilla values, no codecs, no tags, little endian, v1 layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NumericEncoderOptions {

@@ -40,11 +40,12 @@ pub struct TextEncoderOptions {
 }
 
 impl Default for TextEncoderOptions {
-    /// The reference encoder's defaults. Its documentation says delta
-    /// timestamps, but its code (and its own tests) start from raw.
+    /// The reference's documented defaults: delta timestamps, zstd. (Its
+    /// encoder code starts from raw timestamps when no option is given; every
+    /// option is explicit in what we write, so either reads back the same.)
     fn default() -> Self {
         TextEncoderOptions {
-            timestamp_encoding: TimestampEncoding::Raw,
+            timestamp_encoding: TimestampEncoding::Delta,
             data_compression: Compression::Zstd,
             tags: false,
             byte_order: ByteOrder::Little,
