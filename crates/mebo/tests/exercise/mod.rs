@@ -1,0 +1,279 @@
+#![allow(dead_code)]
+//! Drive every decoding entry point of the crate over one (possibly hostile)
+//! input. Shared by the mutation, hostile-blob and allocation tests and by the
+//! fuzz targets (which include this file by path), so all of them exercise the
+//! same surface.
+//!
+//! Each function returns the first error the decoder reported, or `Ok`. It
+//! panics only when the decoder contradicts itself (an accessor that succeeds
+//! but disagrees with `decode_all`, an out-of-range index that is not
+//! `IndexOutOfRange`, a wrong length): those are bugs even though no single
+//! call crashed.
+
+use mebo::numeric::NumericBlob;
+use mebo::text::TextBlob;
+use mebo::{Compression, DecodeLimits, Error, Result, TimestampEncoding, ValueEncoding};
+
+/// Remember the first error of a run of calls.
+#[derive(Default)]
+struct First(Option<Error>);
+
+impl First {
+    fn note<T>(&mut self, r: Result<T>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(e) => {
+                if self.0.is_none() {
+                    self.0 = Some(e);
+                }
+                None
+            }
+        }
+    }
+    fn finish(self) -> Result<()> {
+        self.0.map_or(Ok(()), Err)
+    }
+}
+
+/// Point positions worth probing with the `*_at` accessors: the ends and the middle.
+fn probes(n: usize) -> impl Iterator<Item = usize> {
+    let mut v = vec![0, n / 2, n.saturating_sub(1)];
+    v.dedup();
+    v.into_iter().filter(move |&i| i < n)
+}
+
+fn assert_out_of_range<T: std::fmt::Debug>(r: Result<T>, what: &str) {
+    assert!(matches!(r, Err(Error::IndexOutOfRange { .. })), "{what} past the end: {r:?}");
+}
+
+/// Open a numeric blob and decode everything it has through every accessor.
+pub fn numeric(bytes: &[u8], limits: &DecodeLimits) -> Result<()> {
+    let blob = NumericBlob::open_with_limits(bytes, limits)?;
+    numeric_opened(&blob)?;
+    // The owned copy must decode the same way.
+    let owned = blob.clone().into_owned();
+    let fingerprint = |c: mebo::numeric::NumericColumns| {
+        (c.ids, c.offsets, c.timestamps, c.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
+    };
+    let (a, b) = (owned.decode_all().ok().map(fingerprint), blob.decode_all().ok().map(fingerprint));
+    assert!(a == b, "into_owned decodes alike");
+    Ok(())
+}
+
+/// Everything after `open` for a numeric blob.
+pub fn numeric_opened(blob: &NumericBlob<'_>) -> Result<()> {
+    let mut first = First::default();
+    let _ = (blob.options(), blob.header(), blob.start_time(), blob.payload_sizes(), blob.is_empty());
+    assert_eq!(blob.metric_ids().len(), blob.len());
+    assert_eq!(blob.metrics().len(), blob.len());
+    if let Some(names) = blob.names() {
+        assert_eq!(names.len(), blob.len());
+    }
+    assert_out_of_range(blob.metric_at(blob.len()).map(|m| m.id()), "metric_at");
+    let all = first.note(blob.decode_all());
+    if let Some(c) = &all {
+        assert!(c.ids == blob.metric_ids(), "decode_all ids");
+        assert_eq!(c.offsets.len(), blob.len() + 1);
+        assert_eq!(c.timestamps.len(), blob.total_points());
+        assert_eq!(c.values.len(), blob.total_points());
+    }
+    let mut total = 0usize;
+    for (i, m) in blob.metrics().enumerate() {
+        let n = m.len();
+        total += n;
+        assert_eq!(m.index(), i);
+        let _ = m.name();
+        // Lookups find a metric with this id (ids may repeat in a hostile v1 blob).
+        let found = blob.metric(m.id()).expect("a metric's own id is found");
+        assert_eq!(found.id(), m.id());
+        if let Some(name) = m.name() {
+            assert!(blob.metric_by_name(name).is_ok(), "a metric's own name is found");
+        }
+        let range = all.as_ref().map(|c| c.offsets[i] as usize..c.offsets[i + 1] as usize);
+        let ts = first.note(m.timestamps());
+        let vs = first.note(m.values());
+        let tags = first.note(m.tags());
+        if let Some(ts) = &ts {
+            assert_eq!(ts.len(), n);
+        }
+        if let Some(vs) = &vs {
+            assert_eq!(vs.len(), n);
+        }
+        if let Some(Some(tags)) = &tags {
+            assert_eq!(tags.len(), n);
+        }
+        if let (Some(c), Some(r)) = (&all, &range) {
+            assert_eq!(r.len(), n, "decode_all offsets of metric {i}");
+            // decode_all succeeded, so the per-metric decoders must agree with it.
+            assert!(ts.as_deref() == Some(&c.timestamps[r.clone()]), "timestamps of metric {i}");
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert!(vs.as_deref().map(bits) == Some(bits(&c.values[r.clone()])), "values of metric {i}");
+        }
+        for p in probes(n) {
+            let t = first.note(m.timestamp_at(p));
+            let v = first.note(m.value_at(p));
+            let g = first.note(m.tag_at(p));
+            if let (Some(t), Some(ts)) = (t, &ts) {
+                assert_eq!(t, ts[p], "timestamp_at({p}) of metric {i}");
+            }
+            if let (Some(v), Some(vs)) = (v, &vs) {
+                assert_eq!(v.to_bits(), vs[p].to_bits(), "value_at({p}) of metric {i}");
+            }
+            if let (Some(g), Some(tags)) = (g, &tags) {
+                assert_eq!(g, tags.as_ref().map(|t| t[p]), "tag_at({p}) of metric {i}");
+            }
+        }
+        assert_out_of_range(m.timestamp_at(n), "timestamp_at");
+        assert_out_of_range(m.value_at(n), "value_at");
+        assert_out_of_range(m.tag_at(n), "tag_at");
+        if let Some(points) = first.note(m.points()) {
+            assert_eq!(points.len(), n);
+            let mut count = 0;
+            for (k, (t, v, g)) in points.enumerate() {
+                if let Some(ts) = &ts {
+                    assert_eq!(t, ts[k]);
+                }
+                if let Some(vs) = &vs {
+                    assert_eq!(v.to_bits(), vs[k].to_bits());
+                }
+                if let Some(Some(tags)) = &tags {
+                    assert_eq!(g, Some(tags[k]));
+                }
+                count += 1;
+            }
+            assert_eq!(count, n);
+        }
+    }
+    assert_eq!(total, blob.total_points());
+    first.finish()
+}
+
+/// Open a text blob and decode everything it has through every accessor.
+pub fn text(bytes: &[u8], limits: &DecodeLimits) -> Result<()> {
+    let blob = TextBlob::open_with_limits(bytes, limits)?;
+    text_opened(&blob)?;
+    let owned = blob.clone().into_owned();
+    assert!(owned.decode_all().ok() == blob.decode_all().ok(), "into_owned decodes alike");
+    Ok(())
+}
+
+/// Everything after `open` for a text blob.
+pub fn text_opened(blob: &TextBlob<'_>) -> Result<()> {
+    let mut first = First::default();
+    let _ = (blob.options(), blob.header(), blob.start_time(), blob.data_size(), blob.is_empty());
+    assert_eq!(blob.metric_ids().len(), blob.len());
+    assert_eq!(blob.metrics().len(), blob.len());
+    assert_out_of_range(blob.metric_at(blob.len()).map(|m| m.id()), "metric_at");
+    let all = first.note(blob.decode_all());
+    if let Some(c) = &all {
+        assert!(c.ids == blob.metric_ids(), "decode_all ids");
+        assert_eq!(c.offsets.len(), blob.len() + 1);
+        assert_eq!(c.timestamps.len(), blob.total_points());
+        assert_eq!(c.values.len(), blob.total_points());
+    }
+    let mut total = 0usize;
+    for (i, m) in blob.metrics().enumerate() {
+        let n = m.len();
+        total += n;
+        assert_eq!(m.index(), i);
+        let _ = m.has_tags();
+        assert!(blob.metric(m.id()).is_ok(), "a metric's own id is found");
+        if let Some(name) = m.name() {
+            assert!(blob.metric_by_name(name).is_ok(), "a metric's own name is found");
+            assert!(blob.position_by_name(name).is_some());
+        }
+        let ts = first.note(m.timestamps());
+        let vs = first.note(m.values());
+        let tags = first.note(m.tags());
+        if let Some(ts) = &ts {
+            assert_eq!(ts.len(), n);
+            let mut into = vec![0; n];
+            assert!(m.timestamps_into(&mut into).is_ok());
+            assert!(&into == ts, "timestamps_into agrees");
+        }
+        if let Some(vs) = &vs {
+            assert_eq!(vs.len(), n);
+        }
+        if let Some(Some(tags)) = &tags {
+            assert_eq!(tags.len(), n);
+        }
+        if let Some(c) = &all {
+            let r = c.points_of(i).expect("offsets of every metric");
+            assert_eq!(r.len(), n);
+            assert!(ts.as_deref() == Some(&c.timestamps[r.clone()]), "timestamps of metric {i}");
+            if let Some(vs) = &vs {
+                for (k, v) in vs.iter().enumerate() {
+                    assert_eq!(Some(*v), c.values.get(r.start + k), "value {k} of metric {i}");
+                }
+            }
+        }
+        for p in probes(n) {
+            let t = first.note(m.timestamp_at(p));
+            let v = first.note(m.value_at(p));
+            let g = first.note(m.tag_at(p));
+            if let (Some(t), Some(ts)) = (t, &ts) {
+                assert_eq!(t, ts[p]);
+            }
+            if let (Some(v), Some(vs)) = (v, &vs) {
+                assert_eq!(v, vs[p]);
+            }
+            if let (Some(g), Some(tags)) = (g, &tags) {
+                assert_eq!(g, tags.as_ref().map(|t| t[p]));
+            }
+        }
+        assert_out_of_range(m.timestamp_at(n), "timestamp_at");
+        assert_out_of_range(m.value_at(n), "value_at");
+        assert_out_of_range(m.tag_at(n), "tag_at");
+        if let Some(points) = first.note(m.points()) {
+            assert_eq!(points.len(), n);
+            assert_eq!(points.count(), n);
+        }
+    }
+    assert_eq!(total, blob.total_points());
+    first.finish()
+}
+
+/// Whichever blob kind the magic says (numeric when unknown, to reach `BadMagic`).
+pub fn any_blob(bytes: &[u8], limits: &DecodeLimits) -> Result<()> {
+    if bytes.get(1) == Some(&0xEB) {
+        text(bytes, limits)
+    } else {
+        numeric(bytes, limits)
+    }
+}
+
+/// Every timestamp decoder over `col` for `count` points.
+pub fn timestamp_decoders(col: &[u8], count: usize, order: mebo::ByteOrder) -> Vec<Result<Vec<i64>>> {
+    TimestampEncoding::ALL
+        .iter()
+        .map(|&enc| {
+            let mut out = vec![0i64; count];
+            mebo::encoding::decode_timestamps(enc, col, order, &mut out).map(|()| out)
+        })
+        .collect()
+}
+
+/// Every value decoder over `col` for `count` points.
+pub fn value_decoders(col: &[u8], count: usize, order: mebo::ByteOrder) -> Vec<Result<Vec<f64>>> {
+    ValueEncoding::ALL
+        .iter()
+        .map(|&enc| {
+            let mut out = vec![0f64; count];
+            mebo::encoding::decode_values(enc, col, order, &mut out).map(|()| out)
+        })
+        .collect()
+}
+
+/// Every decompressor over `data` with output capped at `cap`; checks the cap holds.
+pub fn decompressors(data: &[u8], cap: usize) -> Vec<Result<usize>> {
+    Compression::ALL
+        .iter()
+        .map(|&codec| {
+            let r = mebo::compress::decompress(codec, data, cap, "fuzz").map(|out| out.len());
+            if let (Ok(len), false) = (&r, codec == Compression::None) {
+                assert!(*len <= cap, "{codec:?} produced {len} bytes over the cap {cap}");
+            }
+            r
+        })
+        .collect()
+}

@@ -1,0 +1,22 @@
+//! One column decompressor over arbitrary bytes, with an output cap.
+//!
+//! Input: selector byte (codec = low bits mod 4), cap as u32 little endian
+//! (at most 16 MiB), then the payload. Output must never exceed the cap, and a
+//! payload that decompresses must re-compress and decompress to the same bytes.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mebo::Compression;
+
+fuzz_target!(|data: &[u8]| {
+    let [selector, c0, c1, c2, c3, payload @ ..] = data else { return };
+    let codec = Compression::ALL[usize::from(*selector) % Compression::ALL.len()];
+    let cap = (u32::from_le_bytes([*c0, *c1, *c2, *c3]) as usize) % ((16 << 20) + 1);
+    let Ok(out) = mebo::compress::decompress(codec, payload, cap, "fuzz") else { return };
+    if codec != Compression::None {
+        assert!(out.len() <= cap, "{codec:?}: {} bytes over the cap {cap}", out.len());
+    }
+    let packed = mebo::compress::compress(codec, &out).expect("compress");
+    let back = mebo::compress::decompress(codec, &packed, out.len(), "fuzz").expect("own output decompresses");
+    assert_eq!(back.as_ref(), out.as_ref(), "{codec:?} round trip");
+});
