@@ -97,7 +97,12 @@ pub fn v1_columns(blob: &[u8]) -> (ByteOrder, Vec<RawColumns>) {
     }
     let ts_payload = &blob[ts_start..val_start];
     let val_payload = &blob[val_start..tag_start];
-    let tag_payload = &blob[tag_start..];
+    // The tag payload is always zstd: cut the tag columns out of its decompressed bytes.
+    let tag_payload = if flags & 0x1 != 0 {
+        mebo::compress::decompress(mebo::Compression::Zstd, &blob[tag_start..], 1 << 24, "tags").unwrap().into_owned()
+    } else {
+        blob[tag_start..].to_vec()
+    };
     let cols = (0..count)
         .map(|i| {
             let (id, n, t, v, g) = entries[i];
