@@ -1,0 +1,763 @@
+//! Crafted hostile blobs, each with the error it must produce.
+//!
+//! Every blob starts as valid output of the crate's own encoders and is then
+//! patched (header fields, index entries, payloads) into one specific kind of
+//! damage: decompression bombs for every codec, point counts in the billions,
+//! offsets that overlap or run past the end, broken shared-timestamp tables and
+//! metric-names payloads, column streams that end early, invalid UTF-8. Each
+//! test matches the exact `Error` variant (and its `what` where it has one).
+
+mod exercise;
+
+use std::sync::OnceLock;
+
+use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
+use mebo::text::{TextBlob, TextEncoder, TextEncoderOptions};
+use mebo::{ByteOrder, Compression, DecodeLimits, Error, Layout, TimestampEncoding, ValueEncoding};
+
+// ---------------------------------------------------------------- helpers
+
+const COUNT: usize = 12;
+const INDEX_OFF: usize = 16;
+const TS_OFF: usize = 20;
+const VAL_OFF: usize = 24;
+const TAG_OFF: usize = 28;
+
+fn order_of(b: &[u8]) -> ByteOrder {
+    if b[0] & 0x2 != 0 {
+        ByteOrder::Big
+    } else {
+        ByteOrder::Little
+    }
+}
+
+fn get_u16(b: &[u8], pos: usize) -> usize {
+    order_of(b).u16(b[pos..pos + 2].try_into().unwrap()) as usize
+}
+fn get_u32(b: &[u8], pos: usize) -> usize {
+    order_of(b).u32(b[pos..pos + 4].try_into().unwrap()) as usize
+}
+fn set_u16(b: &mut [u8], pos: usize, v: u16) {
+    let bytes = order_of(b).u16_bytes(v);
+    b[pos..pos + 2].copy_from_slice(&bytes);
+}
+fn set_u32(b: &mut [u8], pos: usize, v: u32) {
+    let bytes = order_of(b).u32_bytes(v);
+    b[pos..pos + 4].copy_from_slice(&bytes);
+}
+
+/// Numeric index entries: 32 bytes behind magic 0xEA3x, else 16.
+fn extended(b: &[u8]) -> bool {
+    b[1] == 0xEA && b[0] & 0xF0 == 0x30
+}
+fn entry_at(b: &[u8], i: usize) -> usize {
+    get_u32(b, INDEX_OFF) + i * if extended(b) { 32 } else { 16 }
+}
+
+/// Index entry fields, in field order after the id: count, ts, value, tag delta.
+#[derive(Clone, Copy)]
+enum Field {
+    Count = 0,
+    TimestampDelta = 1,
+    ValueDelta = 2,
+    TagDelta = 3,
+}
+
+fn set_entry(b: &mut [u8], i: usize, field: Field, v: u32) {
+    let at = entry_at(b, i) + 8;
+    if extended(b) {
+        set_u32(b, at + 4 * field as usize, v);
+    } else {
+        set_u16(b, at + 2 * field as usize, u16::try_from(v).expect("compact field"));
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Payload {
+    Timestamps,
+    Values,
+    Tags,
+}
+
+fn payload_range(b: &[u8], p: Payload) -> std::ops::Range<usize> {
+    match p {
+        Payload::Timestamps => get_u32(b, TS_OFF)..get_u32(b, VAL_OFF),
+        Payload::Values => get_u32(b, VAL_OFF)..get_u32(b, TAG_OFF),
+        Payload::Tags => get_u32(b, TAG_OFF)..b.len(),
+    }
+}
+
+/// Replace one payload of a numeric blob, moving the header offsets after it.
+fn replace_payload(b: &mut Vec<u8>, p: Payload, new: &[u8]) {
+    let r = payload_range(b, p);
+    let shift = |v: usize| (v + new.len() - r.len()) as u32;
+    let (val, tag) = (get_u32(b, VAL_OFF), get_u32(b, TAG_OFF));
+    b.splice(r.clone(), new.iter().copied());
+    if p == Payload::Timestamps {
+        set_u32(b, VAL_OFF, shift(val));
+    }
+    if p != Payload::Tags {
+        set_u32(b, TAG_OFF, shift(tag));
+    }
+}
+
+/// Insert bytes at `at` in a numeric blob (before the payloads), moving every
+/// header offset at or after it.
+fn insert_numeric(b: &mut Vec<u8>, at: usize, new: &[u8]) {
+    for field in [INDEX_OFF, TS_OFF, VAL_OFF, TAG_OFF] {
+        let v = get_u32(b, field);
+        if v >= at {
+            set_u32(b, field, (v + new.len()) as u32);
+        }
+    }
+    b.splice(at..at, new.iter().copied());
+}
+
+fn series(n: usize, seed: u64) -> (Vec<i64>, Vec<f64>) {
+    let ts = (0..n as i64).map(|i| 1_700_000_000_000_000 + i * 1_000_000 + (i * seed as i64) % 7).collect();
+    let vs = (0..n).map(|i| ((i as f64) * 0.25 + seed as f64).sin() * 100.0).collect();
+    (ts, vs)
+}
+
+fn options(ts: TimestampEncoding, val: ValueEncoding, layout: Layout) -> NumericEncoderOptions {
+    NumericEncoderOptions { timestamp_encoding: ts, value_encoding: val, layout, ..Default::default() }
+}
+
+/// A numeric blob of `metrics` metrics (ids 1..) of `points` points each.
+fn numeric(o: NumericEncoderOptions, metrics: usize, points: usize) -> Vec<u8> {
+    let mut enc = NumericEncoder::new(1_700_000_000_000_000, o);
+    for m in 0..metrics {
+        let (ts, vs) = series(points, m as u64);
+        enc.start_metric_id(m as u64 + 1, points).unwrap();
+        if o.tags {
+            let tags: Vec<String> = (0..points).map(|i| format!("host=h{}", (i + m) % 3)).collect();
+            enc.add_points(&ts, &vs, Some(&tags)).unwrap();
+        } else {
+            enc.add_points::<&str>(&ts, &vs, None).unwrap();
+        }
+        enc.end_metric().unwrap();
+    }
+    let blob = enc.finish().unwrap();
+    exercise::numeric(&blob, &DecodeLimits::default()).expect("the unpatched blob decodes");
+    blob
+}
+
+fn default_blob() -> Vec<u8> {
+    numeric(options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V1), 3, 20)
+}
+
+/// The first error of opening and fully decoding a numeric blob.
+fn numeric_err(b: &[u8]) -> Error {
+    numeric_err_with(b, &DecodeLimits::default())
+}
+fn numeric_err_with(b: &[u8], limits: &DecodeLimits) -> Error {
+    exercise::numeric(b, limits).expect_err("the crafted blob must be refused")
+}
+fn text_err(b: &[u8]) -> Error {
+    exercise::text(b, &DecodeLimits::default()).expect_err("the crafted text blob must be refused")
+}
+
+/// 100 MiB of zeros, the payload of every decompression bomb.
+fn zeros() -> &'static [u8] {
+    static ZEROS: OnceLock<Vec<u8>> = OnceLock::new();
+    ZEROS.get_or_init(|| vec![0u8; 100 << 20])
+}
+
+fn bomb(codec: Compression) -> &'static [u8] {
+    static BOMBS: OnceLock<Vec<(Compression, Vec<u8>)>> = OnceLock::new();
+    let all = BOMBS.get_or_init(|| {
+        [Compression::Zstd, Compression::S2, Compression::Lz4]
+            .into_iter()
+            .map(|c| (c, mebo::compress::compress(c, zeros()).unwrap().into_owned()))
+            .collect()
+    });
+    &all.iter().find(|(c, _)| *c == codec).unwrap().1
+}
+
+/// A zstd frame without a declared content size: `blocks` RLE blocks of 128 KiB
+/// zeros each (4 bytes per block), so only decoding shows how big it is.
+fn zstd_rle_frame(blocks: usize) -> Vec<u8> {
+    let mut f = vec![0x28, 0xB5, 0x2F, 0xFD]; // magic
+    f.push(0x00); // descriptor: no content size, no checksum, not single-segment
+    f.push(0x38); // window descriptor: 2^(10+7) = 128 KiB
+    for i in 0..blocks {
+        let last = u32::from(i + 1 == blocks);
+        let header = last | (1 << 1) | ((128 << 10) << 3); // RLE block of 128 KiB
+        f.extend_from_slice(&header.to_le_bytes()[..3]);
+        f.push(0);
+    }
+    f
+}
+
+fn assert_size_cap(err: Error, what: &str, min_size: u64) {
+    match err {
+        Error::SizeCap { what: w, size, cap } => {
+            assert_eq!(w, what);
+            assert!(size >= min_size && size > cap, "size {size}, cap {cap}");
+        }
+        other => panic!("expected SizeCap of {what}, got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------- decompression bombs
+
+#[test]
+fn zstd_bomb_declaring_its_size_is_refused_before_decoding() {
+    let mut b = numeric(
+        NumericEncoderOptions { value_compression: Compression::Zstd, ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2) },
+        2,
+        50,
+    );
+    let bomb = bomb(Compression::Zstd);
+    assert!(bomb.len() < 64 << 10, "100 MiB of zeros compress to {} bytes", bomb.len());
+    replace_payload(&mut b, Payload::Values, bomb);
+    assert_size_cap(numeric_err(&b), "value payload", 100 << 20);
+}
+
+#[test]
+fn zstd_bomb_without_a_declared_size_stops_at_the_cap() {
+    let mut b = numeric(
+        NumericEncoderOptions { timestamp_compression: Compression::Zstd, ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1) },
+        1,
+        50,
+    );
+    // 800 blocks of 128 KiB: 100 MiB from 3 KiB, with no size in the frame header.
+    replace_payload(&mut b, Payload::Timestamps, &zstd_rle_frame(800));
+    let cap = 50 * 24 + 64; // the cap 50 points justify
+    assert_size_cap(numeric_err(&b), "timestamp payload", cap as u64 + 1);
+}
+
+#[test]
+fn s2_bomb_is_refused_from_its_length_prefix() {
+    let mut b = numeric(
+        NumericEncoderOptions { value_compression: Compression::S2, ..options(TimestampEncoding::Raw, ValueEncoding::Chimp, Layout::V2) },
+        2,
+        40,
+    );
+    replace_payload(&mut b, Payload::Values, bomb(Compression::S2));
+    assert_size_cap(numeric_err(&b), "value payload", 100 << 20);
+    // Hand-made: a length prefix of 2^40 and nothing behind it.
+    let mut claim = Vec::new();
+    let mut v: u64 = u64::from(u32::MAX);
+    while v >= 0x80 {
+        claim.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    claim.push(v as u8);
+    claim.extend_from_slice(&[0x00, 0x00]);
+    replace_payload(&mut b, Payload::Values, &claim);
+    assert!(
+        matches!(numeric_err(&b), Error::SizeCap { what: "value payload", size: 4_294_967_295, .. }),
+        "{:?}",
+        numeric_err(&b)
+    );
+}
+
+#[test]
+fn lz4_bomb_is_refused_before_decoding() {
+    let mut b = numeric(
+        NumericEncoderOptions { timestamp_compression: Compression::Lz4, ..options(TimestampEncoding::DeltaPacked, ValueEncoding::Alp, Layout::V1) },
+        2,
+        40,
+    );
+    replace_payload(&mut b, Payload::Timestamps, bomb(Compression::Lz4));
+    assert!(matches!(numeric_err(&b), Error::SizeCap { what: "timestamp payload", .. }), "{:?}", numeric_err(&b));
+    // Hand-made: one literal, then one match whose length runs on for 4 KiB of
+    // 0xFF extension bytes (about 1 MiB of output from 4 KiB).
+    let mut block = vec![0x1F, b'x', 0x01, 0x00];
+    block.extend(std::iter::repeat_n(0xFF, 4096));
+    block.extend_from_slice(&[0x00, 0x00]); // end of the length, then a last empty literal run
+    replace_payload(&mut b, Payload::Timestamps, &block);
+    assert_size_cap(numeric_err(&b), "timestamp payload", 1_000_000);
+}
+
+#[test]
+fn tag_payload_bomb_is_refused() {
+    let mut b = numeric(NumericEncoderOptions { tags: true, ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2) }, 2, 30);
+    replace_payload(&mut b, Payload::Tags, bomb(Compression::Zstd));
+    assert_size_cap(numeric_err(&b), "tag payload", 100 << 20);
+}
+
+#[test]
+fn text_data_bomb_is_refused() {
+    let mut b = text_blob(TextEncoderOptions { data_compression: Compression::Zstd, ..Default::default() }, false);
+    let data_off = get_u32(&b, 20);
+    b.truncate(data_off);
+    b.extend_from_slice(bomb(Compression::Zstd));
+    assert!(matches!(text_err(&b), Error::SizeCap { what: "text data", .. }), "{:?}", text_err(&b));
+    // The same without a declared size: decoding stops one byte past the cap.
+    b.truncate(data_off);
+    b.extend_from_slice(&zstd_rle_frame(800));
+    assert!(matches!(text_err(&b), Error::SizeCap { what: "text data", .. }), "{:?}", text_err(&b));
+}
+
+// ---------------------------------------------------------------- counts
+
+#[test]
+fn extended_index_count_in_the_billions_is_size_cap_without_allocating() {
+    // 70,000 points do not fit a 16-bit count: the encoder writes 32-byte entries.
+    let mut b = numeric(options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2), 2, 70_000);
+    assert!(extended(&b), "magic 0xEA30");
+    set_entry(&mut b, 0, Field::Count, 4_000_000_000);
+    assert_size_cap(numeric_err(&b), "total point count", 4_000_000_000);
+    // Two counts that only overflow 32 bits together.
+    set_entry(&mut b, 0, Field::Count, 3_000_000_000);
+    set_entry(&mut b, 1, Field::Count, 3_000_000_000);
+    assert_size_cap(numeric_err(&b), "total point count", 6_000_000_000);
+}
+
+#[test]
+fn metric_count_beyond_the_blob_is_truncated_index() {
+    let mut b = default_blob();
+    set_u32(&mut b, COUNT, u32::MAX);
+    assert!(matches!(numeric_err(&b), Error::Truncated { what: "metric index", .. }), "{:?}", numeric_err(&b));
+    let mut t = text_blob(TextEncoderOptions::default(), false);
+    set_u32(&mut t, COUNT, u32::MAX);
+    assert!(matches!(text_err(&t), Error::Truncated { what: "text index", .. }), "{:?}", text_err(&t));
+}
+
+#[test]
+fn count_larger_than_its_column_is_corrupt_column() {
+    for (ts, val) in [
+        (TimestampEncoding::Delta, ValueEncoding::Raw),
+        (TimestampEncoding::Raw, ValueEncoding::Gorilla),
+        (TimestampEncoding::DeltaPacked, ValueEncoding::Alp),
+    ] {
+        let mut b = numeric(options(ts, val, Layout::V1), 1, 10);
+        set_entry(&mut b, 0, Field::Count, 60_000);
+        match numeric_err(&b) {
+            Error::CorruptColumn { what: "timestamp", metric: 0, .. } => {}
+            other => panic!("{ts:?}/{val:?}: {other:?}"),
+        }
+        // The value decoder notices on its own too.
+        if let Ok(blob) = NumericBlob::open(&b) {
+            let err = blob.metric_at(0).unwrap().values().unwrap_err();
+            assert!(matches!(err, Error::CorruptColumn { what: "value", metric: 0, .. }), "{ts:?}/{val:?}: {err:?}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------- offsets
+
+#[test]
+fn header_payload_offsets_out_of_order_are_refused() {
+    let b = default_blob();
+    let (ts, val) = (get_u32(&b, TS_OFF), get_u32(&b, VAL_OFF));
+    let mut swapped = b.clone();
+    set_u32(&mut swapped, TS_OFF, val as u32);
+    set_u32(&mut swapped, VAL_OFF, ts as u32);
+    assert!(matches!(numeric_err(&swapped), Error::OffsetOutOfRange { what: "payload", .. }), "{:?}", numeric_err(&swapped));
+    let mut past_end = b.clone();
+    set_u32(&mut past_end, TAG_OFF, b.len() as u32 + 1);
+    assert!(matches!(numeric_err(&past_end), Error::OffsetOutOfRange { what: "payload", .. }));
+    let mut huge = b.clone();
+    for f in [TS_OFF, VAL_OFF, TAG_OFF] {
+        set_u32(&mut huge, f, u32::MAX);
+    }
+    assert!(matches!(numeric_err(&huge), Error::OffsetOutOfRange { what: "payload", .. }));
+    // The timestamp payload must start right after the index.
+    let mut gap = b.clone();
+    set_u32(&mut gap, TS_OFF, ts as u32 + 1);
+    assert!(matches!(numeric_err(&gap), Error::OffsetOutOfRange { what: "timestamp payload", .. }), "{:?}", numeric_err(&gap));
+    let mut index = b.clone();
+    set_u32(&mut index, INDEX_OFF, 40);
+    assert!(matches!(numeric_err(&index), Error::InvalidHeader { .. }), "{:?}", numeric_err(&index));
+}
+
+#[test]
+fn column_offsets_past_their_payload_are_refused() {
+    for (field, what) in [(Field::TimestampDelta, "timestamp"), (Field::ValueDelta, "value"), (Field::TagDelta, "tag")] {
+        let mut b = numeric(NumericEncoderOptions { tags: true, ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V1) }, 3, 20);
+        set_entry(&mut b, 2, field, 60_000);
+        match numeric_err(&b) {
+            Error::OffsetOutOfRange { what: w, .. } => assert_eq!(w, what),
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+    // Extended entries: deltas that sum past u32 on their own.
+    let mut b = numeric(options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2), 2, 70_000);
+    set_entry(&mut b, 1, Field::ValueDelta, u32::MAX);
+    assert!(matches!(numeric_err(&b), Error::OffsetOutOfRange { what: "value", .. }), "{:?}", numeric_err(&b));
+}
+
+#[test]
+fn overlapping_columns_are_corrupt() {
+    // Metric 1 starts where metric 0 does: metric 0's column is empty and
+    // metric 1's runs over both.
+    let mut b = default_blob();
+    set_entry(&mut b, 1, Field::TimestampDelta, 0);
+    assert!(matches!(numeric_err(&b), Error::CorruptColumn { what: "timestamp", metric: 0, .. }), "{:?}", numeric_err(&b));
+    let mut b = default_blob();
+    set_entry(&mut b, 1, Field::ValueDelta, 0);
+    assert!(matches!(numeric_err(&b), Error::CorruptColumn { what: "value", metric: 0, .. }), "{:?}", numeric_err(&b));
+}
+
+#[test]
+fn text_offsets_that_run_backwards_or_past_the_end_are_refused() {
+    let b = text_blob(TextEncoderOptions { data_compression: Compression::None, ..Default::default() }, false);
+    let index = get_u32(&b, INDEX_OFF);
+    let entry = |i: usize| index + 16 * i + 12;
+    let mut backwards = b.clone();
+    let second = get_u32(&b, entry(1));
+    set_u32(&mut backwards, entry(2), second as u32 - 1);
+    assert!(matches!(text_err(&backwards), Error::OffsetOutOfRange { .. }), "{:?}", text_err(&backwards));
+    let mut first = b.clone();
+    set_u32(&mut first, entry(0), 1);
+    assert!(matches!(text_err(&first), Error::OffsetOutOfRange { what: "first text metric", .. }));
+    let mut past = b.clone();
+    set_u32(&mut past, entry(1), u32::MAX);
+    assert!(matches!(text_err(&past), Error::OffsetOutOfRange { what: "text metric", .. }));
+    let mut data = b.clone();
+    set_u32(&mut data, 20, get_u32(&b, 20) as u32 + 1);
+    assert!(matches!(text_err(&data), Error::InvalidHeader { .. }));
+    // A data size the payload does not have.
+    let mut size = b.clone();
+    set_u32(&mut size, 24, get_u32(&b, 24) as u32 + 100);
+    assert!(matches!(text_err(&size), Error::CountMismatch { what: "text data payload bytes", .. }), "{:?}", text_err(&size));
+}
+
+// ---------------------------------------------------------------- shared-timestamp tables
+
+/// A v2-shared blob of 4 metrics with identical timestamps: one group, canonical
+/// 0 with members 1, 2, 3. Returns the blob and the table's offset.
+fn shared_blob() -> (Vec<u8>, usize) {
+    let o = options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2Shared);
+    let mut enc = NumericEncoder::new(0, o);
+    let (ts, _) = series(16, 0);
+    for m in 0..4u64 {
+        let (_, vs) = series(16, m);
+        enc.start_metric_id(m + 1, 16).unwrap();
+        enc.add_points::<&str>(&ts, &vs, None).unwrap();
+        enc.end_metric().unwrap();
+    }
+    let b = enc.finish().unwrap();
+    assert_eq!(b[0] & 0x8, 0x8, "shared flag");
+    let table = entry_at(&b, 4);
+    assert_eq!(get_u16(&b, table), 1, "one group");
+    assert_eq!(get_u16(&b, table + 4), 3, "three members");
+    exercise::numeric(&b, &DecodeLimits::default()).unwrap();
+    (b, table)
+}
+
+fn assert_table_err(b: &[u8]) {
+    assert!(matches!(numeric_err(b), Error::SharedTimestampTable { .. }), "{:?}", numeric_err(b));
+}
+
+#[test]
+fn shared_table_member_past_the_metrics_is_refused() {
+    let (mut b, table) = shared_blob();
+    set_u16(&mut b, table + 6, 4); // member #0 -> metric 4 of 4
+    assert_table_err(&b);
+    let (mut b, table) = shared_blob();
+    set_u16(&mut b, table + 2, 9); // canonical metric 9 of 4
+    assert_table_err(&b);
+}
+
+#[test]
+fn shared_table_metric_referencing_itself_is_refused() {
+    let (mut b, table) = shared_blob();
+    set_u16(&mut b, table + 2, 1); // canonical 1 with members 1, 2, 3
+    assert_table_err(&b);
+    let (mut b, table) = shared_blob();
+    set_u16(&mut b, table + 8, 1); // members 1, 1, 3
+    assert_table_err(&b);
+}
+
+#[test]
+fn shared_table_missing_empty_or_with_wrong_length_is_refused() {
+    // Flag set on a blob without a table.
+    let mut b = numeric(options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2), 3, 10);
+    b[0] |= 0x8;
+    assert_table_err(&b);
+    // A table of no groups.
+    let (mut b, table) = shared_blob();
+    set_u16(&mut b, table, 0);
+    assert_table_err(&b);
+    // More members than the table has bytes for, and fewer (trailing bytes).
+    let (mut b, table) = shared_blob();
+    set_u16(&mut b, table + 4, 200);
+    assert_table_err(&b);
+    let (mut b, table) = shared_blob();
+    set_u16(&mut b, table + 4, 2);
+    assert_table_err(&b);
+    // Two groups claimed, one present.
+    let (mut b, table) = shared_blob();
+    set_u16(&mut b, table, 2);
+    assert_table_err(&b);
+}
+
+// ---------------------------------------------------------------- metric names
+
+/// A numeric v2 blob by name with a metric-names payload spliced in (the
+/// encoder writes one only on a hash collision). Returns the blob and the
+/// payload's offset (32).
+fn named_numeric() -> Vec<u8> {
+    let names = ["cpu.user", "cpu.system", "mem.free"];
+    let mut enc = NumericEncoder::new(0, options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2));
+    for (m, name) in names.iter().enumerate() {
+        let (ts, vs) = series(8, m as u64);
+        enc.start_metric_name(name, 8).unwrap();
+        enc.add_points::<&str>(&ts, &vs, None).unwrap();
+        enc.end_metric().unwrap();
+    }
+    let mut b = enc.finish().unwrap();
+    let mut sorted = names.to_vec();
+    sorted.sort_by_key(|n| mebo::metric_id(n)); // v2 index order
+    let order = order_of(&b);
+    let mut payload = order.u16_bytes(3).to_vec();
+    for n in sorted {
+        payload.extend_from_slice(&order.u16_bytes(n.len() as u16));
+        payload.extend_from_slice(n.as_bytes());
+    }
+    insert_numeric(&mut b, 32, &payload);
+    b[0] |= 0x4;
+    let blob = NumericBlob::open(&b).expect("the spliced names payload is valid");
+    assert_eq!(blob.names().unwrap().len(), 3);
+    exercise::numeric(&b, &DecodeLimits::default()).unwrap();
+    b
+}
+
+/// Byte offset of the first byte of name `i` in a names payload at 32.
+fn name_at(b: &[u8], i: usize) -> usize {
+    let mut pos = 34;
+    for _ in 0..i {
+        pos += 2 + get_u16(b, pos);
+    }
+    pos + 2
+}
+
+#[test]
+fn metric_names_with_a_wrong_count_are_refused() {
+    let mut b = named_numeric();
+    set_u16(&mut b, 32, 2);
+    assert!(matches!(numeric_err(&b), Error::CountMismatch { what: "metric names", expected: 3, actual: 2 }), "{:?}", numeric_err(&b));
+    let mut b = named_numeric();
+    set_u16(&mut b, 32, 60_000);
+    assert!(matches!(numeric_err(&b), Error::MetricNames { .. }), "{:?}", numeric_err(&b));
+    let mut t = text_blob(TextEncoderOptions::default(), true);
+    set_u16(&mut t, 32, 2);
+    assert!(matches!(text_err(&t), Error::CountMismatch { expected: 3, actual: 2, .. }), "{:?}", text_err(&t));
+}
+
+#[test]
+fn metric_name_running_past_the_payload_is_refused() {
+    let mut b = named_numeric();
+    let len_at = name_at(&b, 2) - 2;
+    set_u16(&mut b, len_at, 50_000);
+    assert!(matches!(numeric_err(&b), Error::MetricNames { .. }), "{:?}", numeric_err(&b));
+}
+
+#[test]
+fn metric_names_that_are_not_utf8_are_refused() {
+    let mut b = named_numeric();
+    let at = name_at(&b, 1);
+    b[at] = 0xFF;
+    assert!(matches!(numeric_err(&b), Error::InvalidUtf8 { what: "metric name", index: 1 }), "{:?}", numeric_err(&b));
+    let mut t = text_blob(TextEncoderOptions::default(), true);
+    let at = name_at(&t, 2);
+    t[at + 1] = 0xC3; // a lead byte followed by an ASCII byte
+    assert!(matches!(text_err(&t), Error::InvalidUtf8 { what: "metric name", index: 2 }), "{:?}", text_err(&t));
+}
+
+#[test]
+fn metric_names_that_do_not_hash_to_their_ids_are_refused() {
+    let mut b = named_numeric();
+    let at = name_at(&b, 0);
+    b[at] ^= 0x01; // still ASCII, another name
+    assert!(matches!(numeric_err(&b), Error::NameHashMismatch { index: 0, .. }), "{:?}", numeric_err(&b));
+    let mut t = text_blob(TextEncoderOptions::default(), true);
+    let at = name_at(&t, 1);
+    t[at] ^= 0x01;
+    assert!(matches!(text_err(&t), Error::NameHashMismatch { index: 1, .. }), "{:?}", text_err(&t));
+}
+
+// ---------------------------------------------------------------- streams that end early
+
+/// Cut `cut` bytes off the end of the only metric's column in `p`.
+fn cut_column(b: &mut Vec<u8>, p: Payload, cut: usize) {
+    let r = payload_range(b, p);
+    let kept = b[r.start..r.end - cut].to_vec();
+    replace_payload(b, p, &kept);
+}
+
+#[test]
+fn timestamp_streams_that_end_early_are_corrupt() {
+    for enc in TimestampEncoding::ALL {
+        for cut in [1, 5, 20] {
+            let mut b = numeric(options(enc, ValueEncoding::Raw, Layout::V1), 1, 40);
+            cut_column(&mut b, Payload::Timestamps, cut);
+            match numeric_err(&b) {
+                Error::CorruptColumn { what: "timestamp", metric: 0, .. } => {}
+                other => panic!("{enc:?} cut {cut}: {other:?}"),
+            }
+        }
+        // Nothing at all.
+        let mut b = numeric(options(enc, ValueEncoding::Raw, Layout::V1), 1, 40);
+        replace_payload(&mut b, Payload::Timestamps, &[]);
+        assert!(matches!(numeric_err(&b), Error::CorruptColumn { what: "timestamp", .. }), "{enc:?}: {:?}", numeric_err(&b));
+    }
+}
+
+#[test]
+fn value_streams_that_end_early_are_corrupt() {
+    for enc in ValueEncoding::ALL {
+        for cut in [2, 9, 30] {
+            let mut b = numeric(options(TimestampEncoding::Raw, enc, Layout::V1), 1, 40);
+            cut_column(&mut b, Payload::Values, cut);
+            match numeric_err(&b) {
+                Error::CorruptColumn { what: "value", metric: 0, .. } => {}
+                other => panic!("{enc:?} cut {cut}: {other:?}"),
+            }
+        }
+        let mut b = numeric(options(TimestampEncoding::Raw, enc, Layout::V1), 1, 40);
+        replace_payload(&mut b, Payload::Values, &[]);
+        assert!(matches!(numeric_err(&b), Error::CorruptColumn { what: "value", .. }), "{enc:?}: {:?}", numeric_err(&b));
+    }
+}
+
+#[test]
+fn tag_columns_that_end_early_or_are_not_utf8_are_refused() {
+    let b = numeric(NumericEncoderOptions { tags: true, ..options(TimestampEncoding::Raw, ValueEncoding::Raw, Layout::V1) }, 1, 10);
+    let r = payload_range(&b, Payload::Tags);
+    let tags = mebo::compress::decompress(Compression::Zstd, &b[r], 1 << 20, "test").unwrap().into_owned();
+    let mut short = b.clone();
+    let packed = mebo::compress::compress(Compression::Zstd, &tags[..tags.len() - 3]).unwrap().into_owned();
+    replace_payload(&mut short, Payload::Tags, &packed);
+    assert!(matches!(numeric_err(&short), Error::CorruptColumn { what: "tag", metric: 0, .. }), "{:?}", numeric_err(&short));
+    let mut bad = tags.clone();
+    let first_text = bad.iter().position(|&c| c == b'h').unwrap();
+    bad[first_text] = 0xFF;
+    let mut utf = b.clone();
+    let packed = mebo::compress::compress(Compression::Zstd, &bad).unwrap().into_owned();
+    replace_payload(&mut utf, Payload::Tags, &packed);
+    assert!(matches!(numeric_err(&utf), Error::InvalidUtf8 { what: "tag", index: 0 }), "{:?}", numeric_err(&utf));
+}
+
+#[test]
+fn text_rows_that_end_early_are_corrupt() {
+    for ts in [TimestampEncoding::Raw, TimestampEncoding::Delta] {
+        let b = text_blob(TextEncoderOptions { timestamp_encoding: ts, data_compression: Compression::None, tags: true, ..Default::default() }, false);
+        // Drop the last bytes of the data and shrink the data size to match.
+        let mut cut = b.clone();
+        cut.truncate(b.len() - 3);
+        set_u32(&mut cut, 24, get_u32(&b, 24) as u32 - 3);
+        assert!(matches!(text_err(&cut), Error::CorruptColumn { what: "text data", .. }), "{ts:?}: {:?}", text_err(&cut));
+    }
+}
+
+// ---------------------------------------------------------------- text blobs
+
+const TEXT_VALUES: [&str; 3] = ["hello", "wörld", "ok"];
+
+/// A text blob of 3 metrics of 5 points (by name or by id).
+fn text_blob(o: TextEncoderOptions, by_name: bool) -> Vec<u8> {
+    let mut enc = TextEncoder::new(1_700_000_000_000_000, o).unwrap();
+    for m in 0..3u64 {
+        if by_name {
+            enc.start_metric_name(["log.app", "log.db", "log.web"][m as usize], 5).unwrap();
+        } else {
+            enc.start_metric_id(m + 10, 5).unwrap();
+        }
+        for i in 0..5 {
+            let tag = format!("tag{i}");
+            enc.add_point(1_700_000_000_000_000 + i * 1000, TEXT_VALUES[(i as usize + m as usize) % 3], Some(&tag)).unwrap();
+        }
+        enc.end_metric().unwrap();
+    }
+    let b = enc.finish().unwrap();
+    exercise::text(&b, &DecodeLimits::default()).expect("the unpatched text blob decodes");
+    b
+}
+
+#[test]
+fn text_values_and_tags_that_are_not_utf8_are_refused() {
+    let o = TextEncoderOptions { data_compression: Compression::None, tags: true, ..Default::default() };
+    let b = text_blob(o, false);
+    let find = |needle: &[u8]| b.windows(needle.len()).position(|w| w == needle).unwrap();
+    let mut value = b.clone();
+    value[find(b"hello")] = 0xFF;
+    assert!(matches!(text_err(&value), Error::InvalidUtf8 { what: "text value", .. }), "{:?}", text_err(&value));
+    let mut tag = b.clone();
+    tag[find(b"tag3")] = 0xC0; // an overlong-sequence lead byte
+    assert!(matches!(text_err(&tag), Error::InvalidUtf8 { what: "text tag", index: 3 }), "{:?}", text_err(&tag));
+    // The same inside a zstd payload.
+    let data_off = get_u32(&b, 20);
+    let mut packed = value[..data_off].to_vec();
+    packed[3] = Compression::Zstd.code();
+    packed.extend_from_slice(&mebo::compress::compress(Compression::Zstd, &value[data_off..]).unwrap());
+    assert!(matches!(text_err(&packed), Error::InvalidUtf8 { what: "text value", .. }), "{:?}", text_err(&packed));
+}
+
+// ---------------------------------------------------------------- headers
+
+#[test]
+fn header_fields_the_format_does_not_have_are_refused() {
+    let b = default_blob();
+    assert!(matches!(numeric_err(&b[..31]), Error::Truncated { what: "header", .. }));
+    let mut magic = b.clone();
+    magic[1] = 0xEC;
+    assert!(matches!(numeric_err(&magic), Error::BadMagic { found: 0xEC10 }));
+    let mut enc = b.clone();
+    enc[2] = 0x93;
+    assert!(matches!(numeric_err(&enc), Error::UnknownEncoding { column: "timestamp", code: 3 }));
+    let mut comp = b.clone();
+    comp[3] = 0x71;
+    assert!(matches!(numeric_err(&comp), Error::UnknownCompression { column: "value", code: 7 }));
+    let t = text_blob(TextEncoderOptions::default(), false);
+    let mut reserved = t.clone();
+    reserved[0] |= 0x8;
+    assert!(matches!(text_err(&reserved), Error::InvalidHeader { .. }));
+    let mut packed = t.clone();
+    packed[2] = TimestampEncoding::DeltaPacked.code();
+    assert!(matches!(text_err(&packed), Error::UnknownEncoding { .. }));
+}
+
+#[test]
+fn index_entries_the_format_does_not_have_are_refused() {
+    // Extended entries end in 8 reserved zero bytes.
+    let mut b = numeric(options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2), 2, 70_000);
+    let at = entry_at(&b, 1) + 30;
+    b[at] = 1;
+    assert!(matches!(numeric_err(&b), Error::InvalidHeader { .. }), "{:?}", numeric_err(&b));
+    // v2 entries are sorted by id.
+    let mut b = numeric(options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2), 3, 10);
+    let at = entry_at(&b, 2);
+    let zero = order_of(&b).u64_bytes(0);
+    b[at..at + 8].copy_from_slice(&zero);
+    assert!(matches!(numeric_err(&b), Error::InvalidHeader { .. }), "{:?}", numeric_err(&b));
+}
+
+// ---------------------------------------------------------------- caller limits
+
+#[test]
+fn caller_point_limit_is_enforced() {
+    let b = numeric(options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2), 3, 100);
+    let exact = DecodeLimits { max_points: 300, ..Default::default() };
+    exercise::numeric(&b, &exact).expect("300 points within a cap of 300");
+    let under = DecodeLimits { max_points: 299, ..Default::default() };
+    assert!(matches!(numeric_err_with(&b, &under), Error::SizeCap { what: "total point count", size: 300, cap: 299 }));
+    let t = text_blob(TextEncoderOptions::default(), false);
+    exercise::text(&t, &DecodeLimits { max_points: 15, ..Default::default() }).expect("15 points within 15");
+    let err = exercise::text(&t, &DecodeLimits { max_points: 14, ..Default::default() }).unwrap_err();
+    assert!(matches!(err, Error::SizeCap { size: 15, cap: 14, .. }), "{err:?}");
+}
+
+#[test]
+fn caller_decompressed_size_limit_is_enforced() {
+    for codec in [Compression::Zstd, Compression::S2, Compression::Lz4] {
+        let o = NumericEncoderOptions { value_compression: codec, ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1) };
+        let b = numeric(o, 2, 500);
+        let size = NumericBlob::open(&b).unwrap().payload_sizes().1; // 8,000 bytes of raw values
+        exercise::numeric(&b, &DecodeLimits { max_decompressed_bytes: size, ..Default::default() }).expect("at the limit");
+        let small = DecodeLimits { max_decompressed_bytes: size - 1, ..Default::default() };
+        match numeric_err_with(&b, &small) {
+            Error::SizeCap { what: "value payload", cap, .. } => assert_eq!(cap as usize, size - 1),
+            other => panic!("{codec:?}: {other:?}"),
+        }
+    }
+    let t = text_blob(TextEncoderOptions { data_compression: Compression::Zstd, ..Default::default() }, false);
+    let size = TextBlob::open(&t).unwrap().data_size();
+    exercise::text(&t, &DecodeLimits { max_decompressed_bytes: size, ..Default::default() }).expect("at the limit");
+    let err = exercise::text(&t, &DecodeLimits { max_decompressed_bytes: size - 1, ..Default::default() }).unwrap_err();
+    assert!(matches!(err, Error::SizeCap { what: "text data payload", .. }), "{err:?}");
+}
