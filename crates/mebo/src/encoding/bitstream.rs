@@ -1,1 +1,264 @@
-//! Placeholder: being written.
+//! MSB-first bit streams shared by the XOR value codecs (Gorilla, Chimp).
+//!
+//! Layout: the first bit of the stream is the most significant bit of the
+//! first byte; a field of `n` bits is written most significant bit first. The
+//! last byte is padded with zero bits. This is the same as writing the stream
+//! as a sequence of big-endian 64-bit words and then dropping the unused whole
+//! bytes of the last word.
+
+/// Appends bits MSB-first to a byte vector.
+///
+/// Bits collect in a 64-bit accumulator that is appended as one big-endian
+/// word when it fills. Call [`finish`] to write the pending partial word.
+///
+/// [`finish`]: BitWriter::finish
+pub struct BitWriter<'a> {
+    out: &'a mut Vec<u8>,
+    /// Pending bits, MSB-aligned; the bits below `used` are zero.
+    acc: u64,
+    /// Number of pending bits in `acc` (0..=63 between calls).
+    used: u32,
+}
+
+impl<'a> BitWriter<'a> {
+    /// Start a bit stream at the current end of `out`.
+    #[inline]
+    pub fn new(out: &'a mut Vec<u8>) -> Self {
+        BitWriter { out, acc: 0, used: 0 }
+    }
+
+    /// Write the low `n` bits of `value` (`n` in 0..=64); higher bits of
+    /// `value` are ignored.
+    #[inline]
+    pub fn write_bits(&mut self, value: u64, n: u32) {
+        debug_assert!(n <= 64);
+        if n == 0 {
+            return;
+        }
+        let field = value << (64 - n); // MSB-aligned, drops the ignored high bits
+        let merged = self.acc | (field >> self.used);
+        // The bits of `field` that did not fit, if the word fills up. Two
+        // shifts so that `used == 0` (all of `field` fit) gives zero.
+        let overflow = (field << 1) << (63 - self.used);
+        self.push_if_full(merged, overflow, self.used + n);
+    }
+
+    /// Write `n` zero bits (`n` in 0..=64). Cheaper than `write_bits(0, n)`:
+    /// the accumulator's free bits are already zero.
+    #[inline]
+    pub fn write_zeros(&mut self, n: u32) {
+        debug_assert!(n <= 64);
+        self.push_if_full(self.acc, 0, self.used + n);
+    }
+
+    /// Commit `merged` (the accumulator with `total` bits, up to 127) and keep
+    /// `overflow` as the new accumulator if the word filled up.
+    ///
+    /// The word is always appended and dropped again when not full: on noisy
+    /// data a branch on "full?" mispredicts about every other value.
+    #[inline(always)]
+    fn push_if_full(&mut self, merged: u64, overflow: u64, total: u32) {
+        let full = total >= 64;
+        self.out.extend_from_slice(&merged.to_be_bytes());
+        let keep = self.out.len() - if full { 0 } else { 8 };
+        self.out.truncate(keep);
+        self.acc = if full { overflow } else { merged };
+        self.used = total & 63;
+    }
+
+    /// Write the pending bits, zero-padding the last byte.
+    #[inline]
+    pub fn finish(self) {
+        let bytes = self.used.div_ceil(8) as usize;
+        self.out.extend_from_slice(&self.acc.to_be_bytes()[..bytes]);
+    }
+}
+
+/// Reads bits MSB-first from a byte slice.
+///
+/// The reader is just a bit position: [`peek`](BitReader::peek) loads the 64
+/// bits starting there with one unaligned big-endian load (plus one byte for
+/// the bit offset). On noisy data the XOR codecs take 40-60 bits per value, so
+/// a refill buffer would need a refill (and an unpredictable "refill now?"
+/// branch) about every value anyway; peeking per field has no such branch
+/// and reads any width up to 64 bits in one go.
+///
+/// Reading past the end never panics: missing bits read as zero and the
+/// position keeps counting, so [`overran`](BitReader::overran) tells the
+/// caller, who turns it into an error once the column is decoded. The XOR
+/// codecs read zero bits as "repeat the previous value", so running off the
+/// end costs little before that final check catches it.
+pub struct BitReader<'a> {
+    data: &'a [u8],
+    /// Bits consumed so far. u64 so it cannot wrap on 32-bit targets (wasm32)
+    /// even when a hostile stream runs far past the end.
+    pos: u64,
+}
+
+impl<'a> BitReader<'a> {
+    #[inline]
+    pub fn new(data: &'a [u8]) -> Self {
+        BitReader { data, pos: 0 }
+    }
+
+    /// The next 64 bits, MSB-aligned, without consuming them. Bits past the
+    /// end of the data read as zero.
+    #[inline(always)]
+    pub fn peek(&self) -> u64 {
+        self.peek_at(self.pos)
+    }
+
+    /// The 64 bits that follow the next `skip` bits, MSB-aligned.
+    #[inline(always)]
+    pub fn peek_after(&self, skip: u32) -> u64 {
+        self.peek_at(self.pos + u64::from(skip))
+    }
+
+    #[inline(always)]
+    fn peek_at(&self, bit_pos: u64) -> u64 {
+        let byte = usize::try_from(bit_pos >> 3).unwrap_or(usize::MAX);
+        let offset = (bit_pos & 7) as u32;
+        match self.data.get(byte..byte.wrapping_add(9)).and_then(|s| s.first_chunk::<9>()) {
+            Some(bytes) => window_of(bytes, offset),
+            None => self.peek_near_end(byte, offset),
+        }
+    }
+
+    /// Peek within 9 bytes of the end (or past it): zero-fill the missing bytes.
+    #[cold]
+    #[inline(never)]
+    fn peek_near_end(&self, byte: usize, offset: u32) -> u64 {
+        let mut bytes = [0u8; 9];
+        if let Some(rest) = self.data.get(byte..) {
+            let n = rest.len().min(9);
+            bytes[..n].copy_from_slice(&rest[..n]);
+        }
+        window_of(&bytes, offset)
+    }
+
+    /// Consume `n` bits.
+    #[inline(always)]
+    pub fn skip(&mut self, n: u32) {
+        self.pos += u64::from(n);
+    }
+
+    /// Read `n` bits (`n <= 64`) as the low bits of the result.
+    #[inline(always)]
+    pub fn read_bits(&mut self, n: u32) -> u64 {
+        debug_assert!(n <= 64);
+        // n == 0 would shift by 64: checked_shr turns that into 0.
+        let value = self.peek().checked_shr(64 - n).unwrap_or(0);
+        self.skip(n);
+        value
+    }
+
+    /// Read one bit.
+    #[inline(always)]
+    pub fn read_bit(&mut self) -> bool {
+        self.read_bits(1) == 1
+    }
+
+    /// Whether any bit past the end of the data has been consumed.
+    #[inline]
+    pub fn overran(&self) -> bool {
+        self.pos > self.data.len() as u64 * 8
+    }
+
+    /// Bytes touched by the bits consumed so far (the last one possibly in
+    /// part), at most the data length.
+    pub fn consumed_bytes(&self) -> usize {
+        usize::try_from(self.pos.div_ceil(8)).map_or(self.data.len(), |n| n.min(self.data.len()))
+    }
+}
+
+/// The 64 bits starting `offset` (0..=7) bits into `bytes`.
+#[inline(always)]
+fn window_of(bytes: &[u8; 9], offset: u32) -> u64 {
+    let [head @ .., ninth] = *bytes;
+    // `ninth << offset >> 8` is the top `offset` bits of the ninth byte (0 for offset 0).
+    (u64::from_be_bytes(head) << offset) | ((u64::from(ninth) << offset) >> 8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn write(fields: &[(u64, u32)]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut w = BitWriter::new(&mut out);
+        for &(v, n) in fields {
+            w.write_bits(v, n);
+        }
+        w.finish();
+        out
+    }
+
+    #[test]
+    fn msb_first_with_zero_padded_last_byte() {
+        assert_eq!(write(&[(1, 1)]), [0x80]);
+        assert_eq!(write(&[(0b101, 3), (0xF, 4), (1, 2)]), [0b1011_1110, 0b1000_0000]);
+        assert_eq!(write(&[(u64::MAX, 64)]), [0xFF; 8]);
+        assert_eq!(write(&[(0, 1), (0x0123_4567_89AB_CDEF, 64)]), [0x00, 0x91, 0xA2, 0xB3, 0xC4, 0xD5, 0xE6, 0xF7, 0x80]);
+        assert_eq!(write(&[]), [] as [u8; 0]);
+        // High bits beyond `n` are ignored.
+        assert_eq!(write(&[(0xFF, 4)]), [0xF0]);
+    }
+
+    #[test]
+    fn writer_appends_after_existing_bytes() {
+        let mut out = vec![0xAA];
+        let mut w = BitWriter::new(&mut out);
+        w.write_zeros(3);
+        w.write_bits(1, 1);
+        w.finish();
+        assert_eq!(out, [0xAA, 0x10]);
+    }
+
+    #[test]
+    fn reader_flags_overrun_instead_of_panicking() {
+        let data = [0xFFu8, 0x00, 0x81];
+        let mut r = BitReader::new(&data);
+        assert_eq!(r.read_bits(4), 0xF);
+        assert_eq!(r.read_bits(20), 0xF0081);
+        assert!(!r.overran());
+        assert_eq!(r.consumed_bytes(), 3);
+        assert_eq!(r.read_bits(64), 0);
+        assert!(r.overran());
+        for _ in 0..100 {
+            r.read_bits(64);
+        }
+        assert!(r.overran());
+
+        let mut empty = BitReader::new(&[]);
+        assert_eq!(empty.read_bits(0), 0);
+        assert!(!empty.overran());
+        assert!(!empty.read_bit());
+        assert!(empty.overran());
+    }
+
+    proptest! {
+        #[test]
+        fn fields_round_trip(fields in prop::collection::vec((any::<u64>(), 0u32..=64), 0..200), extra in 0usize..4) {
+            let mut bytes = write(&fields);
+            let total_bits: usize = fields.iter().map(|&(_, n)| n as usize).sum();
+            prop_assert_eq!(bytes.len(), total_bits.div_ceil(8));
+            bytes.extend(std::iter::repeat_n(0x5A, extra)); // trailing bytes are ignored
+            let mut r = BitReader::new(&bytes);
+            for &(v, n) in &fields {
+                let mask = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+                prop_assert_eq!(r.read_bits(n), v & mask);
+            }
+            prop_assert!(!r.overran());
+            prop_assert_eq!(r.consumed_bytes(), total_bits.div_ceil(8));
+        }
+
+        #[test]
+        fn peek_matches_bit_by_bit(bytes in prop::collection::vec(any::<u8>(), 0..40), skip in 0u32..400) {
+            let bit = |i: usize| bytes.get(i / 8).map_or(0, |b| u64::from(b >> (7 - i % 8) & 1));
+            let expected = (0..64).fold(0u64, |acc, i| (acc << 1) | bit(skip as usize + i));
+            let r = BitReader::new(&bytes);
+            prop_assert_eq!(r.peek_after(skip), expected);
+        }
+    }
+}
