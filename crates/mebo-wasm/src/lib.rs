@@ -35,6 +35,22 @@ pub fn core_version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
+/// The id of a metric name: xxHash64 of its UTF-8 bytes, seed 0.
+#[wasm_bindgen(js_name = metricId)]
+pub fn metric_id(name: &str) -> u64 {
+    mebo::metric_id(name)
+}
+
+/// The core's default decode limits, as `{ maxDecompressedBytes, maxPoints }`.
+#[wasm_bindgen(js_name = defaultDecodeLimits)]
+pub fn default_decode_limits() -> JsValue {
+    let d = mebo::DecodeLimits::default();
+    js::JsObject::new()
+        .set("maxDecompressedBytes", d.max_decompressed_bytes as f64)
+        .set("maxPoints", d.max_points as f64)
+        .into()
+}
+
 /// True when this build contains the encoders (feature `encode`).
 #[wasm_bindgen(js_name = hasEncoders)]
 pub fn has_encoders() -> bool {
