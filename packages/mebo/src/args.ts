@@ -1,0 +1,93 @@
+// Checks of JavaScript arguments before they cross into wasm, where a wrong
+// type would be coerced silently (a negative BigInt wraps to a huge u64, a
+// negative number to a huge u32).
+
+import { invalidArgument } from './errors.js';
+
+const U64_END = 1n << 64n;
+const I64_MIN = -(1n << 63n);
+const I64_END = 1n << 63n;
+/** wasm32 `usize`. */
+const U32_MAX = 0xffff_ffff;
+
+export function u64(value: unknown, what: string): bigint {
+  if (typeof value !== 'bigint' || value < 0n || value >= U64_END) {
+    throw invalidArgument(`${what} must be a bigint in [0, 2^64), got ${describe(value)}`);
+  }
+  return value;
+}
+
+export function i64(value: unknown, what: string): bigint {
+  if (typeof value !== 'bigint' || value < I64_MIN || value >= I64_END) {
+    throw invalidArgument(`${what} must be a bigint in [-2^63, 2^63), got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A count or an index: a non-negative integer that fits wasm32's usize. */
+export function index(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > U32_MAX) {
+    throw invalidArgument(`${what} must be an integer in [0, 2^32), got ${describe(value)}`);
+  }
+  return value;
+}
+
+export function optionalString(value: unknown, what: string): string | undefined {
+  if (value === undefined || typeof value === 'string') return value;
+  throw invalidArgument(`${what} must be a string, got ${describe(value)}`);
+}
+
+export function optionalBoolean(value: unknown, what: string): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  throw invalidArgument(`${what} must be a boolean, got ${describe(value)}`);
+}
+
+export function bytes(value: unknown, what: string): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  throw invalidArgument(`${what} must be a Uint8Array, an ArrayBuffer or an ArrayBufferView, got ${describe(value)}`);
+}
+
+export function bigint64s(value: unknown, what: string): BigInt64Array {
+  if (value instanceof BigInt64Array) return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'bigint')) return BigInt64Array.from(value);
+  throw invalidArgument(`${what} must be a BigInt64Array or an array of bigints, got ${describe(value)}`);
+}
+
+export function float64s(value: unknown, what: string): Float64Array {
+  if (value instanceof Float64Array) return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'number')) return Float64Array.from(value);
+  throw invalidArgument(`${what} must be a Float64Array or an array of numbers, got ${describe(value)}`);
+}
+
+export function strings(value: unknown, what: string): string[] {
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
+  throw invalidArgument(`${what} must be an array of strings, got ${describe(value)}`);
+}
+
+export function optionalStrings(value: unknown, what: string): string[] | undefined {
+  return value === undefined ? undefined : strings(value, what);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value === null || typeof value !== 'object') return String(value);
+  return value.constructor?.name ?? 'object';
+}
+
+export function invalidLimit(what: string, value: unknown): Error {
+  return invalidArgument(`${what} must be a non-negative safe integer, got ${describe(value)}`);
+}
+
+export function invalidNumber(what: string, value: unknown): Error {
+  return invalidArgument(`${what} must be a number, got ${describe(value)}`);
+}
+
+/** Arguments of an encoder's `startMetric`: a name or a u64 id, and a point count. */
+export function metricStart(nameOrId: unknown, count: unknown): [string | bigint, number] {
+  const points = index(count, 'point count');
+  if (typeof nameOrId === 'string') return [nameOrId, points];
+  return [u64(nameOrId, 'metric id'), points];
+}

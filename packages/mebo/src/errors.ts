@@ -1,0 +1,76 @@
+/** Codes of the core's errors (`mebo::Error::code()` in Rust). */
+export type CoreErrorCode =
+  | 'TRUNCATED'
+  | 'BAD_MAGIC'
+  | 'UNKNOWN_ENCODING'
+  | 'UNKNOWN_COMPRESSION'
+  | 'INVALID_HEADER'
+  | 'OFFSET_OUT_OF_RANGE'
+  | 'CORRUPT_COLUMN'
+  | 'DECOMPRESS'
+  | 'SIZE_CAP'
+  | 'NAME_HASH_MISMATCH'
+  | 'COUNT_MISMATCH'
+  | 'INVALID_UTF8'
+  | 'SHARED_TIMESTAMP_TABLE'
+  | 'METRIC_NAMES'
+  | 'BLOB_SET'
+  | 'METRIC_NOT_FOUND'
+  | 'INDEX_OUT_OF_RANGE'
+  | 'BUFFER_SIZE'
+  | 'INVALID_OPTIONS'
+  | 'ENCODER_STATE'
+  | 'LIMIT_EXCEEDED'
+  | 'DUPLICATE_METRIC';
+
+/**
+ * Codes the SDK adds:
+ * - `NOT_INITIALIZED`: a call before `init()` / `initSync()` finished.
+ * - `WASM_LOAD`: the WebAssembly module could not be fetched, read, compiled or instantiated.
+ * - `INVALID_ARGUMENT`: a JavaScript argument of the wrong type or range.
+ * - `FREED`: a call on an object after `free()`.
+ * - `INTERNAL`: anything else the module threw (a defect: please report it).
+ */
+export type SdkErrorCode = 'NOT_INITIALIZED' | 'WASM_LOAD' | 'INVALID_ARGUMENT' | 'FREED' | 'INTERNAL';
+
+export type MeboErrorCode = CoreErrorCode | SdkErrorCode;
+
+/** Every error the SDK throws. `code` is stable; `message` is for people. */
+export class MeboError extends Error {
+  readonly code: MeboErrorCode;
+
+  constructor(code: MeboErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MeboError';
+    this.code = code;
+  }
+}
+
+/** What the wasm bindings threw, as a MeboError. */
+function toMeboError(thrown: unknown): MeboError {
+  if (thrown instanceof MeboError) return thrown;
+  if (thrown instanceof Error) {
+    const code = (thrown as { code?: unknown }).code;
+    // The bindings' errors carry the core's code.
+    if (typeof code === 'string') return new MeboError(code as MeboErrorCode, thrown.message);
+    // The glue's own argument conversions (e.g. a number where a BigInt goes).
+    if (thrown instanceof TypeError || thrown instanceof RangeError) {
+      return new MeboError('INVALID_ARGUMENT', thrown.message, { cause: thrown });
+    }
+    return new MeboError('INTERNAL', `${thrown.name}: ${thrown.message}`, { cause: thrown });
+  }
+  return new MeboError('INTERNAL', String(thrown), { cause: thrown });
+}
+
+/** Run a call into the bindings, rethrowing what it throws as a MeboError. */
+export function call<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (thrown) {
+    throw toMeboError(thrown);
+  }
+}
+
+export function invalidArgument(message: string): MeboError {
+  return new MeboError('INVALID_ARGUMENT', message);
+}

@@ -1,0 +1,17 @@
+// mebo: read and write mebo time-series blobs through WebAssembly.
+//
+//   await init();                        // once (Node, Deno, browsers); edge: init({ wasm })
+//   using blob = NumericBlob.from(bytes);
+//   const { timestamps, values } = blob.metric('cpu.user');
+
+export { init, initSync, isInitialized, simdSupported, wasmMemoryBytes, wasmVariant } from './init.js';
+export type { InitOptions, WasmModule, WasmSource, WasmVariant } from './init.js';
+export { MeboError } from './errors.js';
+export type { CoreErrorCode, MeboErrorCode, SdkErrorCode } from './errors.js';
+export { defaultDecodeLimits } from './options.js';
+export type { ByteOrder, Compression, DecodeLimits, Layout, MetricKey, TimestampEncoding, ValueEncoding } from './options.js';
+export { NumericBlob, NumericEncoder, encodeNumeric } from './numeric.js';
+export type { NumericBlobOptions, NumericColumns, NumericEncodeOptions, NumericMetric, NumericMetricInput } from './numeric.js';
+export { TextBlob, TextBlobEncoder, encodeText } from './text.js';
+export type { TextBlobOptions, TextColumns, TextEncodeOptions, TextMetric, TextMetricInput, TextTimestampEncoding } from './text.js';
+export { metricId } from './hash.js';

@@ -1,0 +1,193 @@
+// Loading the WebAssembly module. One glue (bundled into dist/index.js) serves
+// both builds; only its `initSync` is used, so the glue's own URL-based
+// loader is tree-shaken away and bundlers see just the two URLs below.
+
+import { initSync as instantiateGlue } from '../wasm/mebo_wasm.js';
+import { MeboError } from './errors.js';
+
+/** The two builds shipped in `wasm/`: with WebAssembly SIMD (simd128) and without. */
+export type WasmVariant = 'simd' | 'scalar';
+
+/**
+ * `WebAssembly.Module` where the consumer's TypeScript lib declares it (DOM,
+ * workers, Deno); `object` where it does not (Node with only @types/node).
+ */
+export type WasmModule = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: any[]) => infer M } }
+  ? M
+  : object;
+
+/**
+ * Where the module comes from: a URL (fetched; `file:` URLs are read from
+ * disk), its bytes, a fetch `Response`, or a compiled `WebAssembly.Module`
+ * (as Cloudflare Workers and some bundlers hand out for `import x from './x.wasm'`).
+ */
+export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | Response | WasmModule;
+
+export interface InitOptions {
+  /** The module to use instead of the build beside this package. */
+  wasm?: WasmSource | Promise<WasmSource>;
+  /**
+   * Which build to load when `wasm` is not given: `'auto'` (default) picks
+   * `'simd'` when the host validates a simd128 probe, else `'scalar'`.
+   * With `wasm` given it only labels what `wasmVariant()` reports.
+   */
+  variant?: 'auto' | WasmVariant;
+}
+
+interface Loaded {
+  variant: WasmVariant | undefined;
+  memory: WebAssembly.Memory;
+}
+
+let loaded: Loaded | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Load and instantiate the module. Call once before anything else; later
+ * calls return at once (the first call's options win). Node, Deno and Bun
+ * read the build beside the package from disk, browsers fetch it; elsewhere
+ * pass `{ wasm }`.
+ */
+export function init(options: InitOptions = {}): Promise<void> {
+  if (loaded) return Promise.resolve();
+  loading ??= load(options).catch((error: unknown) => {
+    loading = undefined; // a failed load may be retried
+    throw error;
+  });
+  return loading;
+}
+
+/**
+ * Instantiate synchronously from a compiled module or the module's bytes
+ * (compiling bytes on a browser's main thread is limited to small modules:
+ * prefer `init` there).
+ */
+export function initSync(source: WasmModule | ArrayBuffer | ArrayBufferView, variant?: WasmVariant): void {
+  if (loaded) return;
+  instantiate(loadError(() => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source as BufferSource))), variant);
+}
+
+export function isInitialized(): boolean {
+  return loaded !== undefined;
+}
+
+/** The build in use, when known (`undefined` before init, or for a module passed without `variant`). */
+export function wasmVariant(): WasmVariant | undefined {
+  return loaded?.variant;
+}
+
+/** Current size of the module's linear memory in bytes (it grows, never shrinks). */
+export function wasmMemoryBytes(): number {
+  ready();
+  return loaded!.memory.buffer.byteLength;
+}
+
+/** True when the host accepts WebAssembly SIMD (simd128). */
+export function simdSupported(): boolean {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+/** Throws NOT_INITIALIZED unless the module is instantiated. */
+export function ready(): void {
+  if (!loaded) {
+    throw new MeboError('NOT_INITIALIZED', 'mebo is not initialized: call `await init()` (or `initSync(module)`) first');
+  }
+}
+
+// A function returning i8x16.popcnt(i8x16.splat(0)): valid only where simd128 is.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
+
+async function load(options: InitOptions): Promise<void> {
+  const requested = options.variant === 'simd' || options.variant === 'scalar' ? options.variant : undefined;
+  if (options.wasm !== undefined) {
+    const module = await compile((await options.wasm) as WasmSource | WebAssembly.Module);
+    instantiate(module, requested);
+    return;
+  }
+  const variant = requested ?? (simdSupported() ? 'simd' : 'scalar');
+  instantiate(await compile(defaultLocation(variant)), variant);
+}
+
+/** The build beside this package. Both URLs are literal so bundlers can pick up the files. */
+function defaultLocation(variant: WasmVariant): URL {
+  try {
+    return variant === 'simd'
+      ? new URL('../wasm/mebo_simd.wasm', import.meta.url)
+      : new URL('../wasm/mebo_scalar.wasm', import.meta.url);
+  } catch (cause) {
+    throw new MeboError('WASM_LOAD', 'cannot locate the wasm beside the package here: pass it with init({ wasm })', { cause });
+  }
+}
+
+async function compile(source: WasmSource | WebAssembly.Module): Promise<WebAssembly.Module> {
+  if (source instanceof WebAssembly.Module) return source;
+  if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(source);
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return compileBytes(source as BufferSource);
+  if (typeof source === 'string' || source instanceof URL) {
+    const url = typeof source === 'string' ? toUrl(source) : source;
+    if (url?.protocol === 'file:') return compileBytes(await readFile(url));
+    const response = await loadError(() => fetch(source), `fetching ${String(source)}`);
+    return compileResponse(response);
+  }
+  throw new MeboError('WASM_LOAD', 'init({ wasm }) takes a URL, bytes, a Response or a WebAssembly.Module');
+}
+
+async function compileResponse(response: Response): Promise<WebAssembly.Module> {
+  if (!response.ok) {
+    throw new MeboError('WASM_LOAD', `fetching ${response.url || 'the wasm'} failed: HTTP ${response.status}`);
+  }
+  // Streaming compilation needs the wasm MIME type; other servers get the buffered path.
+  const streaming =
+    typeof WebAssembly.compileStreaming === 'function' &&
+    response.headers.get('content-type')?.split(';')[0]?.trim() === 'application/wasm';
+  if (streaming) return loadError(() => WebAssembly.compileStreaming(response), 'compiling');
+  return compileBytes(await loadError(() => response.arrayBuffer(), 'reading the response'));
+}
+
+function compileBytes(bytes: BufferSource): Promise<WebAssembly.Module> {
+  return loadError(() => WebAssembly.compile(bytes), 'compiling');
+}
+
+/** Read a `file:` URL (Node, Deno, Bun: all have node:fs). Hidden from bundlers. */
+async function readFile(url: URL): Promise<BufferSource> {
+  const fs = await loadError(
+    () => import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises'),
+    'this runtime has no node:fs to read a file: URL; pass the module with init({ wasm })',
+  );
+  // A Buffer over a plain (not shared) ArrayBuffer.
+  return (await loadError(() => fs.readFile(url), `reading ${url.href}`)) as Uint8Array<ArrayBuffer>;
+}
+
+function toUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined; // relative: fetch resolves it against the page
+  }
+}
+
+function instantiate(module: WebAssembly.Module, variant: WasmVariant | undefined): void {
+  if (loaded) return;
+  const exports = loadError(() => instantiateGlue({ module }), 'instantiating');
+  loaded = { variant, memory: exports.memory };
+}
+
+/** Run a loading step; a failure becomes a WASM_LOAD MeboError naming the step. */
+function loadError<T>(step: () => T, what = 'loading'): T {
+  const fail = (cause: unknown): never => {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    throw new MeboError('WASM_LOAD', `${what}: ${detail}`, { cause });
+  };
+  try {
+    const result = step();
+    return (result instanceof Promise ? result.catch(fail) : result) as T;
+  } catch (cause) {
+    return fail(cause);
+  }
+}

@@ -1,0 +1,22 @@
+/** Strings as the bindings return them: all in one string, with the UTF-16 end of each. */
+export interface JoinedStrings {
+  text: string;
+  ends: Uint32Array;
+}
+
+/** Split joined strings (one UTF-8 decode in the glue, then cheap slices). */
+export function splitStrings(joined: JoinedStrings): string[] {
+  const { text, ends } = joined;
+  const out = new Array<string>(ends.length);
+  let start = 0;
+  for (let i = 0; i < ends.length; i++) {
+    const end = ends[i];
+    out[i] = text.slice(start, end);
+    start = end;
+  }
+  return out;
+}
+
+export function splitOptionalStrings(joined: JoinedStrings | undefined): string[] | undefined {
+  return joined === undefined ? undefined : splitStrings(joined);
+}

@@ -1,0 +1,241 @@
+// Text blobs: string values (at most 255 bytes each) with int64 microsecond timestamps.
+
+import { TextBlobHandle, TextEncoderHandle } from '../wasm/mebo_wasm.js';
+import * as args from './args.js';
+import { BlobReader, type BlobHandle } from './blob.js';
+import { call, invalidArgument } from './errors.js';
+import { ready } from './init.js';
+import {
+  defaultStartTime,
+  limitArgs,
+  type ByteOrder,
+  type Compression,
+  type DecodeLimits,
+  type MetricKey,
+} from './options.js';
+import { Owned, type Freeable } from './owned.js';
+import { splitOptionalStrings, splitStrings, type JoinedStrings } from './strings.js';
+
+/** Text blobs store raw or delta timestamps. */
+export type TextTimestampEncoding = 'raw' | 'delta';
+
+/** What a text blob's header says. Also valid as encoder options, to write the same kind of blob. */
+export interface TextBlobOptions {
+  timestampEncoding: TextTimestampEncoding;
+  dataCompression: Compression;
+  tags: boolean;
+  bigEndian: boolean;
+  byteOrder: ByteOrder;
+  /** The blob carries metric names (it was written by name). */
+  metricNames: boolean;
+}
+
+/** One decoded metric. */
+export interface TextMetric {
+  id: bigint;
+  /** From the blob's names when it has them, else the name it was looked up by. */
+  name?: string;
+  timestamps: BigInt64Array;
+  values: string[];
+  /** Per-point tags, when the blob has tags. */
+  tags?: string[];
+}
+
+/** Every metric of a blob at once: metric `i` owns points `offsets[i]` to `offsets[i + 1]`. */
+export interface TextColumns {
+  ids: BigUint64Array;
+  offsets: Uint32Array;
+  timestamps: BigInt64Array;
+  values: string[];
+  /** Present when the blob has tags. */
+  tags?: string[];
+}
+
+/** @internal The text handle of the bindings, described structurally. */
+export interface TextHandle extends BlobHandle {
+  options(): TextBlobOptions;
+  values(index: number): JoinedStrings;
+  valueAt(index: number, point: number): string;
+  decodeAll(): {
+    ids: BigUint64Array;
+    offsets: Uint32Array;
+    timestamps: BigInt64Array;
+    values: JoinedStrings;
+    tags: JoinedStrings | undefined;
+  };
+}
+
+/** An opened text blob. Free it with `free()` (or `using`) when done. */
+export class TextBlob extends BlobReader<TextHandle> {
+  #options: TextBlobOptions | undefined;
+
+  private constructor(handle: TextHandle) {
+    super(handle);
+  }
+
+  /**
+   * Open a blob: header, index and data payload are checked and decompressed
+   * now; metrics are decoded on demand. The bytes are copied, not kept.
+   */
+  static from(bytes: Uint8Array | ArrayBuffer, limits?: DecodeLimits): TextBlob {
+    ready();
+    const input = args.bytes(bytes, 'blob bytes');
+    const [maxBytes, maxPoints] = limitArgs(limits);
+    return new TextBlob(call(() => TextBlobHandle.open(input, maxBytes, maxPoints)));
+  }
+
+  get options(): TextBlobOptions {
+    this.#options ??= call(() => this.live().options());
+    return { ...this.#options };
+  }
+
+  /** One metric, decoded. */
+  metric(key: MetricKey): TextMetric {
+    const index = this.indexOf(key);
+    const metric: TextMetric = { ...this.metricHead(index), values: splitStrings(call(() => this.live().values(index))) };
+    if (metric.name === undefined && typeof key === 'string') metric.name = key;
+    return metric;
+  }
+
+  /** Values of a metric. */
+  values(key: MetricKey): string[] {
+    const index = this.indexOf(key);
+    return splitStrings(call(() => this.live().values(index)));
+  }
+
+  /** Value of point `i` (text rows vary in size: this walks the metric's rows). */
+  valueAt(key: MetricKey, i: number): string {
+    const index = this.indexOf(key);
+    const point = args.index(i, 'point index');
+    return call(() => this.live().valueAt(index, point));
+  }
+
+  /** Every metric in one call into wasm. */
+  decodeAll(): TextColumns {
+    const raw = call(() => this.live().decodeAll());
+    const columns: TextColumns = {
+      ids: raw.ids,
+      offsets: raw.offsets,
+      timestamps: raw.timestamps,
+      values: splitStrings(raw.values),
+    };
+    const tags = splitOptionalStrings(raw.tags);
+    if (tags !== undefined) columns.tags = tags;
+    return columns;
+  }
+}
+
+/** How to write a text blob. Absent fields keep the defaults (raw timestamps, zstd, no tags, little endian). */
+export interface TextEncodeOptions {
+  timestampEncoding?: TextTimestampEncoding;
+  dataCompression?: Compression;
+  tags?: boolean;
+  bigEndian?: boolean;
+}
+
+/** A metric for `encodeText`: started by `name` when given, else by `id`. */
+export interface TextMetricInput {
+  name?: string;
+  id?: bigint;
+  timestamps: BigInt64Array | readonly bigint[];
+  values: readonly string[];
+  tags?: readonly string[];
+}
+
+/** @internal The text encoder handle of the bindings, described structurally. */
+export interface TextEncoderBindings extends Freeable {
+  startMetricName(name: string, count: number): void;
+  startMetricId(id: bigint, count: number): void;
+  addPoint(timestamp: bigint, value: string, tag?: string): void;
+  addPoints(timestamps: BigInt64Array, values: string[], tags?: string[]): void;
+  endMetric(): void;
+  cancelMetric(): void;
+  metricCount(): number;
+  finish(): Uint8Array;
+}
+
+/**
+ * Builds one text blob (named so as not to shadow the global `TextEncoder`): `startMetric`, points, `endMetric`, for each metric,
+ * then `finish`. A refused call leaves the encoder as it was; `finish` does
+ * not spend it (more metrics may follow and the blob be finished again).
+ */
+export class TextBlobEncoder extends Owned<TextEncoderBindings> {
+  constructor(startTime: bigint, options: TextEncodeOptions = {}) {
+    ready();
+    const start = args.i64(startTime, 'startTime');
+    const handle = call(
+      () =>
+        new TextEncoderHandle(
+          start,
+          args.optionalString(options.timestampEncoding, 'timestampEncoding'),
+          args.optionalString(options.dataCompression, 'dataCompression'),
+          args.optionalBoolean(options.tags, 'tags'),
+          args.optionalBoolean(options.bigEndian, 'bigEndian'),
+        ),
+    );
+    super(handle);
+  }
+
+  /** Start a metric by name (its id is the name's xxHash64) or by id, declaring its point count (at most 65,535). */
+  startMetric(nameOrId: string | bigint, count: number): this {
+    const [key, points] = args.metricStart(nameOrId, count);
+    const handle = this.live();
+    call(() => (typeof key === 'string' ? handle.startMetricName(key, points) : handle.startMetricId(key, points)));
+    return this;
+  }
+
+  /** Add one point; `tag` is stored only when the blob has tags. Strings are at most 255 UTF-8 bytes. */
+  addPoint(timestamp: bigint, value: string, tag?: string): this {
+    const ts = args.i64(timestamp, 'timestamp');
+    if (typeof value !== 'string') throw invalidArgument('value must be a string');
+    const tagArg = args.optionalString(tag, 'tag');
+    call(() => this.live().addPoint(ts, value, tagArg));
+    return this;
+  }
+
+  /** Add many points: parallel arrays, `tags` (when given) with one per point. All or none are added. */
+  addPoints(timestamps: BigInt64Array | readonly bigint[], values: readonly string[], tags?: readonly string[]): this {
+    const ts = args.bigint64s(timestamps, 'timestamps');
+    const vs = args.strings(values, 'values');
+    const tagArgs = args.optionalStrings(tags, 'tags');
+    call(() => this.live().addPoints(ts, vs, tagArgs));
+    return this;
+  }
+
+  /** End the open metric: it must have exactly the declared point count. */
+  endMetric(): this {
+    call(() => this.live().endMetric());
+    return this;
+  }
+
+  /** Drop the open metric and its points. */
+  cancelMetric(): this {
+    call(() => this.live().cancelMetric());
+    return this;
+  }
+
+  /** Metrics ended so far. */
+  get metricCount(): number {
+    return call(() => this.live().metricCount());
+  }
+
+  /** The finished blob. */
+  finish(): Uint8Array {
+    return call(() => this.live().finish());
+  }
+}
+
+/** Encode text metrics in one call; `options.startTime` defaults to the earliest first timestamp. */
+export function encodeText(metrics: readonly TextMetricInput[], options: TextEncodeOptions & { startTime?: bigint } = {}): Uint8Array {
+  const encoder = new TextBlobEncoder(options.startTime ?? defaultStartTime(metrics), options);
+  try {
+    for (const m of metrics) {
+      encoder.startMetric(m.name ?? (m.id as bigint), m.timestamps.length);
+      encoder.addPoints(m.timestamps, m.values, m.tags);
+      encoder.endMetric();
+    }
+    return encoder.finish();
+  } finally {
+    encoder.free();
+  }
+}

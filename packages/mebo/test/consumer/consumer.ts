@@ -1,0 +1,46 @@
+// A consumer of the published package, type-checked under moduleResolution
+// node16 and bundler (see ../consumer.test.ts). It is never run.
+
+import {
+  encodeNumeric,
+  init,
+  initSync,
+  MeboError,
+  NumericBlob,
+  NumericEncoder,
+  TextBlob,
+  type DecodeLimits,
+  type MeboErrorCode,
+  type NumericColumns,
+  type NumericMetric,
+  type TextMetric,
+  type WasmModule,
+} from 'mebo';
+
+export async function consume(bytes: Uint8Array, module: WasmModule): Promise<number> {
+  await init({ variant: 'auto' });
+  await init({ wasm: new URL('https://example.invalid/mebo_simd.wasm') });
+  initSync(module);
+  const limits: DecodeLimits = { maxPoints: 1_000_000 };
+  using blob = NumericBlob.from(bytes, limits);
+  const metric: NumericMetric = blob.metric('cpu.user');
+  const columns: NumericColumns = blob.decodeAll();
+  const ms: Float64Array = blob.timestampsMs(metric.id);
+  const first: bigint = metric.timestamps[0] ?? 0n;
+  const text = TextBlob.from(bytes);
+  const status: TextMetric = text.metric(1n);
+  text.free();
+  const encoder = new NumericEncoder(first, 'delta-none-gorilla-zstd');
+  encoder.startMetric('cpu.user', 1).addPoint(first, 0.5, 'host=a').endMetric();
+  const out: Uint8Array = encoder.finish();
+  const again = encodeNumeric([{ name: 'm', timestamps: [1n], values: [2] }], { layout: 'v2-shared', tags: false });
+  try {
+    NumericBlob.from(out);
+  } catch (error) {
+    if (error instanceof MeboError) {
+      const code: MeboErrorCode = error.code;
+      return code.length;
+    }
+  }
+  return columns.values.length + ms.length + status.values.length + again.length;
+}

@@ -1,0 +1,126 @@
+// The conformance vectors (../shared/vectors beside the repository root),
+// read with Node only: the expected data never goes through the SDK.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'pnpm-workspace.yaml')) && existsSync(join(dir, 'Cargo.toml'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no repository root above ${from}`);
+  }
+}
+
+export const REPO_ROOT = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
+export const PACKAGE_ROOT = join(REPO_ROOT, 'packages/mebo');
+export const VECTORS = join(REPO_ROOT, '..', 'shared', 'vectors');
+
+export interface CaseOptions {
+  timestampEncoding: 'raw' | 'delta' | 'deltapacked';
+  valueEncoding?: 'raw' | 'gorilla' | 'chimp' | 'alp';
+  timestampCompression?: 'none' | 'zstd' | 's2' | 'lz4';
+  valueCompression?: 'none' | 'zstd' | 's2' | 'lz4';
+  dataCompression?: 'none' | 'zstd' | 's2' | 'lz4';
+  tags: boolean;
+  bigEndian: boolean;
+  layout?: 'v1' | 'v2' | 'v2-shared';
+  input: string;
+}
+
+export interface Case {
+  name: string;
+  kind: 'numeric' | 'text';
+  dataset: string;
+  options: CaseOptions;
+  file: string;
+  size: number;
+}
+
+export interface InputMetric {
+  id: bigint;
+  name?: string;
+  timestamps: BigInt64Array;
+  /** IEEE-754 bits of the numeric values. */
+  valueBits: BigUint64Array;
+  values: Float64Array;
+  texts: string[];
+  tags?: string[];
+}
+
+export interface Input {
+  startTime: bigint;
+  byName: boolean;
+  metrics: InputMetric[];
+}
+
+export function manifest(): Case[] {
+  return JSON.parse(readFileSync(join(VECTORS, 'manifest.json'), 'utf8')).cases as Case[];
+}
+
+export function readBlob(c: Case): Uint8Array {
+  return new Uint8Array(readFileSync(join(VECTORS, c.file)));
+}
+
+const inputs = new Map<string, Input>();
+
+export function readInput(c: Case): Input {
+  let input = inputs.get(c.options.input);
+  if (!input) {
+    input = parseInput(JSON.parse(readFileSync(join(VECTORS, c.options.input), 'utf8')));
+    inputs.set(c.options.input, input);
+  }
+  return input;
+}
+
+interface RawMetric {
+  name?: string;
+  id: string;
+  timestamps: string[];
+  values?: string[];
+  texts?: string[];
+  tags?: string[];
+}
+
+function parseInput(raw: { startTimeMicros: string; identifier: string; metrics: RawMetric[] }): Input {
+  return {
+    startTime: BigInt(raw.startTimeMicros),
+    byName: raw.identifier === 'name',
+    metrics: raw.metrics.map((m) => {
+      const valueBits = BigUint64Array.from((m.values ?? []).map((hex) => BigInt(`0x${hex}`)));
+      const metric: InputMetric = {
+        id: BigInt(`0x${m.id}`),
+        timestamps: BigInt64Array.from(m.timestamps.map((t) => BigInt(t))),
+        valueBits,
+        values: new Float64Array(valueBits.buffer),
+        texts: m.texts ?? [],
+      };
+      if (m.name !== undefined) metric.name = m.name;
+      if (m.tags !== undefined) metric.tags = m.tags;
+      return metric;
+    }),
+  };
+}
+
+/** The bits of float64 values, to compare NaN payloads and -0 exactly. */
+export function bitsOf(values: Float64Array): BigUint64Array {
+  return new BigUint64Array(values.buffer, values.byteOffset, values.length);
+}
+
+/** Index of the first difference of two array-likes (length included), or -1. */
+export function firstDifference<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? -1 : n;
+}
+
+/** Tags expected from decoding: the input's, or all-empty where the input has none. */
+export function expectedTagsAllEmpty(tags: readonly string[] | undefined): boolean {
+  return tags === undefined || tags.every((t) => t === '');
+}
+
+/** The tag payload offset of a numeric blob (header bytes 28..32, in the blob's byte order). */
+export function numericTagOffset(blob: Uint8Array): number {
+  const bigEndian = (blob[0]! & 0x2) !== 0;
+  return new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(28, !bigEndian);
+}
