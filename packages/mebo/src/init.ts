@@ -154,10 +154,18 @@ function compileBytes(bytes: BufferSource): Promise<WebAssembly.Module> {
   return loadError(() => WebAssembly.compile(bytes), 'compiling');
 }
 
-/** Read a `file:` URL (Node, Deno, Bun: all have node:fs). Hidden from bundlers. */
+/**
+ * node:fs, imported only on the file: URL path. The specifier is an
+ * expression, not a literal, so browser bundles leave it alone: esbuild fails
+ * on a literal `node:` import for the browser, webpack and vite skip it by
+ * the comments.
+ */
+const NODE_FS: string = ['node:fs', 'promises'].join('/');
+
+/** Read a `file:` URL (Node, Deno, Bun: all have node:fs). */
 async function readFile(url: URL): Promise<BufferSource> {
   const fs = await loadError(
-    () => import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises'),
+    () => import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_FS) as Promise<typeof import('node:fs/promises')>,
     'this runtime has no node:fs to read a file: URL; pass the module with init({ wasm })',
   );
   // A Buffer over a plain (not shared) ArrayBuffer.
