@@ -1,0 +1,328 @@
+//! ALP column encoding, byte-identical to the reference encoder.
+//!
+//! Each scheme's parameters are searched once on a strided sample of about 32
+//! values; the scheme is then chosen by the estimated size in bits of the whole
+//! column (headers included, the scheme byte not), preferring main, then RD,
+//! then raw on ties. Every comparison, tie-break and rounding step below is part
+//! of what makes the output match the reference byte for byte.
+
+use super::bitpack::pack_codes;
+use super::{
+    rd_code_bits, INV_POW10, MAX_EXPONENT, POW10, RD_MAX_DICT, RD_MAX_LEFT_BITS, SCHEME_MAIN, SCHEME_RAW, SCHEME_RD,
+};
+use crate::byte_order::ByteOrder;
+
+/// Target sample size for the parameter searches.
+const SAMPLE_TARGET: usize = 32;
+/// Estimated bits of a main header (e, f, width, exception count, minimum).
+const MAIN_HEADER_BITS: u64 = 8 + 8 + 8 + 32 + 64;
+/// Estimated bits of one main exception (position, value).
+const MAIN_EXCEPTION_BITS: u64 = 32 + 64;
+/// Estimated bits of an RD header (right width, code width, dictionary size, exception count).
+const RD_HEADER_BITS: u64 = 8 + 8 + 8 + 32;
+/// Estimated bits of one RD exception (position, left part).
+const RD_EXCEPTION_BITS: u64 = 32 + 16;
+/// Bits of one RD dictionary entry.
+const RD_DICT_ENTRY_BITS: u64 = 16;
+
+/// `2^52 + 2^51`: adding and subtracting it rounds to the nearest integer (ties
+/// to even) for `|x| < 2^51`.
+const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
+/// Below this magnitude [`ROUND_MAGIC`] rounds correctly.
+const FAST_ROUND_LIMIT: f64 = 2_251_799_813_685_248.0;
+/// Rounded values at or beyond this magnitude are not digits (they would not fit an i64).
+const DIGIT_LIMIT: f64 = 9.2e18;
+
+pub(super) fn encode_column(values: &[f64], order: ByteOrder, out: &mut Vec<u8>) {
+    if values.is_empty() {
+        return;
+    }
+    let stride = sample_stride(values.len());
+    let raw_bits = 64 * values.len() as u64;
+
+    let (exponent, factor) = best_exponents(values, stride);
+    let main = MainPlan::new(values, exponent, factor);
+    // Clean decimal data: nothing RD could do better, skip its search.
+    if let Some(main) = &main {
+        if main.exceptions.is_empty() && main.estimated_bits() <= raw_bits {
+            main.write(values, order, out);
+            return;
+        }
+    }
+
+    let rd = RdPlan::new(values, stride);
+    let rd_bits = rd.estimated_bits(values.len());
+    match main {
+        Some(main) if main.estimated_bits() <= rd_bits && main.estimated_bits() <= raw_bits => {
+            main.write(values, order, out)
+        }
+        _ if rd_bits <= raw_bits => rd.write(values, order, out),
+        _ => {
+            out.push(SCHEME_RAW);
+            out.reserve(values.len() * 8);
+            for v in values {
+                out.extend_from_slice(&order.u64_bytes(v.to_bits()));
+            }
+        }
+    }
+}
+
+/// Every `stride`-th value from the first is the sample: about 32 values, at most 63.
+fn sample_stride(count: usize) -> usize {
+    if count > SAMPLE_TARGET {
+        count / SAMPLE_TARGET
+    } else {
+        1
+    }
+}
+
+/// Bits needed for the unsigned span `max - min`.
+fn span_width(min: i64, max: i64) -> u32 {
+    64 - (max.wrapping_sub(min) as u64).leading_zeros()
+}
+
+/// `v · 10^e · 10^-f` rounded to an integer, or `None` when it is out of the
+/// digit range (or not finite).
+#[inline]
+fn round_scaled(scaled: f64) -> Option<i64> {
+    if scaled.abs() < FAST_ROUND_LIMIT {
+        // Branch-free rounding, ties to even, exactly as the reference.
+        Some(((scaled + ROUND_MAGIC) - ROUND_MAGIC) as i64)
+    } else {
+        // Large values round ties away from zero; NaN and infinities fail the
+        // range test. (The reference's NaN digit never round-trips either.)
+        let rounded = scaled.round();
+        (rounded.abs() < DIGIT_LIMIT).then_some(rounded as i64)
+    }
+}
+
+/// The main-scheme digit of `v`, if it decodes back to exactly the same bits
+/// (so -0.0, NaN, infinities and inexact values are exceptions).
+#[inline]
+fn exact_digit(v: f64, exponent: usize, factor: usize) -> Option<i64> {
+    let digit = round_scaled(v * POW10[exponent] * INV_POW10[factor])?;
+    let back = (digit as f64) * POW10[factor] * INV_POW10[exponent];
+    (back.to_bits() == v.to_bits()).then_some(digit)
+}
+
+/// The exponent `e` and factor `f ≤ e` whose estimated main size over the sample
+/// (`digits × width + exceptions × 96` bits) is smallest; the first found wins a
+/// tie, scanning `e` then `f` upward. The estimate compares decoded values with
+/// `==` (so -0.0 counts as exact here, unlike in the final encode).
+fn best_exponents(values: &[f64], stride: usize) -> (usize, usize) {
+    let sample: Vec<f64> = values.iter().copied().step_by(stride).collect();
+    let mut best = (u64::MAX, 0, 0);
+    for exponent in 0..=usize::from(MAX_EXPONENT) {
+        for factor in 0..=exponent {
+            if let Some(bits) = sample_estimate(&sample, exponent, factor, best.0) {
+                if bits < best.0 {
+                    best = (bits, exponent, factor);
+                }
+            }
+        }
+    }
+    (best.1, best.2)
+}
+
+/// Estimated main bits of `sample` at (`exponent`, `factor`), or `None` as soon
+/// as it cannot beat `bound` (width and exception count only grow, so the
+/// partial estimate is a lower bound of the final one).
+fn sample_estimate(sample: &[f64], exponent: usize, factor: usize, bound: u64) -> Option<u64> {
+    let n = sample.len() as u64;
+    let (up_e, down_f) = (POW10[exponent], INV_POW10[factor]);
+    let (up_f, down_e) = (POW10[factor], INV_POW10[exponent]);
+    let mut exception_bits = 0u64;
+    let mut digit_bits = 0u64;
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for &v in sample {
+        let scaled = v * up_e * down_f;
+        let digit = if scaled.abs() < FAST_ROUND_LIMIT {
+            // Common case inline; the rounded value is already an exact integer.
+            let rounded = (scaled + ROUND_MAGIC) - ROUND_MAGIC;
+            (rounded * up_f * down_e == v).then_some(rounded as i64)
+        } else {
+            round_scaled(scaled).filter(|&d| (d as f64) * up_f * down_e == v)
+        };
+        match digit {
+            Some(d) if d >= lo && d <= hi => continue,
+            Some(d) => {
+                (lo, hi) = (lo.min(d), hi.max(d));
+                digit_bits = n * u64::from(span_width(lo, hi));
+            }
+            None => exception_bits += MAIN_EXCEPTION_BITS,
+        }
+        if digit_bits + exception_bits >= bound {
+            return None;
+        }
+    }
+    Some(digit_bits + exception_bits)
+}
+
+/// A main-scheme encoding of the whole column at a fixed (e, f).
+struct MainPlan {
+    exponent: usize,
+    factor: usize,
+    /// Frame of reference: the smallest digit.
+    min: i64,
+    width: u32,
+    /// `digit - min` per point, 0 at exceptions.
+    codes: Vec<u64>,
+    /// Ascending positions of the values stored verbatim.
+    exceptions: Vec<u32>,
+}
+
+impl MainPlan {
+    /// `None` when no value at all is exact at (e, f).
+    fn new(values: &[f64], exponent: usize, factor: usize) -> Option<MainPlan> {
+        let mut digits = Vec::with_capacity(values.len());
+        let mut exceptions = Vec::new();
+        let (mut min, mut max) = (i64::MAX, i64::MIN);
+        for (i, &v) in values.iter().enumerate() {
+            match exact_digit(v, exponent, factor) {
+                Some(d) => {
+                    min = min.min(d);
+                    max = max.max(d);
+                    digits.push(d);
+                }
+                None => {
+                    exceptions.push(i as u32);
+                    digits.push(0); // placeholder, its code is zeroed below
+                }
+            }
+        }
+        if exceptions.len() == values.len() {
+            return None;
+        }
+        let mut codes: Vec<u64> = digits.iter().map(|&d| d.wrapping_sub(min) as u64).collect();
+        // Exception slots hold a plain 0 code, whatever the minimum.
+        for &p in &exceptions {
+            codes[p as usize] = 0;
+        }
+        Some(MainPlan { exponent, factor, min, width: span_width(min, max), codes, exceptions })
+    }
+
+    fn estimated_bits(&self) -> u64 {
+        MAIN_HEADER_BITS
+            + self.codes.len() as u64 * u64::from(self.width)
+            + self.exceptions.len() as u64 * MAIN_EXCEPTION_BITS
+    }
+
+    fn write(&self, values: &[f64], order: ByteOrder, out: &mut Vec<u8>) {
+        out.extend_from_slice(&[SCHEME_MAIN, self.exponent as u8, self.factor as u8, self.width as u8]);
+        out.extend_from_slice(&order.u32_bytes(self.exceptions.len() as u32));
+        out.extend_from_slice(&order.u64_bytes(self.min as u64));
+        pack_codes(out, self.codes.iter().copied(), self.width);
+        for &p in &self.exceptions {
+            out.extend_from_slice(&order.u32_bytes(p));
+            out.extend_from_slice(&order.u64_bytes(values[p as usize].to_bits()));
+        }
+    }
+}
+
+/// The up-to-8 most frequent lefts of `runs` (`(left, count)` pairs with
+/// distinct lefts), most frequent first, smaller left first on equal counts,
+/// and how many values they cover.
+fn top_lefts(runs: &mut [(u64, u32)]) -> (Vec<u64>, u64) {
+    runs.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let top = &runs[..runs.len().min(RD_MAX_DICT)];
+    (top.iter().map(|r| r.0).collect(), top.iter().map(|r| u64::from(r.1)).sum())
+}
+
+/// `(left, count)` for each distinct value of an ascending sequence.
+fn count_runs(sorted: impl IntoIterator<Item = u64>) -> Vec<(u64, u32)> {
+    let mut runs: Vec<(u64, u32)> = Vec::new();
+    for left in sorted {
+        match runs.last_mut() {
+            Some((last, count)) if *last == left => *count += 1,
+            _ => runs.push((left, 1)),
+        }
+    }
+    runs
+}
+
+/// Estimated RD bits of `count` values with a dictionary of `dict_len`
+/// entries, lefts cut at `right_width` and `exceptions` uncovered lefts.
+fn rd_bits(count: u64, right_width: u32, dict_len: usize, exceptions: u64) -> u64 {
+    RD_HEADER_BITS
+        + dict_len as u64 * RD_DICT_ENTRY_BITS
+        + count * u64::from(rd_code_bits(dict_len))
+        + count * u64::from(right_width)
+        + exceptions * RD_EXCEPTION_BITS
+}
+
+/// An RD encoding of the whole column: the cut and the dictionary.
+struct RdPlan {
+    right_width: u32,
+    /// Most frequent lefts first; a value's code is its left's index here.
+    dict: Vec<u64>,
+    exceptions: u64,
+}
+
+impl RdPlan {
+    fn new(values: &[f64], stride: usize) -> RdPlan {
+        let right_width = best_cut(values, stride);
+        // Lefts have at most 16 bits; sorting them gives each distinct left's count.
+        let mut lefts: Vec<u16> = values.iter().map(|v| (v.to_bits() >> right_width) as u16).collect();
+        lefts.sort_unstable();
+        let mut runs = count_runs(lefts.iter().map(|&l| u64::from(l)));
+        let (dict, covered) = top_lefts(&mut runs);
+        RdPlan { right_width, dict, exceptions: values.len() as u64 - covered }
+    }
+
+    fn estimated_bits(&self, count: usize) -> u64 {
+        rd_bits(count as u64, self.right_width, self.dict.len(), self.exceptions)
+    }
+
+    fn write(&self, values: &[f64], order: ByteOrder, out: &mut Vec<u8>) {
+        let code_bits = rd_code_bits(self.dict.len());
+        let right_width = self.right_width;
+        let code_of = |left: u64| self.dict.iter().position(|&d| d == left);
+        let mut exceptions: Vec<(u32, u16)> = Vec::new();
+        let codes: Vec<u64> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let left = v.to_bits() >> right_width;
+                code_of(left).map_or_else(
+                    || {
+                        exceptions.push((i as u32, left as u16));
+                        0
+                    },
+                    |code| code as u64,
+                )
+            })
+            .collect();
+
+        out.extend_from_slice(&[SCHEME_RD, right_width as u8, code_bits as u8, self.dict.len() as u8]);
+        out.extend_from_slice(&order.u32_bytes(exceptions.len() as u32));
+        for &left in &self.dict {
+            out.extend_from_slice(&order.u16_bytes(left as u16));
+        }
+        pack_codes(out, codes, code_bits);
+        pack_codes(out, values.iter().map(|v| v.to_bits()), right_width);
+        for &(position, left) in &exceptions {
+            out.extend_from_slice(&order.u32_bytes(position));
+            out.extend_from_slice(&order.u16_bytes(left));
+        }
+    }
+}
+
+/// The right width (48..=63) with the smallest estimated RD size over the
+/// sample; the widest right part wins a tie.
+fn best_cut(values: &[f64], stride: usize) -> u32 {
+    // Sorting the patterns once sorts the lefts of every cut too.
+    let mut sample: Vec<u64> = values.iter().step_by(stride).map(|v| v.to_bits()).collect();
+    sample.sort_unstable();
+    let n = sample.len() as u64;
+    let mut best = (u64::MAX, 64 - 1);
+    for left_bits in 1..=RD_MAX_LEFT_BITS {
+        let right_width = 64 - left_bits;
+        let mut runs = count_runs(sample.iter().map(|&p| p >> right_width));
+        let (dict, covered) = top_lefts(&mut runs);
+        let bits = rd_bits(n, right_width, dict.len(), n - covered);
+        if bits < best.0 {
+            best = (bits, right_width);
+        }
+    }
+    best.1
+}
