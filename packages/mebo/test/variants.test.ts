@@ -2,7 +2,17 @@
 // decode every vector identically and encode identical bytes.
 
 import { beforeAll, expect, it, vi } from 'vitest';
-import { bitsOf, firstDifference, manifest, readBlob, readInput } from './helpers/vectors.js';
+import {
+  bitsOf,
+  firstDifference,
+  manifest,
+  numericMetricsOf,
+  numericOptionsOf,
+  readBlob,
+  readInput,
+  textMetricsOf,
+  textOptionsOf,
+} from './helpers/vectors.js';
 
 type Sdk = typeof import('../src/index.js');
 
@@ -52,22 +62,10 @@ it('decode every vector identically', () => {
 it('encode every vector to identical bytes', () => {
   for (const c of manifest()) {
     const input = readInput(c);
-    const metrics = input.metrics.map((m) => ({
-      ...(input.byName ? { name: m.name! } : { id: m.id }),
-      timestamps: m.timestamps,
-      ...(m.tags ? { tags: m.tags } : {}),
-    }));
-    const o = c.options;
     const encode = (sdk: Sdk) =>
       c.kind === 'numeric'
-        ? sdk.encodeNumeric(
-            metrics.map((m, i) => ({ ...m, values: input.metrics[i]!.values })),
-            { ...o, startTime: input.startTime } as never,
-          )
-        : sdk.encodeText(
-            metrics.map((m, i) => ({ ...m, values: input.metrics[i]!.texts })),
-            { ...o, startTime: input.startTime } as never,
-          );
+        ? sdk.encodeNumeric(numericMetricsOf(input), numericOptionsOf(c))
+        : sdk.encodeText(textMetricsOf(input), textOptionsOf(c));
     same(encode(simd), encode(scalar), c.name);
   }
 });

@@ -2,24 +2,19 @@
 // byte where no codec is involved, round trip where one is.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  encodeNumeric,
-  encodeText,
-  init,
-  NumericBlob,
-  TextBlob,
-  type NumericEncodeOptions,
-  type TextEncodeOptions,
-} from '../src/index.js';
+import { encodeNumeric, encodeText, init, NumericBlob, TextBlob } from '../src/index.js';
 import {
   bitsOf,
   expectedTagsAllEmpty,
   firstDifference,
   manifest,
+  numericMetricsOf,
+  numericOptionsOf,
   numericTagOffset,
   readBlob,
   readInput,
-  type Case,
+  textMetricsOf,
+  textOptionsOf,
   type Input,
 } from './helpers/vectors.js';
 
@@ -85,41 +80,6 @@ function expectTextDecodes(blob: TextBlob, input: Input, label: string): void {
   }
 }
 
-function numericOptions(c: Case): NumericEncodeOptions & { startTime: bigint } {
-  const o = c.options;
-  return {
-    startTime: readInput(c).startTime,
-    timestampEncoding: o.timestampEncoding,
-    valueEncoding: o.valueEncoding!,
-    timestampCompression: o.timestampCompression!,
-    valueCompression: o.valueCompression!,
-    tags: o.tags,
-    bigEndian: o.bigEndian,
-    layout: o.layout!,
-  };
-}
-
-function textOptions(c: Case): TextEncodeOptions & { startTime: bigint } {
-  const o = c.options;
-  return {
-    startTime: readInput(c).startTime,
-    timestampEncoding: o.timestampEncoding as 'raw' | 'delta',
-    dataCompression: o.dataCompression!,
-    tags: o.tags,
-    bigEndian: o.bigEndian,
-  };
-}
-
-/** Metrics of an input as encode takes them: by name or by id, as the reference was given them. */
-function metricsOf(input: Input, kind: 'numeric' | 'text') {
-  return input.metrics.map((m) => ({
-    ...(input.byName ? { name: m.name! } : { id: m.id }),
-    timestamps: m.timestamps,
-    values: kind === 'numeric' ? m.values : m.texts,
-    ...(m.tags ? { tags: m.tags } : {}),
-  }));
-}
-
 describe('numeric vectors', () => {
   it('are all there', () => expect(numericCases.length).toBe(638));
 
@@ -142,7 +102,7 @@ describe('numeric vectors', () => {
 
   it.each(numericCases)('encode $name', (c) => {
     const input = readInput(c);
-    const ours = encodeNumeric(metricsOf(input, 'numeric') as never, numericOptions(c));
+    const ours = encodeNumeric(numericMetricsOf(input), numericOptionsOf(c));
     const theirs = readBlob(c);
     const o = c.options;
     const codecFree = o.timestampCompression === 'none' && o.valueCompression === 'none';
@@ -180,7 +140,7 @@ describe('text vectors', () => {
 
   it.each(textCases)('encode $name', (c) => {
     const input = readInput(c);
-    const ours = encodeText(metricsOf(input, 'text') as never, textOptions(c));
+    const ours = encodeText(textMetricsOf(input), textOptionsOf(c));
     if (c.options.dataCompression === 'none') {
       expectSame(ours, readBlob(c), `${c.name}: bytes`);
       return;

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { NumericEncodeOptions, NumericMetricInput, TextEncodeOptions, TextMetricInput } from '../../src/index.js';
 
 function findRepoRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
@@ -123,4 +124,48 @@ export function expectedTagsAllEmpty(tags: readonly string[] | undefined): boole
 export function numericTagOffset(blob: Uint8Array): number {
   const bigEndian = (blob[0]! & 0x2) !== 0;
   return new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(28, !bigEndian);
+}
+
+/** The metrics of an input as encodeNumeric takes them: by name or by id, as the reference was given them. */
+export function numericMetricsOf(input: Input): NumericMetricInput[] {
+  return input.metrics.map((m) => ({ ...key(input, m), timestamps: m.timestamps, values: m.values, ...tagsOf(m) }));
+}
+
+export function textMetricsOf(input: Input): TextMetricInput[] {
+  return input.metrics.map((m) => ({ ...key(input, m), timestamps: m.timestamps, values: m.texts, ...tagsOf(m) }));
+}
+
+function key(input: Input, m: InputMetric): { name: string } | { id: bigint } {
+  return input.byName ? { name: m.name! } : { id: m.id };
+}
+
+function tagsOf(m: InputMetric): { tags?: string[] } {
+  return m.tags ? { tags: m.tags } : {};
+}
+
+/** A numeric case's options, as encodeNumeric takes them. */
+export function numericOptionsOf(c: Case): NumericEncodeOptions & { startTime: bigint } {
+  const o = c.options;
+  return {
+    startTime: readInput(c).startTime,
+    timestampEncoding: o.timestampEncoding,
+    valueEncoding: o.valueEncoding!,
+    timestampCompression: o.timestampCompression!,
+    valueCompression: o.valueCompression!,
+    tags: o.tags,
+    bigEndian: o.bigEndian,
+    layout: o.layout!,
+  };
+}
+
+/** A text case's options, as encodeText takes them. */
+export function textOptionsOf(c: Case): TextEncodeOptions & { startTime: bigint } {
+  const o = c.options;
+  return {
+    startTime: readInput(c).startTime,
+    timestampEncoding: o.timestampEncoding as 'raw' | 'delta',
+    dataCompression: o.dataCompression!,
+    tags: o.tags,
+    bigEndian: o.bigEndian,
+  };
 }
