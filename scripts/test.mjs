@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// `npm test`: every test in the repository, on a fresh machine too.
+//
+//   1. setup    installs the toolchain and JS dependencies (idempotent)
+//   2. build    wasm (simd + scalar), the SDK and the CLI
+//   3. cargo    the Rust workspace's tests, release build (conformance vectors,
+//               property tests, mutation and hostile-input tests)
+//   4. fuzz     a bounded fuzz run (cargo fuzz with nightly) or, without
+//               nightly, the deterministic mutation run over the same targets
+//   5. js       every package's tests (SDK in Node, Deno, workerd, Chromium;
+//               CLI; the demo's headless check)
+//
+// Any failing step stops the run with its exit code.
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, run } from './lib.mjs';
+
+const started = Date.now();
+const stage = (name) => console.log(`\n== test: ${name} (${Math.round((Date.now() - started) / 1000)} s) ==`);
+
+stage('setup');
+run('node', ['scripts/setup.mjs']);
+stage('build');
+run('node', ['scripts/build.mjs']);
+stage('cargo test');
+run('cargo', ['test', '--workspace', '--release']);
+if (existsSync(join(ROOT, 'scripts/fuzz-check.sh'))) {
+  stage('fuzz');
+  run('bash', ['scripts/fuzz-check.sh']);
+}
+stage('js tests');
+run('pnpm', ['-r', '--workspace-concurrency=1', 'test']);
+stage(`all passed in ${Math.round((Date.now() - started) / 1000)} s`);
