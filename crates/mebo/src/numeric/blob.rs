@@ -142,6 +142,22 @@ impl<'a> NumericBlob<'a> {
             }
         }
 
+        // Every timestamp encoding takes at least a byte a point (raw: eight), so
+        // a count its column cannot hold is corrupt. Checked here, before any
+        // caller sizes a buffer by the count: this bounds the decoded points by
+        // the decompressed bytes, not only by `max_points` (an ALP value column
+        // can claim any count in a few bytes).
+        let min_bytes = if header.timestamp_encoding == TimestampEncoding::Raw { 8 } else { 1 };
+        for (i, e) in entries.iter().enumerate() {
+            if e.count.saturating_mul(min_bytes) > e.timestamps.len() {
+                return Err(Error::CorruptColumn {
+                    what: "timestamp",
+                    metric: i,
+                    detail: format!("{} points cannot fit in {} bytes", e.count, e.timestamps.len()),
+                });
+            }
+        }
+
         let ids: Vec<u64> = entries.iter().map(|e| e.id).collect();
         if let Some(names) = &names {
             let names: Vec<&str> = names.iter().map(|n| n.as_ref()).collect();
