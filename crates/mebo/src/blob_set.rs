@@ -18,41 +18,31 @@ pub trait WindowBlob {
     fn first_last(&self, id: u64) -> Result<Option<(i64, i64)>>;
 }
 
-impl WindowBlob for NumericBlob<'_> {
-    fn start_time(&self) -> i64 {
-        NumericBlob::start_time(self)
-    }
-    fn metric_ids(&self) -> &[u64] {
-        NumericBlob::metric_ids(self)
-    }
-    fn point_count(&self, id: u64) -> Option<usize> {
-        self.metric(id).ok().map(|m| m.len())
-    }
-    fn first_last(&self, id: u64) -> Result<Option<(i64, i64)>> {
-        match self.metric(id) {
-            Ok(m) if !m.is_empty() => Ok(Some((m.timestamp_at(0)?, m.timestamp_at(m.len() - 1)?))),
-            _ => Ok(None),
+/// Numeric and text blobs answer the set's questions the same way.
+macro_rules! window_blob {
+    ($blob:ident) => {
+        impl WindowBlob for $blob<'_> {
+            fn start_time(&self) -> i64 {
+                $blob::start_time(self)
+            }
+            fn metric_ids(&self) -> &[u64] {
+                $blob::metric_ids(self)
+            }
+            fn point_count(&self, id: u64) -> Option<usize> {
+                self.metric(id).ok().map(|m| m.len())
+            }
+            fn first_last(&self, id: u64) -> Result<Option<(i64, i64)>> {
+                match self.metric(id) {
+                    Ok(m) if !m.is_empty() => Ok(Some((m.timestamp_at(0)?, m.timestamp_at(m.len() - 1)?))),
+                    _ => Ok(None),
+                }
+            }
         }
-    }
+    };
 }
 
-impl WindowBlob for TextBlob<'_> {
-    fn start_time(&self) -> i64 {
-        TextBlob::start_time(self)
-    }
-    fn metric_ids(&self) -> &[u64] {
-        TextBlob::metric_ids(self)
-    }
-    fn point_count(&self, id: u64) -> Option<usize> {
-        self.metric(id).ok().map(|m| m.len())
-    }
-    fn first_last(&self, id: u64) -> Result<Option<(i64, i64)>> {
-        match self.metric(id) {
-            Ok(m) if !m.is_empty() => Ok(Some((m.timestamp_at(0)?, m.timestamp_at(m.len() - 1)?))),
-            _ => Ok(None),
-        }
-    }
-}
+window_blob!(NumericBlob);
+window_blob!(TextBlob);
 
 /// Blobs of one kind ordered by start time (stable for equal starts).
 #[derive(Debug, Clone)]
