@@ -4,7 +4,7 @@
 // script is safe to run before every build.
 //
 //   rustup target wasm32-unknown-unknown
-//   clang (zstd's C sources for wasm), via apt-get
+//   clang (zstd's C sources for wasm) and chromium, via apt-get
 //   wasm-bindgen-cli at the version Cargo.lock pins for the wasm-bindgen crate
 //   pnpm at the version the root package.json pins, then the JS dependencies
 //   (among them binaryen's wasm-opt, pinned: Debian bookworm's binaryen 108
@@ -26,8 +26,9 @@ function ensureWasmTarget() {
 }
 
 function ensureAptPackages() {
-  // command on PATH -> Debian package that provides it
-  const wanted = { clang: 'clang' };
+  // command on PATH -> Debian package that provides it (chromium: the
+  // headless browser of the demo check, the bench and the browser tests)
+  const wanted = { clang: 'clang', chromium: 'chromium' };
   const missing = Object.entries(wanted)
     .filter(([command]) => !has(command))
     .map(([, pkg]) => pkg);

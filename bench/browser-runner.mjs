@@ -1,0 +1,33 @@
+// The Chromium side of `npm run bench`, bundled by esbuild into a page that
+// scripts/bench.mjs serves from 127.0.0.1 and drives with playwright-core.
+// `window.runBench({ variant, quick })` loads that wasm build (one per page
+// load: the SDK's init is once per realm) and times decode of every bench blob.
+
+import * as mebo from 'mebo';
+import { PLANS, configName, decodeNumeric, decodeText, measure } from './harness.mjs';
+
+async function fetchBytes(path) {
+  const response = await fetch(path);
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+globalThis.runBench = async ({ variant = 'simd', quick = false } = {}) => {
+  await mebo.init({ wasm: fetch(`wasm/mebo_${variant}.wasm`), variant });
+  const plan = quick ? PLANS.quick : PLANS.full;
+  const runtime = variant === 'scalar' ? 'wasm-chromium-scalar' : 'wasm-chromium';
+  const { cases } = await (await fetch('manifest.json')).json();
+  const rows = [];
+  for (const benchCase of cases) {
+    const bytes = await fetchBytes(benchCase.file);
+    const text = benchCase.kind === 'text';
+    const open = text ? mebo.TextBlob.from(bytes) : mebo.NumericBlob.from(bytes);
+    const points = open.totalPoints;
+    open.free();
+    const op = text ? () => decodeText(mebo, bytes) : () => decodeNumeric(mebo, bytes);
+    rows.push({ config: configName(benchCase), runtime, op: 'decode', points, bytes: bytes.length, ...measure(op, plan) });
+    await new Promise((resolve) => setTimeout(resolve, 0)); // let the page breathe between rows
+  }
+  return { rows, crossOriginIsolated: globalThis.crossOriginIsolated === true, userAgent: navigator.userAgent };
+};
+globalThis.benchReady = true;

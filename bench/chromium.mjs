@@ -1,0 +1,100 @@
+// Runs the bench page in headless Debian Chromium (playwright-core, no
+// downloaded browser): bundles browser-runner.mjs with esbuild into a temp
+// dir beside copies of the bench blobs and the wasm builds, serves it from
+// 127.0.0.1 and collects the rows. Node only.
+
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import { startServer } from '../web-demo/serve.mjs';
+import { BENCH_DIR, ROOT, manifest } from './data.mjs';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Headless flags for Debian's chromium in a sandbox-less container. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Launch Chromium (playwright-core gives it a fresh temporary --user-data-dir). */
+export function launchChromium() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: CHROMIUM_ARGS });
+}
+
+const HTML = `<!doctype html>
+<meta charset="utf-8">
+<title>mebo bench</title>
+<script type="module" src="runner.js"></script>
+<body>mebo bench page</body>
+`;
+
+/** Build the page into a fresh temp dir; returns the dir. */
+async function buildPage() {
+  const dir = mkdtempSync(join(tmpdir(), 'mebo-bench-page-'));
+  await build({
+    entryPoints: [fileURLToPath(new URL('./browser-runner.mjs', import.meta.url))],
+    outfile: join(dir, 'runner.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  writeFileSync(join(dir, 'index.html'), HTML);
+  mkdirSync(join(dir, 'wasm'));
+  for (const variant of ['simd', 'scalar']) {
+    copyFileSync(join(ROOT, `packages/mebo/wasm/mebo_${variant}.wasm`), join(dir, `wasm/mebo_${variant}.wasm`));
+  }
+  const cases = manifest();
+  for (const c of cases) {
+    mkdirSync(dirname(join(dir, c.file)), { recursive: true });
+    copyFileSync(join(BENCH_DIR, c.file), join(dir, c.file));
+  }
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ cases }));
+  return dir;
+}
+
+/**
+ * Time decode of every bench blob in Chromium, once per wasm build in
+ * `variants` (each in a fresh page). Returns `{ rows, version, crossOriginIsolated }`.
+ */
+export async function runChromium({ quick = false, variants = ['simd', 'scalar'], log = () => {} } = {}) {
+  const dir = await buildPage();
+  const server = await startServer({ root: dir });
+  let browser;
+  try {
+    browser = await launchChromium();
+    const rows = [];
+    let isolated = true;
+    for (const variant of variants) {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on('pageerror', (error) => errors.push(error));
+      await page.goto(`${server.url}index.html`);
+      await page.waitForFunction(() => globalThis.benchReady === true);
+      log(`  chromium ${browser.version()} (${variant}): running`);
+      const result = await page.evaluate((options) => globalThis.runBench(options), { variant, quick });
+      if (errors.length) throw errors[0];
+      isolated &&= result.crossOriginIsolated;
+      for (const row of result.rows) {
+        log(`  ${row.runtime.padEnd(17)} ${row.op.padEnd(6)} ${row.config.padEnd(38)} ${(row.median_ns / 1e3).toFixed(1).padStart(9)} µs`);
+      }
+      rows.push(...result.rows);
+      await page.close();
+    }
+    return { rows, version: browser.version(), crossOriginIsolated: isolated };
+  } finally {
+    await browser?.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

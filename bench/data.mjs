@@ -1,0 +1,109 @@
+// The benchmark dataset (../shared/bench) and the same data as the JSON and
+// Arrow payloads the bench compares against. Node only.
+
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as arrow from 'apache-arrow';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const BENCH_DIR = process.env.MEBO_BENCH_DIR ?? join(ROOT, '../shared/bench');
+export const REFERENCE_DIR = join(ROOT, '../shared/reference');
+
+export function readJson(path) {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+export function manifest() {
+  return readJson(join(BENCH_DIR, 'manifest.json')).cases;
+}
+
+export function blobBytes(benchCase) {
+  return new Uint8Array(readFileSync(join(BENCH_DIR, benchCase.file)));
+}
+
+const inputs = new Map();
+
+/** A numeric input file (vectors' JSON schema) as SDK encoder input. */
+export function numericInput(relativePath) {
+  let input = inputs.get(relativePath);
+  if (input) return input;
+  const raw = readJson(join(BENCH_DIR, relativePath));
+  const bits = new BigUint64Array(1);
+  const float = new Float64Array(bits.buffer);
+  input = {
+    startTime: BigInt(raw.startTimeMicros),
+    metrics: raw.metrics.map((m) => ({
+      name: m.name,
+      timestamps: BigInt64Array.from(m.timestamps, (t) => BigInt(t)),
+      values: Float64Array.from(m.values, (hex) => {
+        bits[0] = BigInt(`0x${hex}`);
+        return float[0];
+      }),
+    })),
+  };
+  inputs.set(relativePath, input);
+  return input;
+}
+
+/** The columnar JSON payload a typical HTTP API would send for the same data. */
+export function jsonPayload(input) {
+  return JSON.stringify({
+    metrics: input.metrics.map((m) => ({
+      name: m.name,
+      timestamps: Array.from(m.timestamps, Number),
+      values: Array.from(m.values),
+    })),
+  });
+}
+
+/**
+ * The same data as an Arrow IPC stream: one record batch, a row per metric,
+ * `name: Utf8`, `timestamps: List<Int64>` (microseconds), `values: List<Float64>`.
+ */
+export function arrowPayload(input) {
+  const n = input.metrics.length;
+  const total = input.metrics.reduce((sum, m) => sum + m.values.length, 0);
+  const offsets = new Int32Array(n + 1);
+  const timestamps = new BigInt64Array(total);
+  const values = new Float64Array(total);
+  let at = 0;
+  input.metrics.forEach((m, i) => {
+    timestamps.set(m.timestamps, at);
+    values.set(m.values, at);
+    at += m.values.length;
+    offsets[i + 1] = at;
+  });
+  const list = (type, data) =>
+    arrow.makeData({
+      type: new arrow.List(new arrow.Field('item', type, false)),
+      length: n,
+      nullCount: 0,
+      valueOffsets: offsets,
+      child: arrow.makeData({ type, length: total, nullCount: 0, data }),
+    });
+  const table = new arrow.Table({
+    name: arrow.vectorFromArray(input.metrics.map((m) => m.name), new arrow.Utf8()),
+    timestamps: arrow.makeVector(list(new arrow.Int64(), timestamps)),
+    values: arrow.makeVector(list(new arrow.Float64(), values)),
+  });
+  return arrow.tableToIPC(table, 'stream');
+}
+
+/** Check a decoded JSON / Arrow payload against the input (once, untimed). */
+export function checkPayloads(input, json, ipc) {
+  const parsed = JSON.parse(json);
+  const table = arrow.tableFromIPC(ipc);
+  const ts = table.getChild('timestamps').data[0].children[0].values;
+  const vs = table.getChild('values').data[0].children[0].values;
+  let at = 0;
+  input.metrics.forEach((m, i) => {
+    const p = parsed.metrics[i];
+    if (p.name !== m.name || table.getChild('name').get(i) !== m.name) throw new Error(`payload metric ${i} name`);
+    for (let j = 0; j < m.values.length; j++, at++) {
+      const same = (a, b) => Object.is(a, b);
+      if (!same(p.values[j], m.values[j]) || !same(vs[at], m.values[j])) throw new Error(`payload value ${i}/${j}`);
+      if (p.timestamps[j] !== Number(m.timestamps[j]) || ts[at] !== m.timestamps[j]) throw new Error(`payload timestamp ${i}/${j}`);
+    }
+  });
+}

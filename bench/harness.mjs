@@ -1,0 +1,124 @@
+// The timing loop and the operations timed by `npm run bench`, shared by the
+// Node runner, the Chromium page and the web demo's benchmark panel. Only
+// standard JavaScript (performance.now, typed arrays): no Node API here.
+
+/** Sampling plans: `full` for reported figures, `quick` for a smoke run. */
+export const PLANS = {
+  full: { samples: 40, minSampleMs: 2, warmupMs: 150 },
+  quick: { samples: 7, minSampleMs: 1, warmupMs: 20 },
+};
+
+/**
+ * Time `op`: warm it up (at least `warmupMs` and 3 calls), then take
+ * `samples` samples, each repeating `op` enough times to last at least
+ * `minSampleMs`; a sample's time is its duration over its repetitions.
+ * `op` returns a number that is folded into a sink so no engine can drop it.
+ * Returns nanoseconds per call.
+ */
+export function measure(op, plan = PLANS.full) {
+  let sink = 0;
+  const start = performance.now();
+  let calls = 0;
+  while (calls < 3 || performance.now() - start < plan.warmupMs) {
+    sink += op();
+    calls++;
+  }
+  const perCallMs = (performance.now() - start) / calls;
+  const reps = Math.max(1, Math.ceil(plan.minSampleMs / Math.max(perCallMs, 1e-6)));
+  const times = new Float64Array(plan.samples);
+  for (let s = 0; s < plan.samples; s++) {
+    const t0 = performance.now();
+    for (let r = 0; r < reps; r++) sink += op();
+    times[s] = ((performance.now() - t0) / reps) * 1e6;
+  }
+  times.sort();
+  if (Number.isNaN(sink)) throw new Error('benchmark sink is NaN'); // keeps `sink` observable
+  return {
+    median_ns: Math.round(times[times.length >> 1]),
+    min_ns: Math.round(times[0]),
+    runs: plan.samples,
+    reps,
+  };
+}
+
+/**
+ * `num-seed200x250-delta-none-gorilla-none-notags-le-v1` → `delta-none-gorilla-none`;
+ * text cases → `text-<tsEnc>-<codec>`; a layout other than v1 is kept as a suffix.
+ * The same naming as crates/mebo-bench.
+ */
+export function configName(benchCase) {
+  const o = benchCase.options;
+  if (benchCase.kind === 'text') return `text-${o.timestampEncoding}-${o.dataCompression}`;
+  const base = `${o.timestampEncoding}-${o.timestampCompression}-${o.valueEncoding}-${o.valueCompression}`;
+  return !o.layout || o.layout === 'v1' ? base : `${base}-${o.layout}`;
+}
+
+/**
+ * The SDK's decode-everything call on a numeric blob: open, `decodeAll()`
+ * (typed arrays copied out of wasm memory), free. Returns a checksum-ish number.
+ */
+export function decodeNumeric(mebo, bytes) {
+  const blob = mebo.NumericBlob.from(bytes);
+  try {
+    const c = blob.decodeAll();
+    return c.values.length + c.offsets.length + c.values[c.values.length - 1];
+  } finally {
+    blob.free();
+  }
+}
+
+/** The same for a text blob (strings split into a `string[]`). */
+export function decodeText(mebo, bytes) {
+  const blob = mebo.TextBlob.from(bytes);
+  try {
+    const c = blob.decodeAll();
+    return c.values.length + c.offsets.length + c.values[c.values.length - 1].length;
+  } finally {
+    blob.free();
+  }
+}
+
+/**
+ * A columnar JSON payload (`{metrics:[{name, timestamps:[numbers], values:[numbers]}]}`)
+ * parsed into the columns `decodeAll` returns: one timestamp column, one value
+ * column, metric offsets. JSON has no int64, so timestamps (microseconds,
+ * below 2^53) land in a Float64Array: the cheapest honest target.
+ */
+export function decodeJson(text) {
+  const { metrics } = JSON.parse(text);
+  let total = 0;
+  for (const m of metrics) total += m.values.length;
+  const timestamps = new Float64Array(total);
+  const values = new Float64Array(total);
+  const offsets = new Uint32Array(metrics.length + 1);
+  let at = 0;
+  for (let i = 0; i < metrics.length; i++) {
+    const m = metrics[i];
+    timestamps.set(m.timestamps, at);
+    values.set(m.values, at);
+    at += m.values.length;
+    offsets[i + 1] = at;
+  }
+  return values.length + offsets.length + values[values.length - 1] + metrics[0].name.length;
+}
+
+/**
+ * An Arrow IPC stream of one record batch, one row per metric:
+ * `{name: Utf8, timestamps: List<Int64>, values: List<Float64>}` — the same
+ * columns-plus-offsets shape as `decodeAll`. Reading yields the child
+ * BigInt64Array / Float64Array and the Int32Array offsets, which apache-arrow
+ * hands out as zero-copy views of the IPC bytes (no per-point work at all).
+ */
+export function decodeArrow(arrow, bytes) {
+  const table = arrow.tableFromIPC(bytes);
+  const ts = table.getChild('timestamps').data[0];
+  const vs = table.getChild('values').data[0];
+  const timestamps = ts.children[0].values;
+  const values = vs.children[0].values;
+  const offsets = vs.valueOffsets;
+  const names = table.getChild('name');
+  if (!(timestamps instanceof BigInt64Array) || !(values instanceof Float64Array)) {
+    throw new Error('unexpected Arrow column types');
+  }
+  return values.length + offsets.length + values[values.length - 1] + names.length;
+}

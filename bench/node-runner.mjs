@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// One Node process of `npm run bench`: the SDK with one wasm build (its init
+// is once per process, so each build gets its own process).
+//
+//   node bench/node-runner.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--no-decode] --out FILE
+//
+// Times, on every configuration of the bench set: decode (NumericBlob.from +
+// decodeAll + free; text blobs likewise); with --encode, encodeNumeric of the
+// bench input with the configuration's options; with --baselines, JSON.parse
+// and Apache Arrow reads of the same data. Writes the rows as JSON to FILE.
+
+import { writeFileSync } from 'node:fs';
+import * as arrow from 'apache-arrow';
+import * as mebo from 'mebo';
+import { PLANS, configName, decodeArrow, decodeJson, decodeNumeric, decodeText, measure } from './harness.mjs';
+import { arrowPayload, blobBytes, checkPayloads, jsonPayload, manifest, numericInput } from './data.mjs';
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const value = (name) => argv[argv.indexOf(name) + 1];
+const variant = value('--variant') ?? 'simd';
+const plan = flag('--quick') ? PLANS.quick : PLANS.full;
+const runtime = variant === 'scalar' ? 'wasm-node-scalar' : 'wasm-node';
+
+await mebo.init({ variant });
+if (mebo.wasmVariant() !== variant) throw new Error(`asked for the ${variant} build, got ${mebo.wasmVariant()}`);
+
+const rows = [];
+function record(row) {
+  rows.push(row);
+  const { config, runtime: rt, op, median_ns } = row;
+  process.stderr.write(`  ${rt.padEnd(17)} ${op.padEnd(6)} ${config.padEnd(38)} ${(median_ns / 1e3).toFixed(1).padStart(9)} µs\n`);
+}
+
+/** Decoded columns equal the input, metric by metric (v2 layouts sort metrics by id). */
+function sameColumns(columns, input, what) {
+  const byId = new Map(input.metrics.map((m) => [mebo.metricId(m.name), m]));
+  if (columns.ids.length !== input.metrics.length) throw new Error(`${what}: ${columns.ids.length} metrics, input has ${byId.size}`);
+  columns.ids.forEach((id, i) => {
+    const m = byId.get(id);
+    const from = columns.offsets[i];
+    if (!m || columns.offsets[i + 1] - from !== m.values.length) throw new Error(`${what}: metric ${i} differs from the input`);
+    for (let j = 0; j < m.values.length; j++) {
+      if (columns.timestamps[from + j] !== m.timestamps[j] || !Object.is(columns.values[from + j], m.values[j])) {
+        throw new Error(`${what}: metric ${i} point ${j} differs from the input`);
+      }
+    }
+  });
+}
+
+for (const benchCase of flag('--no-decode') ? [] : manifest()) {
+  const config = configName(benchCase);
+  const bytes = blobBytes(benchCase);
+  if (benchCase.kind === 'text') {
+    const blob = mebo.TextBlob.from(bytes);
+    const points = blob.totalPoints;
+    blob.free();
+    record({ config, runtime, op: 'decode', points, bytes: bytes.length, ...measure(() => decodeText(mebo, bytes), plan) });
+    continue;
+  }
+  const input = numericInput(benchCase.options.input);
+  {
+    // Untimed: the reference's blob decodes to the input.
+    const blob = mebo.NumericBlob.from(bytes);
+    sameColumns(blob.decodeAll(), input, `${config} decode`);
+    blob.free();
+  }
+  const points = input.metrics.reduce((n, m) => n + m.values.length, 0);
+  record({ config, runtime, op: 'decode', points, bytes: bytes.length, ...measure(() => decodeNumeric(mebo, bytes), plan) });
+
+  if (flag('--encode')) {
+    const o = benchCase.options;
+    const options = {
+      config: `${o.timestampEncoding}-${o.timestampCompression}-${o.valueEncoding}-${o.valueCompression}`,
+      layout: o.layout,
+      tags: o.tags,
+      bigEndian: o.bigEndian,
+      startTime: input.startTime,
+    };
+    const encoded = mebo.encodeNumeric(input.metrics, options);
+    const blob = mebo.NumericBlob.from(encoded);
+    sameColumns(blob.decodeAll(), input, `${config} encode`);
+    blob.free();
+    const t = measure(() => mebo.encodeNumeric(input.metrics, options).length, plan);
+    record({ config, runtime, op: 'encode', points, bytes: encoded.length, ...t });
+  }
+}
+
+if (flag('--baselines')) {
+  const first = manifest().find((c) => c.kind === 'numeric');
+  const input = numericInput(first.options.input);
+  const points = input.metrics.reduce((n, m) => n + m.values.length, 0);
+  const json = jsonPayload(input);
+  const ipc = arrowPayload(input);
+  checkPayloads(input, json, ipc);
+  const jsonBytes = new TextEncoder().encode(json).length;
+  record({ config: 'json', runtime: 'json', op: 'decode', points, bytes: jsonBytes, ...measure(() => decodeJson(json), plan) });
+  record({ config: 'arrow', runtime: 'arrow', op: 'decode', points, bytes: ipc.length, ...measure(() => decodeArrow(arrow, ipc), plan) });
+}
+
+writeFileSync(value('--out'), JSON.stringify(rows));

@@ -1,0 +1,337 @@
+#!/usr/bin/env node
+// `npm run bench`: decode and encode speed of mebo on every configuration of
+// ../shared/bench, in one run, across runtimes:
+//
+//   rust-native           target/release/mebo-bench (crates/mebo-bench)
+//   wasm-node             the SDK in Node: NumericBlob.from + decodeAll + free (simd build)
+//   wasm-node-scalar      the same with the scalar build (own process: init is once per process)
+//   wasm-chromium         the same in headless Debian Chromium (playwright-core, page on 127.0.0.1)
+//   wasm-chromium-scalar  the same with the scalar build
+//   json, arrow           JSON.parse / apache-arrow reads of the same data into typed arrays
+//
+// plus encode (rust-native, wasm-node) of every numeric configuration, sizes
+// (blob vs JSON vs Arrow), the wasm binary sizes (full and decode-only), and
+// the targets as PASS / MISS lines. Writes bench-results.json at the root.
+//
+//   node scripts/bench.mjs [--quick] [--only RUNTIME,...] [--build] [--out FILE]
+//
+// --quick   few samples (a smoke run; figures are not for reporting)
+// --only    run only these runtimes (rust-native, wasm-node, wasm-node-scalar, wasm-chromium, baselines)
+// --build   rebuild the wasm and the SDK first (default: only when missing)
+
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ROOT, output } from './lib.mjs';
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const valueOf = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const only = valueOf('--only')?.split(',');
+const wants = (runtime) => !only || only.includes(runtime);
+const outFile = valueOf('--out') ?? join(ROOT, 'bench-results.json');
+const log = (line) => process.stderr.write(`${line}\n`);
+
+/** Run a command, its output on stderr (stdout is the report); exit when it fails. */
+function run(command, args, options = {}) {
+  log(`$ ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: ['ignore', 2, 2], cwd: ROOT, ...options });
+  if (result.status !== 0) {
+    log(`${command} failed: ${result.error?.message ?? `exit ${result.status ?? result.signal}`}`);
+    process.exit(1);
+  }
+}
+
+// ---------------------------------------------------------------- prerequisites
+
+if (!existsSync(join(ROOT, 'bench/node_modules/apache-arrow')) || !existsSync(join(ROOT, 'node_modules/.pnpm'))) {
+  run(process.execPath, [join(ROOT, 'scripts/setup.mjs')]);
+}
+const sdkBuilt = ['packages/mebo/wasm/mebo_simd.wasm', 'packages/mebo/wasm/mebo_scalar.wasm', 'packages/mebo/dist/index.js'].every(
+  (file) => existsSync(join(ROOT, file)),
+);
+if (argv.includes('--build') || !sdkBuilt) run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
+
+// Imported after setup: these resolve apache-arrow, esbuild and playwright-core from bench/.
+const { REFERENCE_DIR, arrowPayload, jsonPayload, manifest, numericInput, readJson } = await import('../bench/data.mjs');
+const { configName } = await import('../bench/harness.mjs');
+
+const tmp = mkdtempSync(join(tmpdir(), 'mebo-bench-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+const startLoad = loadavg();
+if (startLoad[0] > cpus().length * 0.75) {
+  log(`bench: load average ${startLoad.map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores: other jobs are running, figures will be noisy`);
+}
+
+// ---------------------------------------------------------------- runs
+
+const rows = [];
+const machine = {
+  cpu: cpus()[0]?.model.trim(),
+  cores: cpus().length,
+  node: process.version,
+  rustc: output('rustc', ['--version'])?.trim(),
+  chromium: undefined,
+  date: new Date().toISOString(),
+  plan: quick ? 'quick' : 'full',
+  load_average_start: startLoad.map((l) => Number(l.toFixed(2))),
+};
+
+if (wants('rust-native')) {
+  run('cargo', ['build', '--release', '-p', 'mebo-bench']);
+  const out = join(tmp, 'native.json');
+  log('bench: rust-native');
+  const result = spawnSync(join(ROOT, 'target/release/mebo-bench'), ['--json', out, ...(quick ? ['--quick'] : [])], {
+    stdio: ['ignore', 2, 2],
+    cwd: ROOT,
+  });
+  if (result.status !== 0) throw new Error(`mebo-bench exited with ${result.status ?? result.signal}`);
+  rows.push(...JSON.parse(readFileSync(out, 'utf8')));
+}
+
+function nodeRunner(variant, extra) {
+  const out = join(tmp, `node-${variant}.json`);
+  log(`bench: wasm-node (${variant})`);
+  const result = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bench/node-runner.mjs'), '--variant', variant, '--out', out, ...extra, ...(quick ? ['--quick'] : [])],
+    { stdio: ['ignore', 2, 2], cwd: ROOT },
+  );
+  if (result.status !== 0) throw new Error(`node runner (${variant}) exited with ${result.status ?? result.signal}`);
+  rows.push(...JSON.parse(readFileSync(out, 'utf8')));
+}
+if (wants('wasm-node') || wants('baselines')) {
+  nodeRunner('simd', [...(wants('wasm-node') ? ['--encode'] : ['--no-decode']), ...(wants('baselines') ? ['--baselines'] : [])]);
+}
+if (wants('wasm-node-scalar')) nodeRunner('scalar', []);
+
+let crossOriginIsolated;
+if (wants('wasm-chromium')) {
+  log('bench: wasm-chromium');
+  const { runChromium } = await import('../bench/chromium.mjs');
+  const result = await runChromium({ quick, log });
+  rows.push(...result.rows);
+  machine.chromium = result.version;
+  crossOriginIsolated = result.crossOriginIsolated;
+}
+machine.load_average_end = loadavg().map((l) => Number(l.toFixed(2)));
+machine.wasm_opt = findWasmOpt()?.version;
+
+// ---------------------------------------------------------------- references
+
+const cases = manifest();
+const goRows = readJson(join(REFERENCE_DIR, 'go-v1.9-epyc.json')).rows;
+const seed = readJson(join(REFERENCE_DIR, 'seed-x86.json'));
+const caseByConfig = new Map(cases.map((c) => [configName(c), c]));
+const goDecodeNs = (config) => goRows.find((r) => r.name === caseByConfig.get(config)?.name)?.decode_materialize_ns;
+const seedNs = (config, op) => {
+  const us = op === 'encode' ? seed.encode_250pts[config] : seed.decode_iterate_250pts[config]?.total;
+  return us === undefined ? undefined : us * 1e3;
+};
+
+for (const row of rows) {
+  const go = row.op === 'decode' ? goDecodeNs(row.config) : undefined;
+  const x86 = seedNs(row.config, row.op);
+  if (go !== undefined) Object.assign(row, { go_epyc_ns: go, vs_go_epyc: round(go / row.median_ns) });
+  if (x86 !== undefined) Object.assign(row, { seed_x86_ns: x86, vs_seed_x86: round(x86 / row.median_ns) });
+}
+
+// ---------------------------------------------------------------- sizes
+
+const input = numericInput(cases.find((c) => c.kind === 'numeric').options.input);
+const json = Buffer.from(jsonPayload(input));
+const ipc = arrowPayload(input);
+const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
+const sizes = {
+  json: { bytes: json.length, gzip: gz(json) },
+  arrow: { bytes: ipc.length, gzip: gz(ipc) },
+  blobs: cases.map((c) => {
+    const bytes = readFileSync(join(ROOT, '../shared/bench', c.file));
+    return { config: configName(c), bytes: bytes.length, gzip: gz(bytes), seed_x86: seed.sizes_250pts[configName(c)] };
+  }),
+};
+
+const wasm = wasmSizes();
+
+// ---------------------------------------------------------------- report
+
+const find = (config, runtime, op = 'decode') => rows.find((r) => r.config === config && r.runtime === runtime && r.op === op);
+const us = (ns) => (ns === undefined ? '-' : (ns / 1e3).toFixed(1));
+const ratio = (x) => (x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(2)}x`);
+
+console.log('');
+console.log(`mebo bench (${quick ? 'QUICK run: few samples, not for reporting' : 'full run'}) — ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.rustc}${machine.chromium ? `, chromium ${machine.chromium}` : ''}`);
+console.log(`load average at start ${machine.load_average_start.join(' ')}, at end ${machine.load_average_end.join(' ')}`);
+console.log('ratios: reference time / our median (above 1 = faster than the reference). go-epyc: the reference\'s decode + Materialize (decode rows) on this machine kind; seed-x86: documented i7-9700K decode+iterate total / encode.');
+console.log('');
+const header = ['config', 'runtime', 'op', 'points', 'bytes', 'median µs', 'min µs', 'Mpts/s', 'vs go-epyc', 'vs seed-x86'];
+const widths = [36, 20, 6, 7, 8, 10, 10, 8, 10, 11];
+const line = (cells) => cells.map((c, i) => (i < 3 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ');
+console.log(line(header));
+const runtimeOrder = ['rust-native', 'wasm-node', 'wasm-node-scalar', 'wasm-chromium', 'wasm-chromium-scalar', 'json', 'arrow'];
+const configOrder = [...cases.map(configName), 'json', 'arrow'];
+rows.sort(
+  (a, b) =>
+    configOrder.indexOf(a.config) - configOrder.indexOf(b.config) ||
+    a.op.localeCompare(b.op) ||
+    runtimeOrder.indexOf(a.runtime) - runtimeOrder.indexOf(b.runtime),
+);
+for (const r of rows) {
+  console.log(
+    line([r.config, r.runtime, r.op, r.points, r.bytes, us(r.median_ns), us(r.min_ns), (r.points / r.median_ns * 1e3).toFixed(1), ratio(r.vs_go_epyc), ratio(r.vs_seed_x86)]),
+  );
+}
+
+// Compact decode matrix: one line per configuration.
+console.log('');
+console.log('decode, median µs per blob (50,000 points; text: 10,050 points)');
+const mHeader = ['config', 'native', 'node', 'node-sc', 'chrom', 'chrom-sc', 'go-epyc', 'node/go', 'nat/go', 'chr/node', 'simd gain'];
+const mWidths = [36, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9];
+const mLine = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(mWidths[i]) : String(c).padStart(mWidths[i]))).join(' ');
+console.log(mLine(mHeader));
+for (const config of cases.map(configName)) {
+  const [nat, node, nodeSc, chr, chrSc] = ['rust-native', 'wasm-node', 'wasm-node-scalar', 'wasm-chromium', 'wasm-chromium-scalar'].map(
+    (rt) => find(config, rt)?.median_ns,
+  );
+  const go = goDecodeNs(config);
+  console.log(
+    mLine([config, us(nat), us(node), us(nodeSc), us(chr), us(chrSc), us(go), ratio(go / node), ratio(go / nat), ratio(chr / node), ratio(nodeSc / node)]),
+  );
+}
+for (const base of ['json', 'arrow']) {
+  const r = find(base, base);
+  if (r) console.log(mLine([`${base} (${r.bytes} bytes)`, '', us(r.median_ns), '', '', '', '', '', '', '', '']));
+}
+
+console.log('');
+console.log(`sizes (same 200 x 250 points): JSON ${sizes.json.bytes} bytes (${sizes.json.gzip} gzipped), Arrow IPC ${sizes.arrow.bytes} (${sizes.arrow.gzip} gzipped)`);
+console.log(mLine(['config', 'bytes', 'gzip', 'seed-x86', 'vs JSON', 'vs Arrow', '', '', '', '', '']).trimEnd());
+for (const s of sizes.blobs) {
+  if (s.config.startsWith('text-')) {
+    console.log(mLine([s.config, s.bytes, s.gzip, '-', '', '', '', '', '', '', '']).trimEnd());
+    continue;
+  }
+  console.log(mLine([s.config, s.bytes, s.gzip, s.seed_x86 ?? '-', `${((s.bytes / sizes.json.bytes) * 100).toFixed(1)}%`, `${((s.bytes / sizes.arrow.bytes) * 100).toFixed(1)}%`, '', '', '', '', '']).trimEnd());
+}
+
+console.log('');
+console.log('wasm binaries (wasm-opt -O3), bytes raw / gzip -9:');
+for (const w of wasm) console.log(`  ${w.name.padEnd(26)} ${String(w.bytes).padStart(8)} / ${String(w.gzip).padStart(7)}${w.note ? `   ${w.note}` : ''}`);
+
+// ---------------------------------------------------------------- targets
+
+const numeric = cases.filter((c) => c.kind === 'numeric').map(configName);
+const decodeConfigs = cases.map(configName);
+const simdConfigs = cases
+  .filter((c) => c.kind === 'numeric' && (c.options.timestampEncoding === 'deltapacked' || ['raw', 'alp'].includes(c.options.valueEncoding)))
+  .map(configName);
+const targets = [
+  check('wasm-node decode >= 1.5x faster than the reference decode_materialize (every numeric config)', numeric, (c) => {
+    const r = find(c, 'wasm-node');
+    return r && { value: goDecodeNs(c) / r.median_ns, ok: goDecodeNs(c) / r.median_ns >= 1.5 };
+  }),
+  check('wasm-chromium within 1.2x of wasm-node (every config)', decodeConfigs, (c) => {
+    const chr = find(c, 'wasm-chromium');
+    const node = find(c, 'wasm-node');
+    return chr && node && { value: chr.median_ns / node.median_ns, ok: chr.median_ns <= 1.2 * node.median_ns };
+  }),
+  check('rust-native decode >= 3x faster than the reference decode_materialize (every numeric config)', numeric, (c) => {
+    const r = find(c, 'rust-native');
+    return r && { value: goDecodeNs(c) / r.median_ns, ok: goDecodeNs(c) / r.median_ns >= 3 };
+  }),
+  check('simd >= 1.2x faster than scalar, wasm-node (deltapacked timestamps, raw or alp values)', simdConfigs, (c) => {
+    const simd = find(c, 'wasm-node');
+    const scalar = find(c, 'wasm-node-scalar');
+    return simd && scalar && { value: scalar.median_ns / simd.median_ns, ok: scalar.median_ns >= 1.2 * simd.median_ns };
+  }),
+  check('simd >= 1.2x faster than scalar, wasm-chromium (same configs)', simdConfigs, (c) => {
+    const simd = find(c, 'wasm-chromium');
+    const scalar = find(c, 'wasm-chromium-scalar');
+    return simd && scalar && { value: scalar.median_ns / simd.median_ns, ok: scalar.median_ns >= 1.2 * simd.median_ns };
+  }),
+  ...['rust-native', 'wasm-node'].map((runtime) =>
+    check(`${runtime} encode at least as fast as the documented encode (seed-x86 encode_250pts)`, Object.keys(seed.encode_250pts).filter((c) => caseByConfig.has(c)), (c) => {
+      const r = find(c, runtime, 'encode');
+      return r && { value: seedNs(c, 'encode') / r.median_ns, ok: r.median_ns <= seedNs(c, 'encode') };
+    }),
+  ),
+];
+console.log('');
+for (const t of targets) console.log(t.line);
+if (crossOriginIsolated === false) console.log('note: the Chromium page was not cross-origin isolated (100 µs timer)');
+
+writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, sizes, wasm, targets: targets.map(({ line, ...t }) => t) }, null, 1)}\n`);
+log(`bench: wrote ${rows.length} rows to ${outFile}`);
+
+// ---------------------------------------------------------------- helpers
+
+function round(x) {
+  return Math.round(x * 1000) / 1000;
+}
+
+/** One target over `configs`: `measure(config)` returns `{ value, ok }` or undefined when not measured. */
+function check(name, configs, measure) {
+  const results = configs.map((config) => ({ config, ...measure(config) })).filter((r) => r.ok !== undefined);
+  if (results.length === 0) return { name, status: 'SKIP', line: `SKIP  ${name}: not measured in this run` };
+  const misses = results.filter((r) => !r.ok);
+  const worst = results.reduce((a, b) => (name.includes('within') ? (b.value > a.value ? b : a) : b.value < a.value ? b : a));
+  const status = misses.length === 0 ? 'PASS' : 'MISS';
+  const detail =
+    misses.length === 0
+      ? `${results.length}/${results.length}, worst ${worst.config} ${worst.value.toFixed(2)}x`
+      : `${results.length - misses.length}/${results.length}; missed: ${misses.map((m) => `${m.config} ${m.value.toFixed(2)}x`).join(', ')}`;
+  return {
+    name,
+    status,
+    results: results.map((r) => ({ config: r.config, value: round(r.value), ok: r.ok })),
+    line: `${status}  ${name}: ${detail}`,
+  };
+}
+
+/** binaryen's wasm-opt: the workspace's pinned npm build, else PATH (as scripts/build.mjs). */
+function findWasmOpt() {
+  for (const command of [join(ROOT, 'node_modules/.bin/wasm-opt'), 'wasm-opt']) {
+    const version = output(command, ['--version']);
+    if (version !== undefined) return { command, version: version.trim() };
+  }
+  return undefined;
+}
+
+/**
+ * Sizes of the shipped builds and of a decode-only build (mebo-wasm without
+ * its default `encode` feature), built here into target/wasm-decode-only and
+ * checked to instantiate and to have no encoder exports.
+ */
+function wasmSizes() {
+  const entry = (name, bytes, note) => ({ name, bytes: bytes.length, gzip: gz(bytes), note });
+  const list = ['simd', 'scalar'].map((v) => entry(`full, ${v}`, readFileSync(join(ROOT, `packages/mebo/wasm/mebo_${v}.wasm`))));
+  const targetDir = join(ROOT, 'target/wasm-decode-only');
+  run('cargo', ['build', '-p', 'mebo-wasm', '--release', '--target', 'wasm32-unknown-unknown', '--no-default-features', '--target-dir', targetDir], {
+    env: { ...process.env, RUSTFLAGS: '-C target-feature=+simd128', CFLAGS_wasm32_unknown_unknown: '-msimd128' },
+  });
+  const bindgen = join(tmp, 'decode-only');
+  run('wasm-bindgen', [join(targetDir, 'wasm32-unknown-unknown/release/mebo_wasm.wasm'), '--target', 'web', '--out-dir', bindgen, '--out-name', 'mebo_wasm']);
+  const optimized = join(tmp, 'mebo_decode_simd.wasm');
+  const wasmOpt = findWasmOpt();
+  if (wasmOpt) {
+    const features = ['bulk-memory', 'sign-ext', 'nontrapping-float-to-int', 'mutable-globals', 'reference-types', 'multivalue', 'simd'];
+    run(wasmOpt.command, ['-O3', ...features.map((f) => `--enable-${f}`), join(bindgen, 'mebo_wasm_bg.wasm'), '-o', optimized]);
+  } else {
+    copyFileSync(join(bindgen, 'mebo_wasm_bg.wasm'), optimized);
+  }
+  const bytes = readFileSync(optimized);
+  const module = new WebAssembly.Module(bytes);
+  const exports = WebAssembly.Module.exports(module).map((e) => e.name);
+  const encoders = exports.filter((name) => /encoderhandle/i.test(name));
+  if (encoders.length > 0) throw new Error(`decode-only build still exports encoders: ${encoders.join(', ')}`);
+  if (!exports.some((name) => /^numericblobhandle_decodeall$/i.test(name))) throw new Error('decode-only build lacks numericblobhandle_decodeAll');
+  const imports = {};
+  for (const { module: from, name } of WebAssembly.Module.imports(module)) (imports[from] ??= {})[name] = () => {};
+  new WebAssembly.Instance(module, imports);
+  const full = list[0];
+  list.push(entry('decode-only, simd', bytes, `no encoder exports; ${((1 - bytes.length / full.bytes) * 100).toFixed(0)}% smaller raw, ${((1 - gz(bytes) / full.gzip) * 100).toFixed(0)}% gzipped`));
+  return list;
+}

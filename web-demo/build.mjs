@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// Builds web-demo/dist/ (gitignored): the page, its two esbuild bundles (the
+// app and the benchmark worker), uPlot's CSS, both wasm builds of the SDK,
+// and data copied from ../shared at build time (never committed here):
+//
+//   samples/       a selection of conformance vectors and bench blobs, with
+//                  samples/index.json (labels, notes, metric names by id)
+//   bench/         every bench blob, bench/manifest.json
+//   reference/     the reference figures (seed-x86.json, go-v1.9-epyc.json)
+//   bench-results.json   the last `npm run bench` at the repository root, if any
+//
+// Needs the SDK built first (`node scripts/build.mjs` at the repository root).
+
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { configName } from '../bench/harness.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..');
+const SHARED = process.env.MEBO_SHARED_DIR ?? join(ROOT, '../shared');
+const DIST = join(HERE, 'dist');
+const require = createRequire(join(HERE, 'package.json'));
+
+/** The bundled samples: [id, group, source dir under shared/, case name, note]. */
+const SAMPLES = [
+  ['seed-gorilla', 'bench set (200 × 250)', 'bench', 'num-seed200x250-delta-none-gorilla-none-notags-le-v1', '200 metrics × 250 points, 1 s ±5% jitter, ±2% random walks: the benchmark dataset, delta timestamps and Gorilla values.'],
+  ['seed-zstd', 'bench set (200 × 250)', 'bench', 'num-seed200x250-delta-zstd-gorilla-zstd-notags-le-v1', 'The same data with both columns zstd-compressed.'],
+  ['seed-alp', 'bench set (200 × 250)', 'bench', 'num-seed200x250-deltapacked-none-alp-none-notags-le-v1', 'The same data with bit-packed delta timestamps and ALP values.'],
+  ['seed-raw-lz4', 'bench set (200 × 250)', 'bench', 'num-seed200x250-raw-lz4-raw-lz4-notags-le-v1', 'The same data, raw columns compressed with LZ4.'],
+  ['seed-text', 'bench set (200 × 250)', 'bench', 'txt-text200x50-delta-zstd-notags-le', 'A text blob: 201 metrics of status strings, zstd-compressed.'],
+  ['gauge1', 'conformance vectors', 'vectors', 'num-gauge1-delta-none-gorilla-zstd-notags-le-v1', '12 gauges × 60 points with jittered microsecond timestamps.'],
+  ['gauge1-be', 'conformance vectors', 'vectors', 'num-gauge1-deltapacked-none-chimp-none-notags-be-v1', 'The same gauges in a big-endian blob: bit-packed delta timestamps, Chimp values.'],
+  ['gauge1-tagged', 'conformance vectors', 'vectors', 'num-gauge1-tagged-delta-zstd-raw-s2-tags-le-v1', 'Gauges with per-point tags (empty, ASCII, non-ASCII, 255 bytes).'],
+  ['decimal1', 'conformance vectors', 'vectors', 'num-decimal1-delta-none-alp-none-notags-le-v1', 'Decimal gauges, a counter, noise and mostly-zero data, ALP-encoded.'],
+  ['special', 'conformance vectors', 'vectors', 'num-special-delta-zstd-gorilla-lz4-notags-le-v2-shared', 'NaN, ±Inf, -0.0, subnormals, repeating and backward timestamps, v2-shared layout.'],
+  ['shared', 'conformance vectors', 'vectors', 'num-shared-delta-none-chimp-none-notags-le-v2', 'Metrics that share timestamp columns (v2 layout).'],
+  ['long', 'conformance vectors', 'vectors', 'num-long-delta-none-gorilla-none-notags-le-v2', 'One metric of 66,000 points: v2 with extended index entries.'],
+  ['ids', 'conformance vectors', 'vectors', 'num-ids-delta-none-gorilla-none-notags-le-v1', 'Metrics started by numeric id (no names), including 2^64 − 1.'],
+  ['status1', 'conformance vectors', 'vectors', 'txt-status1-tagged-raw-zstd-tags-le', 'Text statuses with tags: empty, non-ASCII, 255-byte and escaped strings.'],
+  ['textids', 'conformance vectors', 'vectors', 'txt-textids-delta-zstd-tags-le', 'Text metrics by numeric id, timestamps that go backwards and cross zero.'],
+];
+const DEFAULT_SAMPLE = 'seed-gorilla';
+
+function readJson(path) {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+function requireShared() {
+  for (const dir of ['vectors', 'bench', 'reference']) {
+    if (!existsSync(join(SHARED, dir))) {
+      console.error(`web-demo: ${join(SHARED, dir)} is missing (the demo copies its samples from ../shared at build time)`);
+      process.exit(1);
+    }
+  }
+}
+
+/** Metric names by id (16 hex digits) from an input file, when its metrics were started by name. */
+function namesOf(inputPath) {
+  const input = readJson(inputPath);
+  const names = {};
+  for (const m of input.metrics) if (m.name !== undefined && m.id) names[m.id.toLowerCase()] = m.name;
+  return names;
+}
+
+function copySamples() {
+  const manifests = {
+    vectors: readJson(join(SHARED, 'vectors/manifest.json')).cases,
+    bench: readJson(join(SHARED, 'bench/manifest.json')).cases,
+  };
+  mkdirSync(join(DIST, 'samples'), { recursive: true });
+  const samples = SAMPLES.map(([id, group, source, name, note]) => {
+    const c = manifests[source].find((x) => x.name === name);
+    if (!c) throw new Error(`web-demo: no case ${name} in shared/${source}`);
+    const file = `${id}.mebo`;
+    copyFileSync(join(SHARED, source, c.file), join(DIST, 'samples', file));
+    const o = c.options;
+    const label = c.kind === 'text' ? `${id}: text ${o.timestampEncoding}-${o.dataCompression}` : `${id}: ${configName(c)}`;
+    return { id, label, group, kind: c.kind, file, bytes: c.size, note, names: namesOf(join(SHARED, source, o.input)) };
+  });
+  writeFileSync(join(DIST, 'samples/index.json'), JSON.stringify({ default: DEFAULT_SAMPLE, samples }));
+  return samples.length;
+}
+
+function copyBench() {
+  const cases = readJson(join(SHARED, 'bench/manifest.json')).cases;
+  mkdirSync(join(DIST, 'bench'), { recursive: true });
+  const out = cases.map((c) => {
+    const file = `bench/${basename(c.file)}`;
+    copyFileSync(join(SHARED, 'bench', c.file), join(DIST, file));
+    const points = c.kind === 'text' ? undefined : 50_000;
+    return { name: c.name, config: configName(c), kind: c.kind, file, bytes: c.size, points };
+  });
+  writeFileSync(join(DIST, 'bench/manifest.json'), JSON.stringify({ cases: out }));
+  mkdirSync(join(DIST, 'reference'), { recursive: true });
+  for (const f of ['seed-x86.json', 'go-v1.9-epyc.json']) copyFileSync(join(SHARED, 'reference', f), join(DIST, 'reference', f));
+  const results = join(ROOT, 'bench-results.json');
+  // Always present (null without a bench run), so the page never requests a missing file.
+  if (existsSync(results)) copyFileSync(results, join(DIST, 'bench-results.json'));
+  else writeFileSync(join(DIST, 'bench-results.json'), 'null\n');
+  return { blobs: out.length, results: existsSync(results) };
+}
+
+requireShared();
+rmSync(DIST, { recursive: true, force: true });
+mkdirSync(join(DIST, 'wasm'), { recursive: true });
+
+await build({
+  entryPoints: { app: join(HERE, 'src/main.ts'), 'bench-worker': join(HERE, 'src/bench-worker.ts') },
+  outdir: DIST,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  sourcemap: true,
+  logLevel: 'warning',
+});
+
+copyFileSync(join(HERE, 'index.html'), join(DIST, 'index.html'));
+copyFileSync(join(HERE, 'src/style.css'), join(DIST, 'style.css'));
+copyFileSync(require.resolve('uplot/dist/uPlot.min.css'), join(DIST, 'uPlot.min.css'));
+for (const variant of ['simd', 'scalar']) {
+  copyFileSync(require.resolve(`mebo/wasm/mebo_${variant}.wasm`), join(DIST, `wasm/mebo_${variant}.wasm`));
+}
+const sampleCount = copySamples();
+const bench = copyBench();
+console.log(
+  `web-demo: built ${DIST} (${sampleCount} samples, ${bench.blobs} bench blobs${bench.results ? ', bench-results.json' : ', no bench-results.json yet'})`,
+);

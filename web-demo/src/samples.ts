@@ -1,0 +1,25 @@
+// What build.mjs writes to dist/samples/index.json: the bundled sample blobs.
+
+export interface Sample {
+  /** Stable key, also the file name under samples/. */
+  id: string;
+  label: string;
+  group: string;
+  kind: 'numeric' | 'text';
+  file: string;
+  bytes: number;
+  /** One line about what the sample shows. */
+  note: string;
+  /** Metric names by id (16 hex digits), from the data the blob was encoded from: blobs store ids, not names. */
+  names: Record<string, string>;
+}
+
+export interface SampleIndex {
+  default: string;
+  samples: Sample[];
+}
+
+/** A metric id as the 16 hex digits the vectors use. */
+export function idHex(id: bigint): string {
+  return id.toString(16).padStart(16, '0');
+}
