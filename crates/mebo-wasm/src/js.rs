@@ -48,6 +48,11 @@ impl From<JsObject> for JsValue {
     }
 }
 
+/// One payload's size in the blob and after decompression, as `{ bytes, decompressedBytes }`.
+pub fn payload(bytes: usize, decompressed: usize) -> JsValue {
+    JsObject::new().set("bytes", bytes as f64).set("decompressedBytes", decompressed as f64).into()
+}
+
 /// Decode limits from the SDK's optional fields; absent ones keep the core's defaults.
 pub fn decode_limits(max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> DecodeLimits {
     let defaults = DecodeLimits::default();

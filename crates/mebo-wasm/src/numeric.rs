@@ -14,6 +14,8 @@ use crate::js::{self, check, JsObject, JsResult};
 #[wasm_bindgen]
 pub struct NumericBlobHandle {
     blob: NumericBlob<'static>,
+    /// Length of the bytes it was opened from (for `sections`).
+    byte_length: usize,
 }
 
 impl NumericBlobHandle {
@@ -28,7 +30,29 @@ impl NumericBlobHandle {
     pub fn open(bytes: &[u8], max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
         let blob = check(NumericBlob::open_with_limits(bytes, &limits))?;
-        Ok(NumericBlobHandle { blob: blob.into_owned() })
+        Ok(NumericBlobHandle { blob: blob.into_owned(), byte_length: bytes.len() })
+    }
+
+    /// Where the blob's bytes go, from the header's offsets: `{ total,
+    /// header, names, index, sharedTable, timestamps, values, tags }`, each
+    /// payload as `{ bytes, decompressedBytes }` (the open blob checked the
+    /// offsets, so the differences cannot underflow).
+    pub fn sections(&self) -> JsValue {
+        let h = self.blob.header();
+        let (ts, val, tag) = (h.timestamp_offset as usize, h.value_offset as usize, h.tag_offset as usize);
+        let index_start = h.index_offset as usize;
+        let index_end = index_start + h.metric_count as usize * h.index_kind.entry_size();
+        let (ts_size, val_size, tag_size) = self.blob.payload_sizes();
+        JsObject::new()
+            .set("total", self.byte_length as f64)
+            .set("header", mebo::section::header::HEADER_SIZE as f64)
+            .set("names", (index_start - mebo::section::header::HEADER_SIZE) as f64)
+            .set("index", (index_end - index_start) as f64)
+            .set("sharedTable", (ts - index_end) as f64)
+            .set("timestamps", js::payload(val - ts, ts_size))
+            .set("values", js::payload(tag - val, val_size))
+            .set("tags", js::payload(self.byte_length - tag, tag_size))
+            .into()
     }
 
     #[wasm_bindgen(js_name = startTime)]

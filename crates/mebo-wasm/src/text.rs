@@ -11,6 +11,8 @@ use crate::js::{self, check, JsObject, JsResult};
 #[wasm_bindgen]
 pub struct TextBlobHandle {
     blob: TextBlob<'static>,
+    /// Length of the bytes it was opened from (for `sections`).
+    byte_length: usize,
 }
 
 impl TextBlobHandle {
@@ -25,7 +27,22 @@ impl TextBlobHandle {
     pub fn open(bytes: &[u8], max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<TextBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
         let blob = check(TextBlob::open_with_limits(bytes, &limits))?;
-        Ok(TextBlobHandle { blob: blob.into_owned() })
+        Ok(TextBlobHandle { blob: blob.into_owned(), byte_length: bytes.len() })
+    }
+
+    /// Where the blob's bytes go, from the header's offsets: `{ total,
+    /// header, names, index, data }`, the data payload as `{ bytes,
+    /// decompressedBytes }` (the open blob checked the offsets).
+    pub fn sections(&self) -> JsValue {
+        let h = self.blob.header();
+        let (index, data) = (h.index_offset as usize, h.data_offset as usize);
+        JsObject::new()
+            .set("total", self.byte_length as f64)
+            .set("header", mebo::text::header::HEADER_SIZE as f64)
+            .set("names", (index - mebo::text::header::HEADER_SIZE) as f64)
+            .set("index", (data - index) as f64)
+            .set("data", js::payload(self.byte_length - data, self.blob.data_size()))
+            .into()
     }
 
     #[wasm_bindgen(js_name = startTime)]

@@ -45,6 +45,27 @@ export interface NumericMetric {
   tags?: string[];
 }
 
+/** One payload's size: as stored in the blob, and after decompression. */
+export interface PayloadSize {
+  bytes: number;
+  decompressedBytes: number;
+}
+
+/** How a numeric blob's bytes are spent, section by section (from its header's offsets). */
+export interface NumericSections {
+  /** The blob's length. */
+  total: number;
+  header: number;
+  /** The metric-names payload (0 unless the blob carries names). */
+  names: number;
+  index: number;
+  /** The shared-timestamp table (0 unless the layout is v2-shared). */
+  sharedTable: number;
+  timestamps: PayloadSize;
+  values: PayloadSize;
+  tags: PayloadSize;
+}
+
 /** Every metric of a blob at once: metric `i` owns points `offsets[i]` to `offsets[i + 1]`. */
 export interface NumericColumns {
   ids: BigUint64Array;
@@ -56,6 +77,7 @@ export interface NumericColumns {
 /** @internal The numeric handle of the bindings, described structurally. */
 export interface NumericHandle extends BlobHandle {
   options(): NumericBlobOptions;
+  sections(): NumericSections;
   values(index: number): Float64Array;
   valueAt(index: number, point: number): number;
   decodeAll(): NumericColumns;
@@ -83,6 +105,11 @@ export class NumericBlob extends BlobReader<NumericHandle> {
   get options(): NumericBlobOptions {
     this.#options ??= call(() => this.live().options());
     return { ...this.#options };
+  }
+
+  /** Sizes of the blob's sections and payloads. */
+  get sections(): NumericSections {
+    return call(() => this.live().sections());
   }
 
   /** One metric, decoded. */

@@ -13,6 +13,7 @@ import {
   type DecodeLimits,
   type MetricKey,
 } from './options.js';
+import type { PayloadSize } from './numeric.js';
 import { Owned, type Freeable } from './owned.js';
 import { splitOptionalStrings, splitStrings, type JoinedStrings } from './strings.js';
 
@@ -41,6 +42,17 @@ export interface TextMetric {
   tags?: string[];
 }
 
+/** How a text blob's bytes are spent, section by section (from its header's offsets). */
+export interface TextSections {
+  /** The blob's length. */
+  total: number;
+  header: number;
+  /** The metric-names payload (0 unless the blob carries names). */
+  names: number;
+  index: number;
+  data: PayloadSize;
+}
+
 /** Every metric of a blob at once: metric `i` owns points `offsets[i]` to `offsets[i + 1]`. */
 export interface TextColumns {
   ids: BigUint64Array;
@@ -54,6 +66,7 @@ export interface TextColumns {
 /** @internal The text handle of the bindings, described structurally. */
 export interface TextHandle extends BlobHandle {
   options(): TextBlobOptions;
+  sections(): TextSections;
   values(index: number): JoinedStrings;
   valueAt(index: number, point: number): string;
   decodeAll(): {
@@ -87,6 +100,11 @@ export class TextBlob extends BlobReader<TextHandle> {
   get options(): TextBlobOptions {
     this.#options ??= call(() => this.live().options());
     return { ...this.#options };
+  }
+
+  /** Sizes of the blob's sections and data payload. */
+  get sections(): TextSections {
+    return call(() => this.live().sections());
   }
 
   /** One metric, decoded. */

@@ -1,0 +1,278 @@
+// The `mebo` command line: inspect, decode and encode blobs through the SDK.
+// Every failure ends as one line on stderr and a non-zero exit status:
+// 1 when a file or blob failed, 2 when the command line is wrong.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { init } from '../src/index.js';
+import { parseArgs, UsageError, type Specs } from './args.js';
+import { ENCODE_OPTIONS, encodeDocument, InputError, type OptionField } from './encode.js';
+import { formatReport, inspect } from './inspect.js';
+import { csvHeader, csvRows, describeError, openBlob, toDocument } from './output.js';
+
+const HELP: Record<string, string> = {
+  main: `mebo: read and write mebo time-series blobs
+
+Usage:
+  mebo inspect <blob> [--json]              header, options, section sizes, metrics
+  mebo decode <blob>... [--csv]             the points, as JSON (or CSV)
+  mebo encode <input.json> -o <blob> [...]  a blob from JSON in the decode schema
+
+Run 'mebo <command> --help' for a command's options. '-' reads stdin.
+Options: --help, --version
+`,
+  inspect: `Usage: mebo inspect <blob> [--json]
+
+Prints what the blob's header says (kind, encodings, compression, tags, byte
+order, layout, start time), how many bytes each section takes (header, names,
+index, shared-timestamp table, each payload stored and decompressed), and
+each metric's id, name (when the blob stores names) and point count.
+
+Options:
+  --json    the same as one JSON object
+  --help    this text
+`,
+  decode: `Usage: mebo decode <blob>... [--csv]
+
+Prints each blob's points as JSON in the schema of the conformance vectors'
+input files: kind, startTimeMicros, identifier, options (manifest field
+names), and metrics with id (16 hex digits), name (when the blob stores
+names), timestamps (decimal strings), values (IEEE-754 bits, 16 hex digits)
+or texts, and tags (when the blob has tags).
+
+One blob: pretty JSON. Several: one compact JSON document per line, in
+argument order; a blob that fails prints {"file", "error": {code, message}}
+on its line, and the exit status is 1.
+
+Options:
+  --csv     a flat table instead: metric,timestamp,value,tag (a leading file
+            column with several blobs); metric is the name, else the id
+  --help    this text
+`,
+  encode: `Usage: mebo encode <input.json> -o <blob> [options]
+
+Reads JSON in the schema 'mebo decode' prints (the conformance vectors' input
+files): 'identifier' says whether metrics start by name or by id. Options come
+from the document's 'options' object when it has one, then from the flags.
+
+Options:
+  -o, --output <file>              where to write the blob ('-': stdout)
+  --config <ts-tsComp-val-valComp> the four column choices at once,
+                                   e.g. delta-none-gorilla-zstd (numeric)
+  --timestamp-encoding <raw|delta|deltapacked>   (text: raw|delta)
+  --value-encoding <raw|gorilla|chimp|alp>       (numeric)
+  --timestamp-compression <none|zstd|s2|lz4>     (numeric)
+  --value-compression <none|zstd|s2|lz4>         (numeric)
+  --data-compression <none|zstd|s2|lz4>          (text)
+  --layout <v1|v2|v2-shared>                     (numeric)
+  --tags, --no-tags                per-point tags (default: on when the input has tags)
+  --big-endian, --no-big-endian    byte order (default: little endian)
+  --help                           this text
+
+Example:
+  mebo encode gauge.json -o gauge.mebo --config delta-none-gorilla-zstd --layout v2
+`,
+};
+
+const COMMON: Specs = { help: { type: 'boolean', short: 'h' } };
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    return pkg.version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function readInput(file: string): Buffer {
+  try {
+    return readFileSync(file === '-' ? 0 : file);
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const reason =
+      e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e.code === 'EACCES' ? 'permission denied' : e.message;
+    throw new FileError(e.code ?? 'FILE', file, reason);
+  }
+}
+
+/** A file that cannot be read or written; `code` is the system's (ENOENT, ...). */
+class FileError extends Error {
+  constructor(
+    readonly code: string,
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+  }
+}
+
+/** Write to stdout (the process ends by exit code, never by process.exit, so it all drains). */
+function print(text: string | Uint8Array): void {
+  process.stdout.write(text);
+}
+
+async function inspectCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs(argv, { ...COMMON, json: { type: 'boolean' } });
+  if (values.get('help')) return help('inspect');
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'which blob? (mebo inspect <blob>)' : 'inspect takes one blob');
+  const file = positionals[0]!;
+  const bytes = readInput(file);
+  await init();
+  const text = about(file, () => {
+    const blob = openBlob(bytes);
+    try {
+      const report = inspect(blob);
+      return values.get('json') ? `${JSON.stringify({ file, size: bytes.length, ...report }, null, 2)}\n` : formatReport(file, report);
+    } finally {
+      blob.free();
+    }
+  });
+  print(text);
+  return 0;
+}
+
+async function decodeCommand(argv: string[]): Promise<number> {
+  const { values, positionals: files } = parseArgs(argv, { ...COMMON, csv: { type: 'boolean' } });
+  if (values.get('help')) return help('decode');
+  if (files.length === 0) throw new UsageError('which blob? (mebo decode <blob>...)');
+  await init();
+  const csv = values.get('csv') === true;
+  const many = files.length > 1;
+  let failed = 0;
+  if (csv) print(csvHeader(many));
+  for (const file of files) {
+    let text: string;
+    try {
+      const blob = openBlob(readInput(file));
+      try {
+        if (csv) text = csvRows(blob, many ? file : undefined);
+        else text = `${many ? JSON.stringify(toDocument(blob)) : JSON.stringify(toDocument(blob), null, 2)}\n`;
+      } finally {
+        blob.free();
+      }
+    } catch (error) {
+      failed++;
+      const { code, message } = error instanceof FileError ? { code: error.code, message: error.reason } : describeError(error);
+      const line = `${file}: ${error instanceof FileError ? message : `${code}: ${message}`}`;
+      if (!many) throw Object.assign(new Error(line), { reported: true });
+      process.stderr.write(`mebo decode: ${line}\n`);
+      if (csv) continue;
+      text = `${JSON.stringify({ file, error: { code, message } })}\n`;
+    }
+    print(text);
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+async function encodeCommand(argv: string[]): Promise<number> {
+  const specs: Specs = { ...COMMON, output: { type: 'string', short: 'o' } };
+  for (const { flag, type } of Object.values(ENCODE_OPTIONS)) specs[flag] = { type };
+  const { values, positionals } = parseArgs(argv, specs);
+  if (values.get('help')) return help('encode');
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'which input? (mebo encode <input.json> -o <blob>)' : 'encode takes one input file');
+  const output = values.get('output');
+  if (typeof output !== 'string') throw new UsageError('where to? -o <blob> is required (-o - writes to stdout)');
+  if (output === '-' && process.stdout.isTTY) throw new UsageError('not writing a binary blob to a terminal: redirect stdout or give -o <file>');
+  const flags = new Map<OptionField, string | boolean>();
+  for (const [field, { flag }] of Object.entries(ENCODE_OPTIONS)) {
+    const value = values.get(flag);
+    if (value !== undefined) flags.set(field as OptionField, value);
+  }
+  const input = positionals[0]!;
+  let doc;
+  try {
+    doc = JSON.parse(readInput(input).toString('utf8'));
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new InputError(`${input}: not valid JSON (${error.message})`);
+    throw error;
+  }
+  await init();
+  const bytes = about(input, () => encodeDocument(doc, flags).bytes);
+  if (output === '-') print(bytes);
+  else {
+    try {
+      writeFileSync(output, bytes);
+    } catch (error) {
+      throw new FileError((error as NodeJS.ErrnoException).code ?? 'FILE', output, `cannot write: ${(error as Error).message}`);
+    }
+  }
+  return 0;
+}
+
+/** Run `fn`; an SDK or input failure is reported with the file it is about. */
+function about<T>(file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof FileError) throw error;
+    const { code, message } = describeError(error);
+    const line = error instanceof InputError ? `${file}: ${message}` : `${file}: ${code}: ${message}`;
+    throw Object.assign(new Error(line), { reported: true });
+  }
+}
+
+function help(topic: string): number {
+  print(HELP[topic]!);
+  return 0;
+}
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  inspect: inspectCommand,
+  decode: decodeCommand,
+  encode: encodeCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h') return help('main');
+  if (command === 'help') return help(rest[0] && rest[0] in COMMANDS ? rest[0] : 'main');
+  if (command === '--version' || command === '-v') {
+    print(`mebo ${version()}\n`);
+    return 0;
+  }
+  const run = COMMANDS[command];
+  if (!run) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  current = command;
+  return run(rest);
+}
+
+let current = '';
+
+/** One line on stderr: what failed, never a stack trace. */
+function report(error: unknown): number {
+  const prefix = current ? `mebo ${current}` : 'mebo';
+  if (error instanceof UsageError) {
+    process.stderr.write(`${prefix}: ${error.message} (see 'mebo ${current ? `${current} ` : ''}--help')\n`);
+    return 2;
+  }
+  if ((error as { reported?: boolean }).reported) {
+    process.stderr.write(`${prefix}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  if (error instanceof FileError || error instanceof InputError) {
+    process.stderr.write(`${prefix}: ${error.message}\n`);
+    return 1;
+  }
+  const { code, message } = describeError(error);
+  process.stderr.write(`${prefix}: ${code}: ${message.split('\n')[0]}\n`);
+  return 1;
+}
+
+// A closed pipe (`mebo decode x | head`) ends the output quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  process.stderr.write(`mebo: cannot write the output: ${error.message}\n`);
+  process.exit(1);
+});
+process.on('uncaughtException', (error) => {
+  process.exitCode = report(error);
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.exitCode = report(error);
+  },
+);

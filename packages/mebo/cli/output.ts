@@ -1,0 +1,121 @@
+// A decoded blob as JSON (the schema of the conformance vectors' input
+// files, plus the blob's options) and as CSV rows. Everything here goes
+// through the SDK's public API; only the printing is the CLI's.
+
+import { MeboError, NumericBlob, TextBlob, blobKind } from '../src/index.js';
+
+export type Blob = NumericBlob | TextBlob;
+
+/** Open a blob as the kind its magic names; anything else gets the numeric decoder's error. */
+export function openBlob(bytes: Uint8Array): Blob {
+  return blobKind(bytes) === 'text' ? TextBlob.from(bytes) : NumericBlob.from(bytes);
+}
+
+export function hex16(id: bigint): string {
+  return id.toString(16).padStart(16, '0');
+}
+
+/** IEEE-754 bits of float64 values, as 16 hex digits each. */
+export function valueBits(values: Float64Array): string[] {
+  const bits = new BigUint64Array(values.buffer, values.byteOffset, values.length);
+  return Array.from(bits, hex16);
+}
+
+/** The header's options with the conformance manifest's field names. */
+export function manifestOptions(blob: Blob): Record<string, string | boolean> {
+  if (blob instanceof NumericBlob) {
+    const o = blob.options;
+    return {
+      timestampEncoding: o.timestampEncoding,
+      valueEncoding: o.valueEncoding,
+      timestampCompression: o.timestampCompression,
+      valueCompression: o.valueCompression,
+      tags: o.tags,
+      bigEndian: o.bigEndian,
+      layout: o.layout,
+    };
+  }
+  const o = blob.options;
+  return { timestampEncoding: o.timestampEncoding, dataCompression: o.dataCompression, tags: o.tags, bigEndian: o.bigEndian };
+}
+
+export interface OutputMetric {
+  name?: string;
+  id: string;
+  timestamps: string[];
+  values?: string[];
+  texts?: string[];
+  tags?: string[];
+}
+
+export interface OutputDocument {
+  kind: 'numeric' | 'text';
+  startTimeMicros: string;
+  identifier: 'name' | 'id';
+  options: Record<string, string | boolean>;
+  metrics: OutputMetric[];
+}
+
+/** Every metric of the blob, in index order, keyed so each resolves to itself. */
+function keys(blob: Blob): (string | bigint)[] {
+  return blob.names ?? Array.from(blob.metricIds);
+}
+
+export function toDocument(blob: Blob): OutputDocument {
+  const names = blob.names;
+  const metrics = keys(blob).map((key): OutputMetric => {
+    const m = blob.metric(key);
+    // Field order as in the input files: name, id, timestamps, values or texts, tags.
+    const out: OutputMetric = names !== undefined && m.name !== undefined ? { name: m.name, id: '', timestamps: [] } : { id: '', timestamps: [] };
+    out.id = hex16(m.id);
+    out.timestamps = Array.from(m.timestamps, String);
+    if (m.values instanceof Float64Array) out.values = valueBits(m.values);
+    else out.texts = m.values;
+    if (m.tags !== undefined) out.tags = m.tags;
+    return out;
+  });
+  return {
+    kind: blob instanceof NumericBlob ? 'numeric' : 'text',
+    startTimeMicros: String(blob.startTime),
+    identifier: names !== undefined ? 'name' : 'id',
+    options: manifestOptions(blob),
+    metrics,
+  };
+}
+
+/** A CSV field, quoted when it must be (RFC 4180). */
+export function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** A float64 as CSV text: the shortest round-trip form, keeping the sign of zero. */
+function numberText(v: number): string {
+  return Object.is(v, -0) ? '-0' : String(v);
+}
+
+export function csvHeader(withFile: boolean): string {
+  return `${withFile ? 'file,' : ''}metric,timestamp,value,tag\n`;
+}
+
+/** One row per point: metric (name, else id in hex), timestamp (µs), value or text, tag. */
+export function csvRows(blob: Blob, file: string | undefined): string {
+  const lead = file === undefined ? '' : `${csvField(file)},`;
+  let out = '';
+  for (const key of keys(blob)) {
+    const m = blob.metric(key);
+    const metric = csvField(m.name ?? hex16(m.id));
+    for (let i = 0; i < m.timestamps.length; i++) {
+      const value = m.values instanceof Float64Array ? numberText(m.values[i]!) : csvField(m.values[i]!);
+      const tag = m.tags === undefined ? '' : csvField(m.tags[i]!);
+      out += `${lead}${metric},${m.timestamps[i]},${value},${tag}\n`;
+    }
+  }
+  return out;
+}
+
+/** What a failure says on one line: the SDK's code and message. */
+export function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof MeboError) return { code: error.code, message: error.message };
+  if (error instanceof Error) return { code: (error as { code?: string }).code ?? 'ERROR', message: error.message };
+  return { code: 'ERROR', message: String(error) };
+}
