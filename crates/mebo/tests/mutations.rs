@@ -267,3 +267,96 @@ fn compressed_payloads_truncated_and_bit_flipped() {
     }
     assert_no_failures(&failures, runs);
 }
+
+/// Seeded round trips (the deterministic stand-in for the `round_trip` fuzz
+/// target): random series, including arbitrary bit patterns, encoded with
+/// random options by the crate's encoders, decode back bit for bit.
+#[test]
+fn seeded_round_trips() {
+    use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
+    use mebo::text::{TextBlob, TextEncoder, TextEncoderOptions};
+    use mebo::Layout;
+
+    let mut rng = Rng::seeded("round trips", 7);
+    for case in 0..400 {
+        let pick = |rng: &mut Rng, n: usize| rng.below(n);
+        let metrics = 1 + pick(&mut rng, 4);
+        let mut data = Vec::new();
+        for m in 0..metrics {
+            let n = 1 + pick(&mut rng, 300);
+            let mut ts = Vec::with_capacity(n);
+            let mut vs = Vec::with_capacity(n);
+            let mut t = rng.next() as i64 >> pick(&mut rng, 64);
+            for _ in 0..n {
+                t = match pick(&mut rng, 8) {
+                    0 => rng.next() as i64,
+                    1 => t.wrapping_sub(pick(&mut rng, 1000) as i64),
+                    _ => t.wrapping_add(1_000_000 + pick(&mut rng, 3) as i64),
+                };
+                ts.push(t);
+                vs.push(match pick(&mut rng, 6) {
+                    0 => f64::from_bits(rng.next()),
+                    1 => vs.last().copied().unwrap_or(0.0),
+                    2 => (pick(&mut rng, 100_000) as f64) / 100.0,
+                    _ => (m as f64 + ts.len() as f64 * 0.1).sin(),
+                });
+            }
+            let tags: Vec<String> = (0..n).map(|i| if pick(&mut rng, 3) == 0 { String::new() } else { format!("t{}", i % 5) }).collect();
+            data.push((m as u64 + 1 + case * 10, ts, vs, tags));
+        }
+        let o = NumericEncoderOptions {
+            timestamp_encoding: TimestampEncoding::ALL[pick(&mut rng, 3)],
+            value_encoding: ValueEncoding::ALL[pick(&mut rng, 4)],
+            timestamp_compression: Compression::ALL[pick(&mut rng, 4)],
+            value_compression: Compression::ALL[pick(&mut rng, 4)],
+            tags: pick(&mut rng, 2) == 0,
+            byte_order: if pick(&mut rng, 2) == 0 { ByteOrder::Little } else { ByteOrder::Big },
+            layout: [Layout::V1, Layout::V2, Layout::V2Shared][pick(&mut rng, 3)],
+        };
+        let mut enc = NumericEncoder::new(case as i64, o);
+        for (id, ts, vs, tags) in &data {
+            enc.start_metric_id(*id, ts.len()).unwrap();
+            enc.add_points(ts, vs, Some(tags)).unwrap();
+            enc.end_metric().unwrap();
+        }
+        let blob = enc.finish().unwrap();
+        let opened = NumericBlob::open(&blob).unwrap_or_else(|e| panic!("case {case} {o:?}: {e}"));
+        exercise::numeric_opened(&opened).unwrap_or_else(|e| panic!("case {case} {o:?}: {e}"));
+        for (id, ts, vs, tags) in &data {
+            let m = opened.metric(*id).unwrap();
+            assert_eq!(&m.timestamps().unwrap(), ts, "case {case} {o:?}");
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&m.values().unwrap()), bits(vs), "case {case} {o:?}");
+            let any = data.iter().any(|d| d.3.iter().any(|t| !t.is_empty()));
+            let want = (o.tags && any).then(|| tags.iter().map(String::as_str).collect::<Vec<_>>());
+            assert_eq!(m.tags().unwrap(), want, "case {case} {o:?}");
+        }
+
+        // The same series as a text blob (values as their decimal text).
+        let to = TextEncoderOptions {
+            timestamp_encoding: [TimestampEncoding::Raw, TimestampEncoding::Delta][pick(&mut rng, 2)],
+            data_compression: Compression::ALL[pick(&mut rng, 4)],
+            tags: o.tags,
+            byte_order: o.byte_order,
+        };
+        let mut enc = TextEncoder::new(case as i64, to).unwrap();
+        let texts: Vec<Vec<String>> = data.iter().map(|d| d.2.iter().map(|v| format!("{v:?}")).collect()).collect();
+        for ((id, ts, _, tags), texts) in data.iter().zip(&texts) {
+            enc.start_metric_id(*id, ts.len()).unwrap();
+            for i in 0..ts.len() {
+                enc.add_point(ts[i], &texts[i], Some(&tags[i])).unwrap();
+            }
+            enc.end_metric().unwrap();
+        }
+        let blob = enc.finish().unwrap();
+        let opened = TextBlob::open(&blob).unwrap_or_else(|e| panic!("text case {case} {to:?}: {e}"));
+        exercise::text_opened(&opened).unwrap_or_else(|e| panic!("text case {case} {to:?}: {e}"));
+        for ((id, ts, _, tags), texts) in data.iter().zip(&texts) {
+            let m = opened.metric(*id).unwrap();
+            assert_eq!(&m.timestamps().unwrap(), ts, "text case {case} {to:?}");
+            assert_eq!(m.values().unwrap(), texts.iter().map(String::as_str).collect::<Vec<_>>());
+            let want = to.tags.then(|| tags.iter().map(String::as_str).collect::<Vec<_>>());
+            assert_eq!(m.tags().unwrap(), want, "text case {case} {to:?}");
+        }
+    }
+}
