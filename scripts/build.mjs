@@ -21,7 +21,7 @@
 //   packages/mebo/wasm/mebo_simd.wasm                 simd128 build
 //   packages/mebo/wasm/mebo_scalar.wasm               build without simd128
 
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ROOT, has, output, run } from './lib.mjs';
@@ -90,6 +90,13 @@ async function checkModule(path) {
   exports.__wbindgen_externrefs?.grow(4);
 }
 
+/** Copy into place by rename, so a reader (a test run, another build) never sees half a file. */
+function install(from, to) {
+  const temporary = `${to}.${process.pid}.tmp`;
+  copyFileSync(from, temporary);
+  renameSync(temporary, to);
+}
+
 function sameFile(a, b) {
   return readFileSync(a).equals(readFileSync(b));
 }
@@ -112,23 +119,23 @@ async function buildWasm() {
   else console.warn('build: wasm-opt not found (pnpm install brings it); shipping the wasm-bindgen output unoptimized');
   for (const variant of VARIANTS) {
     const input = join(dirs[variant.name], 'mebo_wasm_bg.wasm');
-    const output = join(WASM_OUT, `mebo_${variant.name}.wasm`);
+    const optimized = join(dirs[variant.name], `mebo_${variant.name}.wasm`);
     if (wasmOpt) {
       // The feature list doubles as a check: wasm-opt rejects a scalar module
       // that contains simd128 instructions.
-      run(wasmOpt.command, ['-O3', ...variant.features, input, '-o', output]);
+      run(wasmOpt.command, ['-O3', ...variant.features, input, '-o', optimized]);
     } else {
-      copyFileSync(input, output);
+      copyFileSync(input, optimized);
     }
     try {
-      await checkModule(output);
+      await checkModule(optimized);
     } catch (error) {
-      console.error(`build: ${output} is broken (${error.message}); ${wasmOpt?.version ?? 'wasm-bindgen'} cannot be used`);
-      rmSync(output, { force: true });
+      console.error(`build: ${optimized} is broken (${error.message}); ${wasmOpt?.version ?? 'wasm-bindgen'} cannot be used`);
       process.exit(1);
     }
+    install(optimized, join(WASM_OUT, `mebo_${variant.name}.wasm`));
   }
-  for (const file of ['mebo_wasm.js', 'mebo_wasm.d.ts']) copyFileSync(join(dirs.simd, file), join(WASM_OUT, file));
+  for (const file of ['mebo_wasm.js', 'mebo_wasm.d.ts']) install(join(dirs.simd, file), join(WASM_OUT, file));
   for (const variant of VARIANTS) {
     const bytes = readFileSync(join(WASM_OUT, `mebo_${variant.name}.wasm`));
     console.log(`build: mebo_${variant.name}.wasm ${bytes.length} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped`);

@@ -13,13 +13,13 @@ const DIST = pathToFileURL(join(PACKAGE_ROOT, 'dist/index.js')).href;
 const BLOB = join(VECTORS, 'blobs/num-gauge1-delta-none-gorilla-none-notags-le-v1.mebo');
 
 /** Run an ES module snippet in a fresh Node process with `mebo` (dist) imported; returns its stdout. */
-function runNode(body: string): string {
+function runNode(body: string, nodeFlags: string[] = []): string {
   const script = `import * as mebo from ${JSON.stringify(DIST)};
 import { readFileSync } from 'node:fs';
 const blobBytes = readFileSync(${JSON.stringify(BLOB)});
 const decodeOne = () => { const b = mebo.NumericBlob.from(blobBytes); try { return b.length + ':' + b.totalPoints; } finally { b.free(); } };
 ${body}`;
-  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim();
+  return execFileSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], { encoding: 'utf8' }).trim();
 }
 
 describe('loading in Node', () => {
@@ -57,6 +57,21 @@ describe('loading in Node', () => {
       'simd 12:720',
     );
     expect(runNode(`mebo.initSync(new WebAssembly.Module(readFileSync(${wasm}))); console.log(decodeOne());`)).toBe('12:720');
+  });
+
+  it('objects never freed are released after garbage collection (FinalizationRegistry in the glue)', () => {
+    // 60 rounds of 400 unfreed blobs: about 1 GiB of wasm memory if nothing
+    // were released. The process exposes gc() and yields so finalizers run.
+    const out = runNode(`
+      await mebo.init();
+      const tagged = readFileSync(${JSON.stringify(join(VECTORS, 'blobs/num-gauge1-tagged-raw-none-raw-none-tags-le-v1.mebo'))});
+      for (let round = 0; round < 60; round++) {
+        for (let i = 0; i < 400; i++) mebo.NumericBlob.from(tagged).decodeAll();
+        globalThis.gc();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      console.log(mebo.wasmMemoryBytes());`, ['--expose-gc']);
+    expect(Number(out)).toBeLessThan(64 * 2 ** 20);
   });
 
   it('a bad module is WASM_LOAD, and init can be retried', () => {
