@@ -2,7 +2,7 @@
 // One Node process of `npm run bench`: the SDK with one wasm build (its init
 // is once per process, so each build gets its own process).
 //
-//   node bench/node-runner.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--no-decode] --out FILE
+//   node bench/node-runner.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--breakdown] [--no-decode] --out FILE
 //
 // Times, on every configuration of the bench set: decode (NumericBlob.from +
 // decodeAll + free; text blobs likewise); with --encode, encodeNumeric of the
@@ -86,6 +86,41 @@ for (const benchCase of flag('--no-decode') ? [] : manifest()) {
   }
 }
 
+// --breakdown: where the SDK's decode time goes, per numeric configuration:
+// opening (copy into wasm, parse, decompress, own the payloads) and freeing;
+// decodeAll on an opened blob (decode in wasm, then new typed arrays copied
+// out of wasm memory); and, for scale, allocating the same output arrays in
+// JS without any decoding, and copying them from an existing buffer.
+const breakdown = [];
+if (flag('--breakdown')) {
+  for (const benchCase of manifest().filter((c) => c.kind === 'numeric')) {
+    const bytes = blobBytes(benchCase);
+    const open = measure(() => {
+      const blob = mebo.NumericBlob.from(bytes);
+      blob.free();
+      return 1;
+    }, plan);
+    const blob = mebo.NumericBlob.from(bytes);
+    const points = blob.totalPoints;
+    const decodeAll = measure(() => blob.decodeAll().values.length, plan);
+    blob.free();
+    const alloc = measure(() => new Float64Array(points).length + new BigInt64Array(points).length, plan);
+    const source = new Float64Array(points * 2);
+    const target = new Float64Array(points * 2);
+    const copy = measure(() => {
+      target.set(source);
+      return target.length;
+    }, plan);
+    breakdown.push({
+      config: configName(benchCase),
+      open_free_ns: open.median_ns,
+      decode_all_ns: decodeAll.median_ns,
+      js_alloc_outputs_ns: alloc.median_ns,
+      js_copy_outputs_ns: copy.median_ns,
+    });
+  }
+}
+
 if (flag('--baselines')) {
   const first = manifest().find((c) => c.kind === 'numeric');
   const input = numericInput(first.options.input);
@@ -98,4 +133,4 @@ if (flag('--baselines')) {
   record({ config: 'arrow', runtime: 'arrow', op: 'decode', points, bytes: ipc.length, ...measure(() => decodeArrow(arrow, ipc), plan) });
 }
 
-writeFileSync(value('--out'), JSON.stringify(rows));
+writeFileSync(value('--out'), JSON.stringify({ rows, breakdown }));

@@ -101,10 +101,13 @@ function nodeRunner(variant, extra) {
     { stdio: ['ignore', 2, 2], cwd: ROOT },
   );
   if (result.status !== 0) throw new Error(`node runner (${variant}) exited with ${result.status ?? result.signal}`);
-  rows.push(...JSON.parse(readFileSync(out, 'utf8')));
+  const written = JSON.parse(readFileSync(out, 'utf8'));
+  rows.push(...written.rows);
+  if (written.breakdown.length) breakdown = written.breakdown;
 }
+let breakdown = [];
 if (wants('wasm-node') || wants('baselines')) {
-  nodeRunner('simd', [...(wants('wasm-node') ? ['--encode'] : ['--no-decode']), ...(wants('baselines') ? ['--baselines'] : [])]);
+  nodeRunner('simd', [...(wants('wasm-node') ? ['--encode', '--breakdown'] : ['--no-decode']), ...(wants('baselines') ? ['--baselines'] : [])]);
 }
 if (wants('wasm-node-scalar')) nodeRunner('scalar', []);
 
@@ -206,6 +209,18 @@ for (const base of ['json', 'arrow']) {
   if (r) console.log(mLine([`${base} (${r.bytes} bytes)`, '', us(r.median_ns), '', '', '', '', '', '', '', '']));
 }
 
+if (breakdown.length) {
+  console.log('');
+  console.log('wasm-node decode breakdown, median µs: open+free = NumericBlob.from (copy into wasm, parse, decompress, own payloads) + free;');
+  console.log('decodeAll = decode in wasm + new typed arrays copied out; for scale: allocating the two 8-byte-per-point output arrays in JS, and copying 16 bytes/point between existing arrays');
+  console.log(mLine(['config', 'decode', 'open+free', 'decodeAll', 'JS alloc', 'JS copy', 'native', '', '', '', '']).trimEnd());
+  for (const b of breakdown) {
+    console.log(
+      mLine([b.config, us(find(b.config, 'wasm-node')?.median_ns), us(b.open_free_ns), us(b.decode_all_ns), us(b.js_alloc_outputs_ns), us(b.js_copy_outputs_ns), us(find(b.config, 'rust-native')?.median_ns), '', '', '', '']).trimEnd(),
+    );
+  }
+}
+
 console.log('');
 console.log(`sizes (same 200 x 250 points): JSON ${sizes.json.bytes} bytes (${sizes.json.gzip} gzipped), Arrow IPC ${sizes.arrow.bytes} (${sizes.arrow.gzip} gzipped)`);
 console.log(mLine(['config', 'bytes', 'gzip', 'seed-x86', 'vs JSON', 'vs Arrow', '', '', '', '', '']).trimEnd());
@@ -263,7 +278,7 @@ console.log('');
 for (const t of targets) console.log(t.line);
 if (crossOriginIsolated === false) console.log('note: the Chromium page was not cross-origin isolated (100 µs timer)');
 
-writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, sizes, wasm, targets: targets.map(({ line, ...t }) => t) }, null, 1)}\n`);
+writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, breakdown, sizes, wasm, targets: targets.map(({ line, ...t }) => t) }, null, 1)}\n`);
 log(`bench: wrote ${rows.length} rows to ${outFile}`);
 
 // ---------------------------------------------------------------- helpers

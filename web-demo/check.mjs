@@ -29,9 +29,11 @@ if (!existsSync(CHROMIUM)) {
 }
 
 const failures = [];
+let passed = 0;
 function expect(condition, message) {
   console.log(`${condition ? 'ok  ' : 'FAIL'} ${message}`);
-  if (!condition) failures.push(message);
+  if (condition) passed++;
+  else failures.push(message);
 }
 
 const started = Date.now();
@@ -117,5 +119,6 @@ try {
   await server.close();
 }
 
-console.log(`web-demo check: ${failures.length ? `${failures.length} failed` : 'all passed'} in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${SHOTS}`);
+console.log(`web-demo check: ${((Date.now() - started) / 1000).toFixed(1)} s, screenshots in ${SHOTS}`);
+console.log(`${passed} passed, ${failures.length} failed`);
 process.exit(failures.length ? 1 : 0);
