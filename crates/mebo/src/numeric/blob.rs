@@ -96,8 +96,11 @@ impl<'a> NumericBlob<'a> {
         let index_end = index_start + metric_count * header.index_kind.entry_size();
 
         let total_points = raw.iter().map(|e| e.count as u64).sum::<u64>();
-        if total_points > limits.max_points {
-            return Err(Error::SizeCap { what: "total point count", size: total_points, cap: limits.max_points });
+        // Decoded columns address points with u32 offsets (`NumericColumns`), so
+        // no caller limit lifts the count past u32::MAX.
+        let max_points = limits.max_points.min(u64::from(u32::MAX));
+        if total_points > max_points {
+            return Err(Error::SizeCap { what: "total point count", size: total_points, cap: max_points });
         }
         let total_points = total_points as usize;
 
