@@ -588,6 +588,18 @@ fn caller_point_limit_is_enforced() {
 }
 
 #[test]
+fn caller_limits_cannot_lift_the_u32_point_ceiling() {
+    // decode_all's offsets are u32: even with every limit lifted, a blob of
+    // more than u32::MAX points is refused (here two extended counts of 3e9).
+    let mut b = numeric(options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2), 2, 70_000);
+    set_entry(&mut b, 0, Field::Count, 3_000_000_000);
+    set_entry(&mut b, 1, Field::Count, 3_000_000_000);
+    let unlimited = DecodeLimits { max_points: u64::MAX, max_decompressed_bytes: usize::MAX };
+    let err = NumericBlob::open_with_limits(&b, &unlimited).unwrap_err();
+    assert!(matches!(err, Error::SizeCap { what: "total point count", size: 6_000_000_000, cap: 4_294_967_295 }), "{err:?}");
+}
+
+#[test]
 fn caller_decompressed_size_limit_is_enforced() {
     for codec in [Compression::Zstd, Compression::S2, Compression::Lz4] {
         let o = NumericEncoderOptions { value_compression: codec, ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1) };
