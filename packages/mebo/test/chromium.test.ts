@@ -1,0 +1,161 @@
+// The SDK in headless Chromium (Debian's, driven by playwright-core): a
+// loopback server started here serves the repository; one page imports
+// dist/index.js from a plain URL and lets init() fetch the wasm beside it,
+// another loads an esbuild bundle of an app that imports `mebo`. Both decode
+// the host sample; the results must equal the vectors' inputs.
+
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { build } from 'esbuild';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expectSampleDecoded, sampleCases } from './helpers/hosts.js';
+import { PACKAGE_ROOT, REPO_ROOT, VECTORS } from './helpers/vectors.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+};
+
+const SAMPLE = sampleCases().map((c) => ({ name: c.name, url: `/vectors/${c.file}` }));
+
+/** A page that fetches the sample, runs `decode(sample)` and leaves the outcome in `window.outcome`. */
+function page(imports: string, decode: string): string {
+  return `<!doctype html><meta charset="utf-8"><title>mebo</title><link rel="icon" href="data:,">
+<script type="module">
+${imports}
+try {
+  const list = ${JSON.stringify(SAMPLE)};
+  const sample = [];
+  for (const { name, url } of list) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
+    sample.push({ name, bytes: new Uint8Array(await response.arrayBuffer()) });
+  }
+  window.outcome = { ok: await ${decode} };
+} catch (error) {
+  window.outcome = { error: String(error && error.stack || error) };
+}
+</script>`;
+}
+
+/** Generated files: the two pages and the consumer bundle with its asset. */
+const generated = new Map<string, { type: string; body: string | Buffer }>();
+
+/** Serve generated files under /test-page/, the vectors under /vectors/, the repository under /. */
+function serve(url: string): { type: string; body: string | Buffer } | undefined {
+  const path = decodeURIComponent(new URL(url, 'http://x').pathname);
+  const made = generated.get(path);
+  if (made) return made;
+  const [root, rest] = path.startsWith('/vectors/') ? [VECTORS, path.slice('/vectors/'.length)] : [REPO_ROOT, path.slice(1)];
+  const file = normalize(join(root, rest));
+  if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) return undefined;
+  return { type: TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) };
+}
+
+let server: Server | undefined;
+let browser: Browser | undefined;
+let base = '';
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (node scripts/setup.mjs does), or set CHROMIUM_PATH`,
+    );
+  }
+  const bundle = await build({
+    entryPoints: [join(PACKAGE_ROOT, 'test/hosts/browser-consumer.js')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  generated.set('/test-page/consumer.js', { type: TYPES['.js']!, body: bundle.outputFiles[0]!.text });
+  generated.set('/test-page/assets/mebo_scalar.wasm', { type: TYPES['.wasm']!, body: readFileSync(join(PACKAGE_ROOT, 'wasm/mebo_scalar.wasm')) });
+  generated.set(
+    '/test-page/dist.html',
+    {
+      type: TYPES['.html']!,
+      body: page(
+        `import * as mebo from '/packages/mebo/dist/index.js';
+import { decodeSample } from '/packages/mebo/test/hosts/decode-document.js';`,
+        `mebo.init().then(() => decodeSample(mebo, sample))`,
+      ),
+    },
+  );
+  generated.set('/test-page/bundle.html', { type: TYPES['.html']!, body: page(`import { run } from './consumer.js';`, `run(sample)`) });
+
+  server = createServer((request, response) => {
+    const found = request.method === 'GET' ? serve(request.url ?? '/') : undefined;
+    if (!found) response.writeHead(404).end();
+    else response.writeHead(200, { 'content-type': found.type, 'cache-control': 'no-store' }).end(found.body);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: CHROMIUM_ARGS, timeout: 60_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+});
+
+/** Load a page and wait (bounded) for its outcome; page errors and console errors fail it at once. */
+async function outcome(path: string): Promise<{ variant: string; simd: boolean; results: Record<string, never> }> {
+  const context = await browser!.newContext();
+  try {
+    const tab = await context.newPage();
+    const problems: string[] = [];
+    const failed = new Promise<never>((_, reject) => {
+      tab.on('pageerror', (error) => reject(new Error(`${path}: ${String(error)}`)));
+      tab.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      tab.on('response', (response) => {
+        if (response.status() >= 400) problems.push(`HTTP ${response.status()} for ${response.url()}`);
+      });
+    });
+    await tab.goto(`${base}${path}`, { timeout: 30_000 });
+    const done = tab.waitForFunction(() => (window as unknown as { outcome?: unknown }).outcome !== undefined, undefined, { timeout: 60_000 });
+    await Promise.race([done, failed]).catch((error: Error) => {
+      throw new Error(`${error.message}${problems.length ? `; console errors: ${problems.join(' | ')}` : ''}`);
+    });
+    const result = (await tab.evaluate(() => (window as unknown as { outcome: unknown }).outcome)) as { ok?: never; error?: string };
+    expect(result.error, path).toBeUndefined();
+    expect(problems, `${path}: console errors`).toEqual([]);
+    return result.ok!;
+  } finally {
+    await context.close();
+  }
+}
+
+it('a page importing dist/index.js by URL decodes the host sample (wasm fetched beside the package)', async () => {
+  const out = await outcome('/test-page/dist.html');
+  expect(out.simd).toBe(true);
+  expect(out.variant).toBe('simd');
+  expectSampleDecoded(out.results);
+});
+
+it('an esbuild bundle of an app importing `mebo` decodes the host sample (wasm as an asset)', async () => {
+  const out = await outcome('/test-page/bundle.html');
+  expect(out.variant).toBe('scalar');
+  expectSampleDecoded(out.results);
+});

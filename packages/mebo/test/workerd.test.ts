@@ -1,0 +1,68 @@
+// The SDK in Cloudflare's workerd, run by miniflare: a worker bundled the way
+// wrangler does it (esbuild, the .wasm left as a CompiledWasm module), once
+// with initSync(module) and once with init({ wasm: module }), decodes the host
+// sample sent in the request body; the answers must equal the vectors' inputs.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expectSampleDecoded, sampleBase64 } from './helpers/hosts.js';
+import { PACKAGE_ROOT } from './helpers/vectors.js';
+
+/** The worker bundle for one way of initializing; `mebo/wasm/*.wasm` stays an import of the module beside it. */
+async function bundleWorker(init: 'sync' | 'async'): Promise<string> {
+  const result = await build({
+    entryPoints: [join(PACKAGE_ROOT, 'test/hosts/worker.js')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker'],
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    define: { INIT: JSON.stringify(init) },
+    plugins: [
+      {
+        name: 'wasm-module',
+        setup(b) {
+          b.onResolve({ filter: /\.wasm$/ }, (args) => ({ path: `./${args.path.split('/').pop()}`, external: true }));
+        },
+      },
+    ],
+  });
+  return result.outputFiles[0]!.text;
+}
+
+let mf: Miniflare | undefined;
+
+beforeAll(async () => {
+  const wasm = readFileSync(join(PACKAGE_ROOT, 'wasm/mebo_simd.wasm'));
+  const worker = async (name: 'sync' | 'async') => ({
+    name,
+    compatibilityDate: '2025-01-01',
+    modules: [
+      { type: 'ESModule' as const, path: join(PACKAGE_ROOT, 'worker.js'), contents: await bundleWorker(name) },
+      { type: 'CompiledWasm' as const, path: join(PACKAGE_ROOT, 'mebo_simd.wasm'), contents: wasm },
+    ],
+  });
+  mf = new Miniflare({ workers: [await worker('sync'), await worker('async')] });
+  await mf.ready;
+}, 60_000);
+
+afterAll(async () => {
+  await mf?.dispose();
+});
+
+it.each(['sync', 'async'] as const)('decodes the host sample in workerd after %s init with the imported module', async (name) => {
+  const body = JSON.stringify(sampleBase64());
+  const worker = await mf!.getWorker(name);
+  const response = await worker.fetch('http://localhost/', { method: 'POST', body, signal: AbortSignal.timeout(60_000) });
+  expect(response.status).toBe(200);
+  const out = (await response.json()) as { moduleIsCompiled: boolean; init: string; variant: string; results: Record<string, never> };
+  expect(out.moduleIsCompiled).toBe(true);
+  expect(out.init).toBe(name);
+  expect(out.variant).toBe('simd');
+  expectSampleDecoded(out.results);
+});
