@@ -87,6 +87,8 @@ try {
   await page.waitForFunction(() => globalThis.meboDemo.state === 'listed' && globalThis.meboDemo.sample === 'status1', null, { timeout: TIMEOUT });
   const textRows = await page.locator('#text-table tbody tr').count();
   expect(textRows > 0, `text sample lists ${textRows} rows`);
+  const firstValue = await page.textContent('#text-table tbody tr td.val');
+  expect(firstValue === '連線逾時', `non-ASCII text decoded: ${firstValue} (headless Chromium may lack CJK fonts: boxes in the screenshot)`);
   await page.screenshot({ path: join(SHOTS, 'demo-text.png'), fullPage: false });
 
   // 3. A file from disk (the file picker), here a numeric sample with tags.

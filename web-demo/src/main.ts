@@ -300,7 +300,7 @@ function renderText(blob: mebo.TextBlob): void {
           {},
           el('td', { className: 'num', textContent: String(i) }),
           el('td', { className: 'time', textContent: timeText(ms[i]) }),
-          el('td', { className: 'value', textContent: value === '' ? '∅ (empty)' : value }),
+          el('td', { className: 'value val', textContent: value === '' ? '∅ (empty)' : value }),
           ...(tags ? [el('td', { className: 'value', textContent: tags[i] })] : []),
         ),
       );
