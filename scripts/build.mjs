@@ -59,6 +59,9 @@ function buildVariant(variant) {
   run('wasm-bindgen', [
     join(targetDir, 'wasm32-unknown-unknown/release/mebo_wasm.wasm'),
     '--target', 'web',
+    // No fallback `new URL('mebo_wasm_bg.wasm', import.meta.url)` in the glue:
+    // the SDK always hands it a compiled module, and bundlers would chase the URL.
+    '--omit-default-module-path',
     '--out-dir', bindgenDir,
     '--out-name', 'mebo_wasm',
   ]);

@@ -1,8 +1,8 @@
 // Loading the WebAssembly module. One glue (bundled into dist/index.js) serves
-// both builds; only its `initSync` is used, so the glue's own URL-based
-// loader is tree-shaken away and bundlers see just the two URLs below.
+// both builds. The glue is generated without a default module URL, so
+// bundlers see just the two URLs below; it is always handed a compiled module.
 
-import { initSync as instantiateGlue } from '../wasm/mebo_wasm.js';
+import instantiateGlue, { initSync as instantiateGlueSync } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
 
 /** The two builds shipped in `wasm/`: with WebAssembly SIMD (simd128) and without. */
@@ -41,6 +41,8 @@ interface Loaded {
 
 let loaded: Loaded | undefined;
 let loading: Promise<void> | undefined;
+/** The glue's async instantiation is under way: a sync one now would make a second instance. */
+let instantiating = false;
 
 /**
  * Load and instantiate the module. Call once before anything else; later
@@ -64,7 +66,10 @@ export function init(options: InitOptions = {}): Promise<void> {
  */
 export function initSync(source: WasmModule | ArrayBuffer | ArrayBufferView, variant?: WasmVariant): void {
   if (loaded) return;
-  instantiate(loadError(() => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source as BufferSource))), variant);
+  if (instantiating) throw new MeboError('WASM_LOAD', 'init() is instantiating the module: await it instead of calling initSync()');
+  const module = loadError(() => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source as BufferSource)));
+  const exports = loadError(() => instantiateGlueSync({ module }), 'instantiating');
+  loaded = { variant, memory: exports.memory };
 }
 
 export function isInitialized(): boolean {
@@ -107,11 +112,11 @@ async function load(options: InitOptions): Promise<void> {
   const requested = options.variant === 'simd' || options.variant === 'scalar' ? options.variant : undefined;
   if (options.wasm !== undefined) {
     const module = await compile((await options.wasm) as WasmSource | WebAssembly.Module);
-    instantiate(module, requested);
+    await instantiate(module, requested);
     return;
   }
   const variant = requested ?? (simdSupported() ? 'simd' : 'scalar');
-  instantiate(await compile(defaultLocation(variant)), variant);
+  await instantiate(await compile(defaultLocation(variant)), variant);
 }
 
 /** The build beside this package. Both URLs are literal so bundlers can pick up the files. */
@@ -180,10 +185,16 @@ function toUrl(text: string): URL | undefined {
   }
 }
 
-function instantiate(module: WebAssembly.Module, variant: WasmVariant | undefined): void {
-  if (loaded) return;
-  const exports = loadError(() => instantiateGlue({ module }), 'instantiating');
-  loaded = { variant, memory: exports.memory };
+/** Asynchronous instantiation: browsers cap synchronous instantiation on the main thread by module size. */
+async function instantiate(module: WebAssembly.Module, variant: WasmVariant | undefined): Promise<void> {
+  if (loaded) return; // initSync() finished while this module was being fetched or compiled
+  instantiating = true;
+  try {
+    const exports = await loadError(() => instantiateGlue({ module_or_path: module }), 'instantiating');
+    loaded = { variant, memory: exports.memory };
+  } finally {
+    instantiating = false;
+  }
 }
 
 /** Run a loading step; a failure becomes a WASM_LOAD MeboError naming the step. */

@@ -74,6 +74,18 @@ describe('loading in Node', () => {
     expect(Number(out)).toBeLessThan(64 * 2 ** 20);
   });
 
+  it('initSync while init() is still reading wins, and init() then resolves without a second instance', () => {
+    const wasm = JSON.stringify(join(PACKAGE_ROOT, 'wasm/mebo_scalar.wasm'));
+    const out = runNode(`
+      const pending = mebo.init({ variant: 'simd' });
+      mebo.initSync(readFileSync(${wasm}), 'scalar');
+      const before = decodeOne();
+      await pending;
+      await Promise.all([mebo.init(), mebo.init()]);
+      console.log(mebo.wasmVariant(), before, decodeOne());`);
+    expect(out).toBe('scalar 12:720 12:720');
+  });
+
   it('a bad module is WASM_LOAD, and init can be retried', () => {
     const out = runNode(`
       try { await mebo.init({ wasm: new Uint8Array([0, 97, 115, 109]) }); } catch (e) { console.log(e.code); }
