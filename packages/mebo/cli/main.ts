@@ -155,7 +155,7 @@ async function decodeCommand(argv: string[]): Promise<number> {
       const { code, message } = error instanceof FileError ? { code: error.code, message: error.reason } : describeError(error);
       const line = `${file}: ${error instanceof FileError ? message : `${code}: ${message}`}`;
       if (!many) throw Object.assign(new Error(line), { reported: true });
-      process.stderr.write(`mebo decode: ${line}\n`);
+      warn(`mebo decode: ${line}`);
       if (csv) continue;
       text = `${JSON.stringify({ file, error: { code, message } })}\n`;
     }
@@ -238,30 +238,41 @@ async function main(argv: string[]): Promise<number> {
 
 let current = '';
 
+/** Text for one stderr line: control characters (a newline from a quoted file, say) escaped, the length bounded. */
+function oneLine(text: string): string {
+  const line = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+}
+
+/** Write one line on stderr. */
+function warn(text: string): void {
+  process.stderr.write(`${oneLine(text)}\n`);
+}
+
 /** One line on stderr: what failed, never a stack trace. */
 function report(error: unknown): number {
   const prefix = current ? `mebo ${current}` : 'mebo';
   if (error instanceof UsageError) {
-    process.stderr.write(`${prefix}: ${error.message} (see 'mebo ${current ? `${current} ` : ''}--help')\n`);
+    warn(`${prefix}: ${error.message} (see 'mebo ${current ? `${current} ` : ''}--help')`);
     return 2;
   }
   if ((error as { reported?: boolean }).reported) {
-    process.stderr.write(`${prefix}: ${(error as Error).message}\n`);
+    warn(`${prefix}: ${(error as Error).message}`);
     return 1;
   }
   if (error instanceof FileError || error instanceof InputError) {
-    process.stderr.write(`${prefix}: ${error.message}\n`);
+    warn(`${prefix}: ${error.message}`);
     return 1;
   }
   const { code, message } = describeError(error);
-  process.stderr.write(`${prefix}: ${code}: ${message.split('\n')[0]}\n`);
+  warn(`${prefix}: ${code}: ${message}`);
   return 1;
 }
 
 // A closed pipe (`mebo decode x | head`) ends the output quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  process.stderr.write(`mebo: cannot write the output: ${error.message}\n`);
+  warn(`mebo: cannot write the output: ${error.message}`);
   process.exit(1);
 });
 process.on('uncaughtException', (error) => {

@@ -57,7 +57,8 @@ afterAll(async () => {
 
 it.each(['sync', 'async'] as const)('decodes the host sample in workerd after %s init with the imported module', async (name) => {
   const body = JSON.stringify(sampleBase64());
-  const worker = await mf!.getWorker(name);
+  // getWorker's declared type needs @cloudflare/workers-types; its fetch is the standard one.
+  const worker = (await mf!.getWorker(name)) as unknown as { fetch(url: string, init: RequestInit): Promise<Response> };
   const response = await worker.fetch('http://localhost/', { method: 'POST', body, signal: AbortSignal.timeout(60_000) });
   expect(response.status).toBe(200);
   const out = (await response.json()) as { moduleIsCompiled: boolean; init: string; variant: string; results: Record<string, never> };
