@@ -10,7 +10,8 @@ pub struct DecodeLimits {
     /// Largest size of one decompressed payload, in bytes (default 256 MiB).
     pub max_decompressed_bytes: usize,
     /// Largest total point count of one blob (default 64 Mi points, 1 GiB of
-    /// decoded timestamp and value columns).
+    /// decoded timestamp and value columns). Never above `u32::MAX`, whatever
+    /// is set here: decoded columns address points with u32 offsets.
     pub max_points: u64,
 }
 
