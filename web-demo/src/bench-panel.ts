@@ -76,7 +76,7 @@ export async function setupBench(): Promise<void> {
   };
 
   const table = $('bench-table') as HTMLTableElement;
-  const heads = ['config', 'blob bytes', 'simd µs', 'scalar µs', 'simd gain', 'Node µs', 'native µs', 'Go epyc µs', 'vs Node', 'vs native', 'vs Go', 'x86 doc µs', 'vs x86 doc'];
+  const heads = ['config', 'blob bytes', 'simd µs', 'scalar µs', 'simd gain', 'Node µs', 'native µs', 'Go run µs', 'Go epyc µs', 'vs Node', 'vs native', 'vs Go run', 'vs Go epyc', 'x86 doc µs', 'vs x86 doc'];
   const headRow = document.createElement('tr');
   for (const h of heads) {
     const th = document.createElement('th');
@@ -92,6 +92,7 @@ export async function setupBench(): Promise<void> {
         const m = measured.get(c.config) ?? {};
         const node = recorded(c.config, 'wasm-node');
         const native = recorded(c.config, 'rust-native');
+        const goRun = recorded(c.config, 'go-reference');
         const goRef = goNs(c.name);
         const seedRef = seedNs(c.config);
         const tr = document.createElement('tr');
@@ -103,9 +104,11 @@ export async function setupBench(): Promise<void> {
           ratioCell(m.scalar, m.simd),
           cell(us(node)),
           cell(us(native)),
+          cell(us(goRun)),
           cell(us(goRef)),
           ratioCell(node, m.simd),
           ratioCell(native, m.simd),
+          ratioCell(goRun, m.simd, true),
           ratioCell(goRef, m.simd, true),
           cell(us(seedRef)),
           ratioCell(seedRef, m.simd, true),
@@ -118,8 +121,8 @@ export async function setupBench(): Promise<void> {
 
   const sources = [
     results
-      ? `Node / native: bench-results.json (${results.machine.plan ?? ''} run of ${results.machine.date?.slice(0, 10) ?? '?'}, ${results.machine.cpu ?? '?'})`
-      : 'Node / native: no bench-results.json in this build (run `npm run bench`, then rebuild the demo)',
+      ? `Node / native / Go run: bench-results.json (${results.machine.plan ?? ''} run of ${results.machine.date?.slice(0, 10) ?? '?'}, ${results.machine.cpu ?? '?'})`
+      : 'Node / native / Go run: no bench-results.json in this build (run `npm run bench`, then rebuild the demo)',
     go ? `Go epyc: ${go.machine}` : undefined,
     seed ? `x86 doc: ${seed.machine}, decode + iterate` : undefined,
   ];
