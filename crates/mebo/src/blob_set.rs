@@ -91,7 +91,9 @@ impl<B: WindowBlob> Windows<B> {
             }
         }
         Ok(match (spans.first(), spans.last()) {
-            (Some(&(start, _)), Some(&(_, end))) if end > start => end - start,
+            // Wrapping, as the reference's int64 subtraction: hostile timestamps
+            // (i64::MIN .. i64::MAX) must not overflow.
+            (Some(&(start, _)), Some(&(_, end))) if end > start => end.wrapping_sub(start),
             _ => 0,
         })
     }
