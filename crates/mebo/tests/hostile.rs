@@ -618,3 +618,23 @@ fn caller_decompressed_size_limit_is_enforced() {
     let err = exercise::text(&t, &DecodeLimits { max_decompressed_bytes: size - 1, ..Default::default() }).unwrap_err();
     assert!(matches!(err, Error::SizeCap { what: "text data payload", .. }), "{err:?}");
 }
+
+// ---------------------------------------------------------------- blob sets
+
+#[test]
+fn blob_set_duration_of_extreme_timestamps_does_not_overflow() {
+    // First point at i64::MIN + 1 in one window, last at i64::MAX in the next:
+    // the span overflows i64, and wraps as the reference's int64 subtraction does.
+    let blob = |start: i64, ts: [i64; 2]| {
+        let mut enc = NumericEncoder::new(start, options(TimestampEncoding::Raw, ValueEncoding::Raw, Layout::V1));
+        enc.start_metric_id(7, 2).unwrap();
+        enc.add_points::<&str>(&ts, &[1.0, 2.0], None).unwrap();
+        enc.end_metric().unwrap();
+        enc.finish().unwrap()
+    };
+    let (a, b) = (blob(0, [i64::MIN + 1, 0]), blob(1, [1, i64::MAX]));
+    let set = mebo::blob_set::NumericBlobSet::open(&[&a, &b]).unwrap();
+    assert_eq!(set.metric_duration(7).unwrap(), i64::MAX.wrapping_sub(i64::MIN + 1));
+    assert_eq!(set.metric_len(7), 4);
+    assert!(matches!(set.point_at(7, 4), Err(Error::IndexOutOfRange { index: 4, len: 4 })));
+}
