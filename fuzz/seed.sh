@@ -8,6 +8,7 @@
 #                       (columns cut from the uncompressed v1 numeric vectors)
 #   compress_decoders   selector + u32 cap + one compressed payload of a vector
 #   round_trip          a few small blobs (any bytes are a valid arbitrary input)
+#   blob_set            the windows of each set dataset as `u16 length, bytes` chunks
 #
 # Usage: fuzz/seed.sh [vectors dir]   (default: ../shared/vectors beside the repo)
 # Seeds are named by content hash, so re-running adds nothing twice. The corpus
@@ -81,7 +82,19 @@ for case in manifest:
         if 0 < len(val_col) <= MAX_COLUMN:
             put("value_decoders", bytes([VAL[opts["valueEncoding"]] | sel_order]) + struct.pack("<H", n) + val_col)
 
-for target in ("numeric_decode", "text_decode", "timestamp_decoders", "value_decoders", "compress_decoders", "round_trip"):
+# Blob sets: the four windows of each set dataset, as `u16 length, bytes` chunks.
+windows = {}
+for case in manifest:
+    name = case["name"]
+    for ds in ("-set1-w", "-tset1-w"):
+        if ds in name:
+            key = name.replace(ds + name.split(ds)[1][0], ds + "N")
+            windows.setdefault(key, []).append(open(os.path.join(vectors, case["file"]), "rb").read())
+for key, blobs in sorted(windows.items()):
+    if all(len(b) < 65536 for b in blobs):
+        put("blob_set", b"".join(struct.pack("<H", len(b)) + b for b in blobs[:3]) + (blobs[3] if len(blobs) > 3 else b""))
+
+for target in ("numeric_decode", "text_decode", "timestamp_decoders", "value_decoders", "compress_decoders", "round_trip", "blob_set"):
     os.makedirs(os.path.join(corpus, target), exist_ok=True)
     print(f"{target}: {counts.get(target, 0)} new seeds, {len(os.listdir(os.path.join(corpus, target)))} in total")
 PY

@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(numeric_decode text_decode timestamp_decoders value_decoders compress_decoders round_trip)
+targets=(numeric_decode text_decode timestamp_decoders value_decoders compress_decoders round_trip blob_set)
 seconds="${FUZZ_SECONDS:-8}"
 
 have_cargo_fuzz() {
