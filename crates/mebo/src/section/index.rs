@@ -37,14 +37,14 @@ impl RawIndexEntry {
     /// Parse `metric_count` entries from `data` (which must hold them all).
     pub fn parse_all(data: &[u8], kind: IndexKind, order: ByteOrder, metric_count: usize) -> Result<Vec<RawIndexEntry>> {
         let size = kind.entry_size();
-        let needed = size.checked_mul(metric_count).ok_or(Error::SizeCap {
-            what: "metric index",
-            size: metric_count as u64,
-            cap: u32::MAX as u64,
-        })?;
-        if data.len() < needed {
+        // In u64: on wasm32 a count near u32::MAX times 32 bytes overflows
+        // usize, and such an index is as truncated there as on 64-bit hosts.
+        let needed = size as u64 * metric_count as u64;
+        if (data.len() as u64) < needed {
+            let needed = usize::try_from(needed).unwrap_or(usize::MAX);
             return Err(Error::Truncated { what: "metric index", needed, available: data.len() });
         }
+        let needed = needed as usize;
         data[..needed].chunks_exact(size).map(|e| Self::parse(e, kind, order)).collect()
     }
 
