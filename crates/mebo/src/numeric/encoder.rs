@@ -288,9 +288,9 @@ impl NumericEncoder {
             val_len: self.val_bytes.len() - val0,
             tag_len: self.open_tags.len(),
         });
-        match self.seen.insert(open.id, open.name.clone()) {
-            Some(Some(_)) => self.has_collision = true,
-            _ => {}
+        // Another name with this id was seen: the blob must carry the names.
+        if let Some(Some(_)) = self.seen.insert(open.id, open.name.clone()) {
+            self.has_collision = true;
         }
         if let Some(name) = &open.name {
             self.names.push(name.clone());

@@ -67,7 +67,6 @@ impl SharedTimestampTable {
             }
             groups.push(SharedTimestampGroup { canonical, members });
         }
-        drop(next);
         if pos != data.len() {
             return Err(invalid(format!("{} trailing bytes", data.len() - pos)));
         }
