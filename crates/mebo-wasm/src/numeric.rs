@@ -181,26 +181,16 @@ pub use encode::NumericEncoderHandle;
 #[cfg(feature = "encode")]
 mod encode {
     use mebo::numeric::{NumericEncoder, NumericEncoderOptions};
-    use mebo::{ColumnConfig, Error};
+    use mebo::ColumnConfig;
     use wasm_bindgen::prelude::*;
 
     use crate::js::{self, check, parse_or, JsResult};
 
-    /// Builds one numeric blob. `finish` spends it, successful or not (the
-    /// core's encoder is consumed by finishing).
+    /// Builds one numeric blob. `finish` leaves it as it was: more metrics
+    /// may be added and the blob finished again.
     #[wasm_bindgen]
     pub struct NumericEncoderHandle {
-        encoder: Option<NumericEncoder>,
-    }
-
-    impl NumericEncoderHandle {
-        fn encoder(&mut self) -> JsResult<&mut NumericEncoder> {
-            self.encoder.as_mut().ok_or_else(spent)
-        }
-    }
-
-    fn spent() -> JsValue {
-        js::error(Error::EncoderState { detail: "finish() was already called on this encoder".into() })
+        encoder: NumericEncoder,
     }
 
     #[wasm_bindgen]
@@ -231,42 +221,42 @@ mod encode {
             o.layout = parse_or(layout, o.layout)?;
             o.tags = tags.unwrap_or(o.tags);
             o.byte_order = big_endian.map_or(o.byte_order, js::byte_order);
-            Ok(NumericEncoderHandle { encoder: Some(NumericEncoder::new(start_time, o)) })
+            Ok(NumericEncoderHandle { encoder: NumericEncoder::new(start_time, o) })
         }
 
         #[wasm_bindgen(js_name = startMetricName)]
         pub fn start_metric_name(&mut self, name: &str, count: usize) -> JsResult<()> {
-            check(self.encoder()?.start_metric_name(name, count))
+            check(self.encoder.start_metric_name(name, count))
         }
 
         #[wasm_bindgen(js_name = startMetricId)]
         pub fn start_metric_id(&mut self, id: u64, count: usize) -> JsResult<()> {
-            check(self.encoder()?.start_metric_id(id, count))
+            check(self.encoder.start_metric_id(id, count))
         }
 
         #[wasm_bindgen(js_name = addPoint)]
         pub fn add_point(&mut self, timestamp: i64, value: f64, tag: Option<String>) -> JsResult<()> {
-            check(self.encoder()?.add_point(timestamp, value, tag.as_deref()))
+            check(self.encoder.add_point(timestamp, value, tag.as_deref()))
         }
 
         #[wasm_bindgen(js_name = addPoints)]
         pub fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<Vec<String>>) -> JsResult<()> {
-            check(self.encoder()?.add_points(timestamps, values, tags.as_deref()))
+            check(self.encoder.add_points(timestamps, values, tags.as_deref()))
         }
 
         #[wasm_bindgen(js_name = endMetric)]
         pub fn end_metric(&mut self) -> JsResult<()> {
-            check(self.encoder()?.end_metric())
+            check(self.encoder.end_metric())
         }
 
         #[wasm_bindgen(js_name = metricCount)]
         pub fn metric_count(&self) -> JsResult<usize> {
-            self.encoder.as_ref().map(NumericEncoder::metric_count).ok_or_else(spent)
+            Ok(self.encoder.metric_count())
         }
 
         /// The finished blob.
-        pub fn finish(&mut self) -> JsResult<Vec<u8>> {
-            check(self.encoder.take().ok_or_else(spent)?.finish())
+        pub fn finish(&self) -> JsResult<Vec<u8>> {
+            check(self.encoder.finish())
         }
     }
 }

@@ -146,6 +146,17 @@ fn v2_switches_to_extended_entries_past_u16_counts() {
 }
 
 #[test]
+fn finishing_leaves_the_encoder_as_it_was() {
+    let mut enc = NumericEncoder::new(0, NumericEncoderOptions::default());
+    one_metric(&mut enc, "a", 2);
+    let first = enc.finish().unwrap();
+    assert_eq!(enc.finish().unwrap(), first);
+    one_metric(&mut enc, "b", 2);
+    let second = NumericBlob::open(&enc.finish().unwrap()).unwrap().metric_ids().to_vec();
+    assert_eq!(second.len(), 2);
+}
+
+#[test]
 fn finish_into_appends_after_existing_bytes() {
     let mut enc = NumericEncoder::new(5, NumericEncoderOptions::default());
     one_metric(&mut enc, "m", 4);

@@ -175,7 +175,8 @@ export interface NumericEncoderBindings extends Freeable {
 /**
  * Builds one numeric blob: `startMetric`, points, `endMetric`, for each
  * metric, then `finish`. A refused call leaves the encoder as it was (except a
- * refused `endMetric`, which drops that metric). `finish` spends the encoder.
+ * refused `endMetric`, which drops that metric). `finish` leaves the encoder as
+ * it was: more metrics may follow and the blob be finished again.
  */
 export class NumericEncoder extends Owned<NumericEncoderBindings> {
   constructor(startTime: bigint, options: NumericEncodeOptions | string = {}) {
@@ -236,7 +237,7 @@ export class NumericEncoder extends Owned<NumericEncoderBindings> {
     return call(() => this.live().metricCount());
   }
 
-  /** The finished blob. The encoder is spent afterwards, whether or not this succeeded. */
+  /** The blob of every metric ended so far. */
   finish(): Uint8Array {
     return call(() => this.live().finish());
   }

@@ -93,6 +93,17 @@ describe('NumericBlob', () => {
 });
 
 describe('NumericEncoder', () => {
+  it('keeps its metrics after finish: more may follow and the blob be finished again', () => {
+    using encoder = new NumericEncoder(0n, 'delta-none-gorilla-none');
+    encoder.startMetric('a', 1).addPoint(1n, 1.5).endMetric();
+    using first = NumericBlob.from(encoder.finish());
+    expect(first.length).toBe(1);
+    encoder.startMetric('b', 1).addPoint(2n, 2.5).endMetric();
+    using second = NumericBlob.from(encoder.finish());
+    expect(second.length).toBe(2);
+    expect(Array.from(second.metric('b').values)).toEqual([2.5]);
+  });
+
   it('builds a blob point by point and from arrays, by config string with overrides', () => {
     using encoder = new NumericEncoder(1_700_000_000_000_000n, { config: 'deltapacked-zstd-alp-lz4', layout: 'v2-shared', tags: true });
     encoder.startMetric('cpu', 3).addPoint(1n, 0.5, 'a').addPoint(2n, -0, 'b').addPoint(3n, NaN).endMetric();

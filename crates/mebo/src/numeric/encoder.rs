@@ -299,14 +299,16 @@ impl NumericEncoder {
     }
 
     /// Assemble the blob into a new buffer.
-    pub fn finish(self) -> Result<Vec<u8>> {
+    pub fn finish(&self) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         self.finish_into(&mut out)?;
         Ok(out)
     }
 
     /// Assemble the blob and append it to `out` (whose earlier bytes stay).
-    pub fn finish_into(self, out: &mut Vec<u8>) -> Result<()> {
+    /// The encoder is unchanged: more metrics may follow and the blob be
+    /// finished again.
+    pub fn finish_into(&self, out: &mut Vec<u8>) -> Result<()> {
         if let Some(open) = &self.open {
             return Err(Error::EncoderState { detail: format!("metric {:016x} was not ended", open.id) });
         }
