@@ -147,7 +147,8 @@ const K_EVERY_ACCESSOR: f64 = 2.0 * K;
 fn check(measures: &[Measure]) {
     let mut worst: Vec<&Measure> = measures.iter().collect();
     worst.sort_by(|a, b| b.ratio().total_cmp(&a.ratio()));
-    for m in worst.iter().take(8) {
+    let top = |suffix: &'static str| worst.iter().filter(move |m| m.label.ends_with(suffix)).take(4);
+    for m in top("open+decode_all").chain(top("every accessor")) {
         println!(
             "{:<70} blob {:>9} B, points {:>8}, peak {:>10} B, budget {:>10} B, ratio {:.3}",
             m.label,
