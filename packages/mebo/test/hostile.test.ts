@@ -111,7 +111,7 @@ function expectGoodBlobDecodes(): void {
       });
       const o = blob.options as unknown as Record<string, unknown>;
       const { byteOrder: _b, extendedIndex: _e, metricNames: _n, ...options } = o;
-      expectMatchesInput({ kind: c.kind, startTimeMicros: String(blob.startTime), options, metrics } as DecodedDocument, c);
+      expectMatchesInput({ kind: c.kind, startTimeMicros: String(blob.startTime), options, metrics } as unknown as DecodedDocument, c);
     } finally {
       blob.free();
     }
