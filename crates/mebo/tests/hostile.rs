@@ -70,6 +70,24 @@ fn zstd_bomb_without_a_declared_size_stops_at_the_cap() {
 }
 
 #[test]
+fn zstd_frame_asking_for_a_huge_window_is_refused() {
+    // Fuzzing finding: no content size, a 128 MiB window, 10 bytes in all.
+    // libzstd would allocate the window before decoding a byte.
+    let mut b = numeric(
+        NumericEncoderOptions { timestamp_compression: Compression::Zstd, ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V2) },
+        1,
+        50,
+    );
+    replace_payload(&mut b, Payload::Timestamps, &zstd_frame_with_window(27));
+    assert!(matches!(numeric_err(&b), Error::Decompress { codec: "zstd", what: "timestamp payload", .. }), "{:?}", numeric_err(&b));
+    let mut t = text_blob(TextEncoderOptions { data_compression: Compression::Zstd, ..Default::default() }, false);
+    let data_off = get_u32(&t, 20);
+    t.truncate(data_off);
+    t.extend_from_slice(&zstd_frame_with_window(26));
+    assert!(matches!(text_err(&t), Error::Decompress { codec: "zstd", what: "text data", .. }), "{:?}", text_err(&t));
+}
+
+#[test]
 fn s2_bomb_is_refused_from_its_length_prefix() {
     let mut b = numeric(
         NumericEncoderOptions { value_compression: Compression::S2, ..options(TimestampEncoding::Raw, ValueEncoding::Chimp, Layout::V2) },

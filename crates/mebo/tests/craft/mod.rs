@@ -190,3 +190,15 @@ pub fn text_blob(o: TextEncoderOptions, by_name: bool) -> Vec<u8> {
     b
 }
 
+
+/// A zstd frame without a declared content size whose header asks for a
+/// 2^`log` byte window, holding one RLE block of a single zero byte: tiny, but
+/// a decoder that trusts the window allocates it up front.
+pub fn zstd_frame_with_window(log: u32) -> Vec<u8> {
+    let descriptor = ((log - 10) << 3) as u8; // exponent, mantissa 0
+    let mut f = vec![0x28, 0xB5, 0x2F, 0xFD, 0x00, descriptor];
+    let header = 1u32 | (1 << 1) | (1 << 3); // last block, RLE, 1 byte
+    f.extend_from_slice(&header.to_le_bytes()[..3]);
+    f.push(0);
+    f
+}
