@@ -10,6 +10,9 @@
 //! column codec; [`numeric`], [`text`] and [`blob_set`] are the blob API over them.
 //! `docs/FORMAT.md` describes every byte.
 
+// Decoding handles hostile input: no unsafe code anywhere in the crate.
+#![forbid(unsafe_code)]
+
 pub mod blob_set;
 pub mod byte_order;
 pub mod compress;
