@@ -16,10 +16,12 @@
 //! - Handles own what they read: blobs are opened, then made owned, so the
 //!   input bytes the glue copied in are freed when the call returns.
 
+pub mod blob_set;
 mod js;
 pub mod numeric;
 pub mod text;
 
+pub use blob_set::{NumericBlobSetHandle, TextBlobSetHandle};
 pub use numeric::NumericBlobHandle;
 #[cfg(feature = "encode")]
 pub use numeric::NumericEncoderHandle;

@@ -4,7 +4,7 @@
 //! once (`indexOfId` / `indexOfName`) and then calls the per-index accessors.
 
 use js_sys::{BigInt64Array, BigUint64Array, Float64Array, Uint32Array};
-use mebo::numeric::{NumericBlob, NumericMetric};
+use mebo::numeric::{NumericBlob, NumericColumns, NumericMetric};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult};
@@ -165,14 +165,18 @@ impl NumericBlobHandle {
     /// arrays, each copied once out of wasm memory.
     #[wasm_bindgen(js_name = decodeAll)]
     pub fn decode_all(&self) -> JsResult<JsValue> {
-        let c = check(self.blob.decode_all())?;
-        Ok(JsObject::new()
-            .set("ids", BigUint64Array::from(c.ids.as_slice()))
-            .set("offsets", Uint32Array::from(c.offsets.as_slice()))
-            .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
-            .set("values", Float64Array::from(c.values.as_slice()))
-            .into())
+        Ok(columns(&check(self.blob.decode_all())?))
     }
+}
+
+/// Columns as `{ ids, offsets, timestamps, values }` typed arrays.
+pub(crate) fn columns(c: &NumericColumns) -> JsValue {
+    JsObject::new()
+        .set("ids", BigUint64Array::from(c.ids.as_slice()))
+        .set("offsets", Uint32Array::from(c.offsets.as_slice()))
+        .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
+        .set("values", Float64Array::from(c.values.as_slice()))
+        .into()
 }
 
 #[cfg(feature = "encode")]

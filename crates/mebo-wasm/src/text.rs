@@ -1,7 +1,7 @@
 //! Text blobs: a reader handle and an encoder handle, shaped as the numeric ones.
 
 use js_sys::{BigInt64Array, BigUint64Array, Uint32Array};
-use mebo::text::{TextBlob, TextMetric};
+use mebo::text::{TextBlob, TextColumns, TextMetric};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult};
@@ -152,19 +152,23 @@ impl TextBlobHandle {
     /// typed arrays copied once out of wasm memory, strings joined.
     #[wasm_bindgen(js_name = decodeAll)]
     pub fn decode_all(&self) -> JsResult<JsValue> {
-        let c = check(self.blob.decode_all())?;
-        let tags = match &c.tags {
-            Some(tags) => js::joined_strings(&tags.bytes, &tags.offsets)?,
-            None => JsValue::UNDEFINED,
-        };
-        Ok(JsObject::new()
-            .set("ids", BigUint64Array::from(c.ids.as_slice()))
-            .set("offsets", Uint32Array::from(c.offsets.as_slice()))
-            .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
-            .set("values", js::joined_strings(&c.values.bytes, &c.values.offsets)?)
-            .set("tags", tags)
-            .into())
+        columns(&check(self.blob.decode_all())?)
     }
+}
+
+/// Columns as `{ ids, offsets, timestamps, values, tags }`, strings joined.
+pub(crate) fn columns(c: &TextColumns) -> JsResult<JsValue> {
+    let tags = match &c.tags {
+        Some(tags) => js::joined_strings(&tags.bytes, &tags.offsets)?,
+        None => JsValue::UNDEFINED,
+    };
+    Ok(JsObject::new()
+        .set("ids", BigUint64Array::from(c.ids.as_slice()))
+        .set("offsets", Uint32Array::from(c.offsets.as_slice()))
+        .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
+        .set("values", js::joined_strings(&c.values.bytes, &c.values.offsets)?)
+        .set("tags", tags)
+        .into())
 }
 
 #[cfg(feature = "encode")]

@@ -15,5 +15,7 @@ export type { NumericBlobOptions, NumericSections, PayloadSize, NumericColumns, 
 export { TextBlob, TextBlobEncoder, encodeText } from './text.js';
 export type { TextBlobOptions, TextSections, TextColumns, TextEncodeOptions, TextMetric, TextMetricInput, TextTimestampEncoding } from './text.js';
 export { metricId } from './hash.js';
+export { NumericBlobSet, TextBlobSet } from './blobSet.js';
+export type { MaterializedMetric } from './blobSet.js';
 export { blobKind } from './kind.js';
 export type { BlobKind } from './kind.js';

@@ -1,0 +1,163 @@
+// Blob sets: consecutive time windows of the same metrics, read as one series
+// per metric. The core orders the blobs by start time; a metric may be missing
+// from some windows.
+
+import { NumericBlobSetHandle, TextBlobSetHandle } from '../wasm/mebo_wasm.js';
+import * as args from './args.js';
+import { call, invalidArgument } from './errors.js';
+import { metricId } from './hash.js';
+import { ready } from './init.js';
+import type { NumericColumns } from './numeric.js';
+import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
+import { Owned } from './owned.js';
+import { splitOptionalStrings, splitStrings, type JoinedStrings } from './strings.js';
+import type { TextColumns } from './text.js';
+
+/** One metric's series over every blob of a set. */
+export interface MaterializedMetric<V> {
+  id: bigint;
+  timestamps: BigInt64Array;
+  values: V;
+  /** Present when any blob holding the metric has tags (empty strings elsewhere). */
+  tags?: string[];
+}
+
+interface SetHandle {
+  free(): void;
+  blobCount(): number;
+  timeRange(): BigInt64Array;
+  metricIds(): BigUint64Array;
+  metricLength(id: bigint): number;
+  metricDuration(id: bigint): bigint;
+}
+
+interface SetHandleClass<H> {
+  open(bytes: Uint8Array, lengths: Uint32Array, maxBytes?: number, maxPoints?: bigint): H;
+}
+
+/** Concatenate the blobs so one call into wasm opens the whole set. */
+function openSet<H>(handleClass: SetHandleClass<H>, blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): H {
+  ready();
+  const parts = Array.from(blobs, (b, i) => args.bytes(b, `blob ${i}`));
+  if (parts.length === 0) throw invalidArgument('a blob set needs at least one blob');
+  const lengths = Uint32Array.from(parts, (p) => p.byteLength);
+  const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.byteLength;
+  }
+  const [maxBytes, maxPoints] = limitArgs(limits);
+  return call(() => handleClass.open(all, lengths, maxBytes, maxPoints));
+}
+
+/** A metric key as an id: names are hashed, as blobs key metrics. */
+function idOf(key: MetricKey): bigint {
+  return typeof key === 'bigint' ? args.u64(key, 'metric id') : metricId(key);
+}
+
+abstract class BlobSetReader<H extends SetHandle> extends Owned<H> {
+  /** Number of blobs. */
+  get length(): number {
+    return call(() => this.live().blobCount());
+  }
+
+  /** Start times (µs) of the first and the last blob. */
+  get timeRange(): [bigint, bigint] {
+    const [first, last] = call(() => this.live().timeRange());
+    return [first, last];
+  }
+
+  /** Every metric id in the set, ascending. */
+  get metricIds(): BigUint64Array {
+    return call(() => this.live().metricIds());
+  }
+
+  /** Points of a metric over every blob (0 when absent). */
+  metricLength(key: MetricKey): number {
+    const id = idOf(key);
+    return call(() => this.live().metricLength(id));
+  }
+
+  /** Last minus first timestamp (µs) of a metric over the set; 0 when absent. */
+  metricDuration(key: MetricKey): bigint {
+    const id = idOf(key);
+    return call(() => this.live().metricDuration(id));
+  }
+
+  protected id(key: MetricKey): bigint {
+    return idOf(key);
+  }
+}
+
+/** Numeric blobs of consecutive windows. Free it with `free()` (or `using`). */
+export class NumericBlobSet extends BlobSetReader<NumericBlobSetHandle> {
+  private constructor(handle: NumericBlobSetHandle) {
+    super(handle);
+  }
+
+  /** Open every blob (copied, not kept) and order them by start time. */
+  static from(blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): NumericBlobSet {
+    return new NumericBlobSet(openSet(NumericBlobSetHandle, blobs, limits));
+  }
+
+  /** One metric's series over every blob, in time order. */
+  materializeMetric(key: MetricKey): MaterializedMetric<Float64Array> {
+    const id = this.id(key);
+    const raw = call(() => this.live().materializeMetric(id)) as {
+      timestamps: BigInt64Array;
+      values: Float64Array;
+      tags?: JoinedStrings;
+    };
+    const metric: MaterializedMetric<Float64Array> = { id, timestamps: raw.timestamps, values: raw.values };
+    const tags = splitOptionalStrings(raw.tags);
+    if (tags !== undefined) metric.tags = tags;
+    return metric;
+  }
+
+  /** Every metric's series as columns (ids ascending), like a blob's `decodeAll`. */
+  materialize(): NumericColumns {
+    return call(() => this.live().materialize()) as NumericColumns;
+  }
+}
+
+/** Text blobs of consecutive windows. Free it with `free()` (or `using`). */
+export class TextBlobSet extends BlobSetReader<TextBlobSetHandle> {
+  private constructor(handle: TextBlobSetHandle) {
+    super(handle);
+  }
+
+  /** Open every blob (copied, not kept) and order them by start time. */
+  static from(blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): TextBlobSet {
+    return new TextBlobSet(openSet(TextBlobSetHandle, blobs, limits));
+  }
+
+  /** One metric's series over every blob, in time order. */
+  materializeMetric(key: MetricKey): MaterializedMetric<string[]> {
+    const id = this.id(key);
+    const raw = call(() => this.live().materializeMetric(id)) as {
+      timestamps: BigInt64Array;
+      values: JoinedStrings;
+      tags?: JoinedStrings;
+    };
+    const metric: MaterializedMetric<string[]> = { id, timestamps: raw.timestamps, values: splitStrings(raw.values) };
+    const tags = splitOptionalStrings(raw.tags);
+    if (tags !== undefined) metric.tags = tags;
+    return metric;
+  }
+
+  /** Every metric's series as columns (ids ascending), like a blob's `decodeAll`. */
+  materialize(): TextColumns {
+    const raw = call(() => this.live().materialize()) as {
+      ids: BigUint64Array;
+      offsets: Uint32Array;
+      timestamps: BigInt64Array;
+      values: JoinedStrings;
+      tags?: JoinedStrings;
+    };
+    const columns: TextColumns = { ids: raw.ids, offsets: raw.offsets, timestamps: raw.timestamps, values: splitStrings(raw.values) };
+    const tags = splitOptionalStrings(raw.tags);
+    if (tags !== undefined) columns.tags = tags;
+    return columns;
+  }
+}
