@@ -36,6 +36,11 @@ fn open_each<B>(
     Ok(blobs)
 }
 
+/// Tags of a materialized metric: joined strings, or `undefined` without tags.
+fn optional_strings(tags: Option<&[String]>) -> JsResult<JsValue> {
+    tags.map_or(Ok(JsValue::UNDEFINED), |t| js::strings(t.iter().map(String::as_str)))
+}
+
 /// The accessors both set handles share.
 macro_rules! set_handle {
     ($handle:ident, $blob:ident) => {
@@ -103,10 +108,7 @@ impl NumericBlobSetHandle {
     #[wasm_bindgen(js_name = materializeMetric)]
     pub fn materialize_metric(&self, id: u64) -> JsResult<JsValue> {
         let m = check(self.set.materialize_metric(id))?;
-        let tags = match &m.tags {
-            Some(tags) => js::strings(tags.iter().map(String::as_str))?,
-            None => JsValue::UNDEFINED,
-        };
+        let tags = optional_strings(m.tags.as_deref())?;
         Ok(JsObject::new()
             .set("timestamps", BigInt64Array::from(m.timestamps.as_slice()))
             .set("values", Float64Array::from(m.values.as_slice()))
@@ -134,10 +136,7 @@ impl TextBlobSetHandle {
     #[wasm_bindgen(js_name = materializeMetric)]
     pub fn materialize_metric(&self, id: u64) -> JsResult<JsValue> {
         let m = check(self.set.materialize_metric(id))?;
-        let tags = match &m.tags {
-            Some(tags) => js::strings(tags.iter().map(String::as_str))?,
-            None => JsValue::UNDEFINED,
-        };
+        let tags = optional_strings(m.tags.as_deref())?;
         Ok(JsObject::new()
             .set("timestamps", BigInt64Array::from(m.timestamps.as_slice()))
             .set("values", js::strings(m.values.iter().map(String::as_str))?)
