@@ -92,7 +92,9 @@ machine.nice = getPriority();
 const roundRows = []; // every round's rows; merged below
 let breakdownRounds = [];
 let crossOriginIsolated;
-const hasGo = wants('go-reference') && output('go', ['version']) !== undefined;
+// The reference is timed only where a local, uncommitted harness exists in bench/go-reference
+// (the project commits nothing that builds the reference); otherwise the recorded figures are used.
+const hasGo = wants('go-reference') && existsSync(join(ROOT, 'bench/go-reference/main.go')) && output('go', ['version']) !== undefined;
 if (wants('go-reference') && !hasGo) log('bench: no `go` on PATH: the reference is not timed in this run (the documented figures are still used)');
 machine.go = hasGo ? output('go', ['version'])?.trim() : undefined;
 
