@@ -22,21 +22,24 @@ export interface MaterializedMetric<V> {
   tags?: string[];
 }
 
-interface SetHandle {
+/** @internal A set handle of the bindings, described structurally so the published types stay off the generated glue. */
+export interface SetHandle {
   free(): void;
   blobCount(): number;
   timeRange(): BigInt64Array;
   metricIds(): BigUint64Array;
   metricLength(id: bigint): number;
   metricDuration(id: bigint): bigint;
+  materializeMetric(id: bigint): unknown;
+  materialize(): unknown;
 }
 
-interface SetHandleClass<H> {
-  open(bytes: Uint8Array, lengths: Uint32Array, maxBytes?: number, maxPoints?: bigint): H;
+interface SetHandleClass {
+  open(bytes: Uint8Array, lengths: Uint32Array, maxBytes?: number, maxPoints?: bigint): SetHandle;
 }
 
 /** Concatenate the blobs so one call into wasm opens the whole set. */
-function openSet<H>(handleClass: SetHandleClass<H>, blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): H {
+function openSet(handleClass: SetHandleClass, blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): SetHandle {
   ready();
   const parts = Array.from(blobs, (b, i) => args.bytes(b, `blob ${i}`));
   if (parts.length === 0) throw invalidArgument('a blob set needs at least one blob');
@@ -56,7 +59,7 @@ function idOf(key: MetricKey): bigint {
   return typeof key === 'bigint' ? args.u64(key, 'metric id') : metricId(key);
 }
 
-abstract class BlobSetReader<H extends SetHandle> extends Owned<H> {
+abstract class BlobSetReader extends Owned<SetHandle> {
   /** Number of blobs. */
   get length(): number {
     return call(() => this.live().blobCount());
@@ -91,8 +94,8 @@ abstract class BlobSetReader<H extends SetHandle> extends Owned<H> {
 }
 
 /** Numeric blobs of consecutive windows. Free it with `free()` (or `using`). */
-export class NumericBlobSet extends BlobSetReader<NumericBlobSetHandle> {
-  private constructor(handle: NumericBlobSetHandle) {
+export class NumericBlobSet extends BlobSetReader {
+  private constructor(handle: SetHandle) {
     super(handle);
   }
 
@@ -122,8 +125,8 @@ export class NumericBlobSet extends BlobSetReader<NumericBlobSetHandle> {
 }
 
 /** Text blobs of consecutive windows. Free it with `free()` (or `using`). */
-export class TextBlobSet extends BlobSetReader<TextBlobSetHandle> {
-  private constructor(handle: TextBlobSetHandle) {
+export class TextBlobSet extends BlobSetReader {
+  private constructor(handle: SetHandle) {
     super(handle);
   }
 
