@@ -4,7 +4,7 @@
 // load: the SDK's init is once per realm) and times decode of every bench blob.
 
 import * as mebo from 'mebo';
-import { PLANS, configName, decodeNumeric, decodeText, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decodeNumeric, decodeText, measure } from './harness.mjs';
 
 async function fetchBytes(path) {
   const response = await fetch(path);
@@ -12,12 +12,13 @@ async function fetchBytes(path) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-globalThis.runBench = async ({ variant = 'simd', quick = false } = {}) => {
+globalThis.runBench = async ({ variant = 'simd', quick = false, breakdown = false } = {}) => {
   await mebo.init({ wasm: fetch(`wasm/mebo_${variant}.wasm`), variant });
   const plan = quick ? PLANS.quick : PLANS.full;
   const runtime = variant === 'scalar' ? 'wasm-chromium-scalar' : 'wasm-chromium';
   const { cases } = await (await fetch('manifest.json')).json();
   const rows = [];
+  const parts = [];
   for (const benchCase of cases) {
     const bytes = await fetchBytes(benchCase.file);
     const text = benchCase.kind === 'text';
@@ -26,8 +27,9 @@ globalThis.runBench = async ({ variant = 'simd', quick = false } = {}) => {
     open.free();
     const op = text ? () => decodeText(mebo, bytes) : () => decodeNumeric(mebo, bytes);
     rows.push({ config: configName(benchCase), runtime, op: 'decode', points, bytes: bytes.length, ...measure(op, plan) });
+    if (breakdown && !text) parts.push({ config: configName(benchCase), runtime, ...measureBreakdown(mebo, bytes, plan) });
     await new Promise((resolve) => setTimeout(resolve, 0)); // let the page breathe between rows
   }
-  return { rows, crossOriginIsolated: globalThis.crossOriginIsolated === true, userAgent: navigator.userAgent };
+  return { rows, breakdown: parts, crossOriginIsolated: globalThis.crossOriginIsolated === true, userAgent: navigator.userAgent };
 };
 globalThis.benchReady = true;

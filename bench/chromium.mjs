@@ -65,15 +65,17 @@ async function buildPage() {
 
 /**
  * Time decode of every bench blob in Chromium, once per wasm build in
- * `variants` (each in a fresh page). Returns `{ rows, version, crossOriginIsolated }`.
+ * `variants` (each in a fresh page); with `breakdown`, also where the simd
+ * build's decode time goes. Returns `{ rows, breakdown, version, crossOriginIsolated }`.
  */
-export async function runChromium({ quick = false, variants = ['simd', 'scalar'], log = () => {} } = {}) {
+export async function runChromium({ quick = false, variants = ['simd', 'scalar'], breakdown = false, log = () => {} } = {}) {
   const dir = await buildPage();
   const server = await startServer({ root: dir });
   let browser;
   try {
     browser = await launchChromium();
     const rows = [];
+    const parts = [];
     let isolated = true;
     for (const variant of variants) {
       const page = await browser.newPage();
@@ -82,16 +84,17 @@ export async function runChromium({ quick = false, variants = ['simd', 'scalar']
       await page.goto(`${server.url}index.html`);
       await page.waitForFunction(() => globalThis.benchReady === true);
       log(`  chromium ${browser.version()} (${variant}): running`);
-      const result = await page.evaluate((options) => globalThis.runBench(options), { variant, quick });
+      const result = await page.evaluate((options) => globalThis.runBench(options), { variant, quick, breakdown: breakdown && variant === 'simd' });
       if (errors.length) throw errors[0];
       isolated &&= result.crossOriginIsolated;
       for (const row of result.rows) {
         log(`  ${row.runtime.padEnd(17)} ${row.op.padEnd(6)} ${row.config.padEnd(38)} ${(row.median_ns / 1e3).toFixed(1).padStart(9)} µs`);
       }
       rows.push(...result.rows);
+      parts.push(...result.breakdown);
       await page.close();
     }
-    return { rows, version: browser.version(), crossOriginIsolated: isolated };
+    return { rows, breakdown: parts, version: browser.version(), crossOriginIsolated: isolated };
   } finally {
     await browser?.close();
     await server.close();

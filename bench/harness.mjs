@@ -122,3 +122,40 @@ export function decodeArrow(arrow, bytes) {
   }
   return values.length + offsets.length + values[values.length - 1] + names.length;
 }
+
+/**
+ * Where the SDK's decode time goes, for one numeric blob: `open` (from +
+ * free: copy into wasm, parse, decompress, own the payloads), `decodeAll` on
+ * an opened blob (decode in wasm, then new typed arrays copied out of wasm
+ * memory), and, for scale, the two 8-byte-per-point output columns copied
+ * from a wasm memory view into fresh typed arrays (what the bindings' glue
+ * does) and into reused ones.
+ */
+export function breakdown(mebo, bytes, plan) {
+  const open = measure(() => {
+    const blob = mebo.NumericBlob.from(bytes);
+    blob.free();
+    return 1;
+  }, plan);
+  const blob = mebo.NumericBlob.from(bytes);
+  const points = blob.totalPoints;
+  const decodeAll = measure(() => blob.decodeAll().values.length, plan);
+  blob.free();
+  const memory = new WebAssembly.Memory({ initial: Math.ceil((points * 16) / 65536) + 1 });
+  const values = new Float64Array(memory.buffer, 0, points);
+  const timestamps = new BigInt64Array(memory.buffer, points * 8, points);
+  const fresh = measure(() => new Float64Array(values).length + new BigInt64Array(timestamps).length, plan);
+  const intoValues = new Float64Array(points);
+  const intoTimestamps = new BigInt64Array(points);
+  const reused = measure(() => {
+    intoValues.set(values);
+    intoTimestamps.set(timestamps);
+    return points;
+  }, plan);
+  return {
+    open_free_ns: open.median_ns,
+    decode_all_ns: decodeAll.median_ns,
+    copy_out_fresh_ns: fresh.median_ns,
+    copy_out_reused_ns: reused.median_ns,
+  };
+}

@@ -12,7 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import * as arrow from 'apache-arrow';
 import * as mebo from 'mebo';
-import { PLANS, configName, decodeArrow, decodeJson, decodeNumeric, decodeText, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decodeArrow, decodeJson, decodeNumeric, decodeText, measure } from './harness.mjs';
 import { arrowPayload, blobBytes, checkPayloads, jsonPayload, manifest, numericInput } from './data.mjs';
 
 const argv = process.argv.slice(2);
@@ -86,38 +86,11 @@ for (const benchCase of flag('--no-decode') ? [] : manifest()) {
   }
 }
 
-// --breakdown: where the SDK's decode time goes, per numeric configuration:
-// opening (copy into wasm, parse, decompress, own the payloads) and freeing;
-// decodeAll on an opened blob (decode in wasm, then new typed arrays copied
-// out of wasm memory); and, for scale, allocating the same output arrays in
-// JS without any decoding, and copying them from an existing buffer.
+// --breakdown: where the SDK's decode time goes (see harness.mjs).
 const breakdown = [];
 if (flag('--breakdown')) {
   for (const benchCase of manifest().filter((c) => c.kind === 'numeric')) {
-    const bytes = blobBytes(benchCase);
-    const open = measure(() => {
-      const blob = mebo.NumericBlob.from(bytes);
-      blob.free();
-      return 1;
-    }, plan);
-    const blob = mebo.NumericBlob.from(bytes);
-    const points = blob.totalPoints;
-    const decodeAll = measure(() => blob.decodeAll().values.length, plan);
-    blob.free();
-    const alloc = measure(() => new Float64Array(points).length + new BigInt64Array(points).length, plan);
-    const source = new Float64Array(points * 2);
-    const target = new Float64Array(points * 2);
-    const copy = measure(() => {
-      target.set(source);
-      return target.length;
-    }, plan);
-    breakdown.push({
-      config: configName(benchCase),
-      open_free_ns: open.median_ns,
-      decode_all_ns: decodeAll.median_ns,
-      js_alloc_outputs_ns: alloc.median_ns,
-      js_copy_outputs_ns: copy.median_ns,
-    });
+    breakdown.push({ config: configName(benchCase), runtime, ...measureBreakdown(mebo, blobBytes(benchCase), plan) });
   }
 }
 

@@ -90,7 +90,7 @@ const rounds = Number(valueOf('--rounds') ?? (quick ? 1 : 3));
 machine.rounds = rounds;
 machine.nice = getPriority();
 const roundRows = []; // every round's rows; merged below
-let breakdownRounds = [];
+const breakdown = [];
 let crossOriginIsolated;
 // The reference is timed only where a local, uncommitted harness exists in bench/go-reference
 // (the project commits nothing that builds the reference); otherwise the recorded figures are used.
@@ -132,14 +132,15 @@ for (let round = 1; round <= rounds; round++) {
     const extra = [...(wants('wasm-node') ? ['--encode'] : ['--no-decode']), ...(wants('wasm-node') && round === 1 ? ['--breakdown'] : []), ...(wants('baselines') ? ['--baselines'] : [])];
     const written = nodeRunner('simd', extra);
     rows.push(...written.rows);
-    if (written.breakdown.length) breakdownRounds = written.breakdown;
+    breakdown.push(...written.breakdown);
   }
   if (wants('wasm-node-scalar')) rows.push(...nodeRunner('scalar', []).rows);
   if (wants('wasm-chromium')) {
     log('bench: wasm-chromium');
     const { runChromium } = await import('../bench/chromium.mjs');
-    const result = await runChromium({ quick, log });
+    const result = await runChromium({ quick, log, breakdown: round === 1 });
     rows.push(...result.rows);
+    breakdown.push(...result.breakdown);
     machine.chromium = result.version;
     crossOriginIsolated = result.crossOriginIsolated;
   }
@@ -158,7 +159,6 @@ const rows = roundRows[0].map((first) => {
     ...(same.length > 1 ? { round_medians_ns: same.map((r) => r.median_ns) } : {}),
   };
 });
-const breakdown = breakdownRounds;
 machine.load_average_end = loadavg().map((l) => Number(l.toFixed(2)));
 machine.wasm_opt = findWasmOpt()?.version;
 
@@ -261,13 +261,13 @@ console.log(`(node/go, nat/go: against ${rows.some((r) => r.runtime === 'go-refe
 
 if (breakdown.length) {
   console.log('');
-  console.log('wasm-node decode breakdown (round 1), median µs. open+free: NumericBlob.from (copy into wasm, parse, decompress, own');
-  console.log('the payloads) + free. decodeAll: decode in wasm + new typed arrays copied out. For scale: allocating the two 8-byte-per-');
-  console.log('point output arrays in JS (JS alloc), and copying 16 bytes per point between existing arrays (JS copy).');
-  console.log(mLine(['config', 'decode', 'open', 'decAll', 'JS alloc', 'JS copy', 'native']).trimEnd());
+  console.log('decode breakdown (round 1, simd build), median µs. open: NumericBlob.from (copy into wasm, parse, decompress, own the');
+  console.log('payloads) + free. decodeAll: decode in wasm + new typed arrays copied out. For scale, the two 8-byte-per-point output');
+  console.log('columns copied out of a wasm memory view into fresh typed arrays (what the glue does) and into reused ones.');
+  console.log(mLine(['config', 'runtime', 'decode', 'open', 'decAll', 'fresh', 'reused', 'native']).trimEnd());
   for (const b of breakdown) {
     console.log(
-      mLine([b.config, us(find(b.config, 'wasm-node')?.median_ns), us(b.open_free_ns), us(b.decode_all_ns), us(b.js_alloc_outputs_ns), us(b.js_copy_outputs_ns), us(find(b.config, 'rust-native')?.median_ns)]).trimEnd(),
+      mLine([b.config, b.runtime.replace('wasm-', ''), us(find(b.config, b.runtime)?.median_ns), us(b.open_free_ns), us(b.decode_all_ns), us(b.copy_out_fresh_ns), us(b.copy_out_reused_ns), us(find(b.config, 'rust-native')?.median_ns)]).trimEnd(),
     );
   }
 }
