@@ -176,7 +176,36 @@ impl<'a> BitReader<'a> {
 fn window_of(bytes: &[u8; 9], offset: u32) -> u64 {
     let [head @ .., ninth] = *bytes;
     // `ninth << offset >> 8` is the top `offset` bits of the ninth byte (0 for offset 0).
-    (u64::from_be_bytes(head) << offset) | ((u64::from(ninth) << offset) >> 8)
+    (u64_from_be(head) << offset) | ((u64::from(ninth) << offset) >> 8)
+}
+
+/// `u64::from_be_bytes`, the scalar path. wasm32 has no byte-swap instruction:
+/// LLVM expands one into about 24 shifts, masks and ors, twice per value in the
+/// XOR codecs. With simd128 a single swizzle reverses the bytes instead.
+#[inline(always)]
+pub fn u64_from_be(bytes: [u8; 8]) -> u64 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        simd128::u64_from_be(bytes)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        u64::from_be_bytes(bytes)
+    }
+}
+
+/// The simd128 twin of [`u64_from_be`]'s scalar path. The SDK's variant tests
+/// decode every vector with the simd128 and the scalar wasm builds and compare.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use core::arch::wasm32::{i64x2_extract_lane, i64x2_splat, i8x16, i8x16_swizzle};
+
+    #[inline(always)]
+    pub fn u64_from_be(bytes: [u8; 8]) -> u64 {
+        // Lane 0 holds the bytes as loaded (little endian); the swizzle reverses them.
+        let reverse = i8x16(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+        i64x2_extract_lane::<0>(i8x16_swizzle(i64x2_splat(i64::from_le_bytes(bytes)), reverse)) as u64
+    }
 }
 
 #[cfg(test)]

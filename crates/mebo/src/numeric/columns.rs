@@ -50,9 +50,11 @@ impl NumericBlob<'_> {
             end += self.entry(i).count as u32;
             c.offsets.push(end);
         }
-        c.timestamps.clear();
+        // Every slot is overwritten below, so reused columns are only resized:
+        // zero-filling 16 bytes a point again would cost more than some decoders.
+        c.timestamps.truncate(total);
         c.timestamps.resize(total, 0);
-        c.values.clear();
+        c.values.truncate(total);
         c.values.resize(total, 0.0);
         for i in 0..self.len() {
             let range = c.offsets[i] as usize..c.offsets[i + 1] as usize;

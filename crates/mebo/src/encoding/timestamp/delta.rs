@@ -33,6 +33,8 @@ impl DeltaTimestamps {
 
     /// Decode exactly `out.len()` timestamps from one metric's column `col`.
     /// Trailing bytes after the last point are ignored. Short/malformed -> Err.
+    // Not inlined into its callers: its hot loop then gets registers of its own.
+    #[inline(never)]
     pub fn decode(col: &[u8], _order: ByteOrder, out: &mut [i64]) -> Result<()> {
         let (state, rest) = decode_delta_head(col, out)?;
         decode_delta_of_deltas(col, state, rest)

@@ -98,6 +98,8 @@ impl DeltaPackedTimestamps {
 
     /// Decode exactly `out.len()` timestamps from one metric's column `col`.
     /// Trailing bytes after the last point are ignored. Short/malformed -> Err.
+    // Not inlined into its callers: its hot loop then gets registers of its own.
+    #[inline(never)]
     pub fn decode(col: &[u8], _order: ByteOrder, out: &mut [i64]) -> Result<()> {
         let (DeltaState { mut pos, mut ts, mut delta }, rest) = decode_delta_head(col, out)?;
         let mut accumulate = |slot: &mut i64, zigzag: u64| {

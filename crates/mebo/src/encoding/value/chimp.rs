@@ -15,7 +15,7 @@
 //! remembered bucket, `10` keeps it, `00` and `01` clear it.
 
 use crate::byte_order::ByteOrder;
-use crate::encoding::bitstream::{BitReader, BitWriter};
+use crate::encoding::bitstream::{u64_from_be, BitReader, BitWriter};
 use crate::error::{Error, Result};
 
 /// Chimp XOR float64 column.
@@ -100,6 +100,8 @@ impl ChimpValues {
 
     /// Decode exactly `out.len()` values from one metric's column `col`.
     /// Trailing bytes are ignored. Short/malformed -> Err.
+    // Not inlined into its callers: its hot loop then gets registers of its own.
+    #[inline(never)]
     pub fn decode(col: &[u8], _order: ByteOrder, out: &mut [f64]) -> Result<()> {
         if out.is_empty() {
             return Ok(());
@@ -107,7 +109,7 @@ impl ChimpValues {
         let Some((first, stream)) = col.split_first_chunk::<8>() else {
             return Err(Error::corrupt("value", format!("chimp column of {} bytes has no first value", col.len())));
         };
-        let mut prev = u64::from_be_bytes(*first);
+        let mut prev = u64_from_be(*first);
         out[0] = f64::from_bits(prev);
         let mut reader = BitReader::new(stream);
         // Leading zeros remembered by the last `11`, or NO_LEAD.

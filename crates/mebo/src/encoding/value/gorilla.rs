@@ -16,7 +16,7 @@
 //! field holds `size - 1`, so a full 64-bit window is representable.
 
 use crate::byte_order::ByteOrder;
-use crate::encoding::bitstream::{BitReader, BitWriter};
+use crate::encoding::bitstream::{u64_from_be, BitReader, BitWriter};
 use crate::error::{Error, Result};
 
 /// Gorilla XOR float64 column.
@@ -70,6 +70,8 @@ impl GorillaValues {
 
     /// Decode exactly `out.len()` values from one metric's column `col`.
     /// Trailing bytes are ignored. Short/malformed -> Err.
+    // Not inlined into its callers: its hot loop then gets registers of its own.
+    #[inline(never)]
     pub fn decode(col: &[u8], _order: ByteOrder, out: &mut [f64]) -> Result<()> {
         if out.is_empty() {
             return Ok(());
@@ -77,7 +79,7 @@ impl GorillaValues {
         let Some((first, stream)) = col.split_first_chunk::<8>() else {
             return Err(Error::corrupt("value", format!("gorilla column of {} bytes has no first value", col.len())));
         };
-        let mut prev = u64::from_be_bytes(*first);
+        let mut prev = u64_from_be(*first);
         out[0] = f64::from_bits(prev);
         let mut reader = BitReader::new(stream);
         // Current window: value bits land at `win_trailing`; `win_size == 0`
