@@ -165,8 +165,27 @@ impl NumericBlobHandle {
     /// arrays, each copied once out of wasm memory.
     #[wasm_bindgen(js_name = decodeAll)]
     pub fn decode_all(&self) -> JsResult<JsValue> {
-        Ok(columns(&check(self.blob.decode_all())?))
+        DECODE_SCRATCH.with_borrow_mut(|scratch| {
+            check(self.blob.decode_all_into(scratch))?;
+            let out = columns(scratch);
+            // Keep ordinary sizes for the next call (wasm memory never shrinks,
+            // so this holds nothing the module would give back); let an
+            // outsized decode's buffers return to the allocator.
+            if scratch.values.capacity() > SCRATCH_KEEP_POINTS {
+                *scratch = NumericColumns::default();
+            }
+            Ok(out)
+        })
     }
+}
+
+/// Points whose decode buffers `decodeAll` keeps between calls (16 MiB).
+const SCRATCH_KEEP_POINTS: usize = 1 << 20;
+
+thread_local! {
+    /// Columns `decodeAll` decodes into before copying them out to JS: reused,
+    /// so a call neither allocates nor zero-fills 16 bytes a point in wasm.
+    static DECODE_SCRATCH: std::cell::RefCell<NumericColumns> = std::cell::RefCell::default();
 }
 
 /// Columns as `{ ids, offsets, timestamps, values }` typed arrays.

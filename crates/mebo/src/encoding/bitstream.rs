@@ -108,10 +108,28 @@ impl<'a> BitReader<'a> {
         self.peek_at(self.pos)
     }
 
-    /// The 64 bits that follow the next `skip` bits, MSB-aligned.
+    /// The next 121 bits or more (missing bits read as zero): a codec's
+    /// header and the field after it from one bounds check and one load.
     #[inline(always)]
-    pub fn peek_after(&self, skip: u32) -> u64 {
-        self.peek_at(self.pos + u64::from(skip))
+    pub fn lookahead(&self) -> Lookahead {
+        let byte = usize::try_from(self.pos >> 3).unwrap_or(usize::MAX);
+        let offset = (self.pos & 7) as u32;
+        match self.data.get(byte..byte.wrapping_add(16)).and_then(|s| s.first_chunk::<16>()) {
+            Some(bytes) => Lookahead::of(bytes, offset),
+            None => self.lookahead_near_end(byte, offset),
+        }
+    }
+
+    /// [`lookahead`](Self::lookahead) within 16 bytes of the end (or past it).
+    #[cold]
+    #[inline(never)]
+    fn lookahead_near_end(&self, byte: usize, offset: u32) -> Lookahead {
+        let mut bytes = [0u8; 16];
+        if let Some(rest) = self.data.get(byte..) {
+            let n = rest.len().min(16);
+            bytes[..n].copy_from_slice(&rest[..n]);
+        }
+        Lookahead::of(&bytes, offset)
     }
 
     #[inline(always)]
@@ -171,6 +189,38 @@ impl<'a> BitReader<'a> {
     }
 }
 
+/// At least 121 bits of a stream from the reader's position, MSB-aligned.
+#[derive(Clone, Copy)]
+pub struct Lookahead {
+    /// The first 64 bits.
+    hi: u64,
+    /// The next 64 bits; at least the top 57 are stream bits.
+    lo: u64,
+}
+
+impl Lookahead {
+    /// The bits of 16 bytes from `offset` (0..=7) bits into the first.
+    #[inline(always)]
+    fn of(bytes: &[u8; 16], offset: u32) -> Self {
+        let (a, b) = u64_pair_from_be(*bytes);
+        // `b >> 1 >> (63 - offset)`: the top `offset` bits of `b`, 0 for offset 0.
+        Lookahead { hi: (a << offset) | ((b >> 1) >> (63 - offset)), lo: b << offset }
+    }
+
+    /// The first 64 bits.
+    #[inline(always)]
+    pub fn head(self) -> u64 {
+        self.hi
+    }
+
+    /// The 64 bits after the first `skip` (0..=57) bits.
+    #[inline(always)]
+    pub fn after(self, skip: u32) -> u64 {
+        // Two shifts so that `skip == 0` is not a shift by 64.
+        (self.hi << skip) | ((self.lo >> 1) >> (63 - skip))
+    }
+}
+
 /// The 64 bits starting `offset` (0..=7) bits into `bytes`.
 #[inline(always)]
 fn window_of(bytes: &[u8; 9], offset: u32) -> u64 {
@@ -194,11 +244,37 @@ pub fn u64_from_be(bytes: [u8; 8]) -> u64 {
     }
 }
 
+/// Two big-endian u64 from 16 bytes (one swizzle with simd128, as above).
+#[inline(always)]
+fn u64_pair_from_be(bytes: [u8; 16]) -> (u64, u64) {
+    let (a, b) = bytes.split_at(8);
+    let (a, b) = (a.try_into().unwrap_or([0; 8]), b.try_into().unwrap_or([0; 8]));
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        simd128::u64_pair_from_be(a, b)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        (u64::from_be_bytes(a), u64::from_be_bytes(b))
+    }
+}
+
 /// The simd128 twin of [`u64_from_be`]'s scalar path. The SDK's variant tests
 /// decode every vector with the simd128 and the scalar wasm builds and compare.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128 {
-    use core::arch::wasm32::{i64x2_extract_lane, i64x2_splat, i8x16, i8x16_swizzle};
+    use core::arch::wasm32::{i64x2, i64x2_extract_lane, i64x2_splat, i8x16, i8x16_swizzle};
+
+    /// Reverses the bytes of each 64-bit lane.
+    const REVERSE_LANES: [i8; 16] = [7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8];
+
+    #[inline(always)]
+    pub fn u64_pair_from_be(a: [u8; 8], b: [u8; 8]) -> (u64, u64) {
+        let [r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15] = REVERSE_LANES;
+        let reverse = i8x16(r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15);
+        let swapped = i8x16_swizzle(i64x2(i64::from_le_bytes(a), i64::from_le_bytes(b)), reverse);
+        (i64x2_extract_lane::<0>(swapped) as u64, i64x2_extract_lane::<1>(swapped) as u64)
+    }
 
     #[inline(always)]
     pub fn u64_from_be(bytes: [u8; 8]) -> u64 {
@@ -283,11 +359,14 @@ mod tests {
         }
 
         #[test]
-        fn peek_matches_bit_by_bit(bytes in prop::collection::vec(any::<u8>(), 0..40), skip in 0u32..400) {
+        fn peek_and_lookahead_match_bit_by_bit(bytes in prop::collection::vec(any::<u8>(), 0..40), start in 0u32..400, skip in 0u32..=57) {
             let bit = |i: usize| bytes.get(i / 8).map_or(0, |b| u64::from(b >> (7 - i % 8) & 1));
-            let expected = (0..64).fold(0u64, |acc, i| (acc << 1) | bit(skip as usize + i));
-            let r = BitReader::new(&bytes);
-            prop_assert_eq!(r.peek_after(skip), expected);
+            let bits_from = |from: u32| (0..64).fold(0u64, |acc, i| (acc << 1) | bit(from as usize + i));
+            let mut r = BitReader::new(&bytes);
+            r.skip(start);
+            prop_assert_eq!(r.peek(), bits_from(start));
+            prop_assert_eq!(r.lookahead().head(), bits_from(start));
+            prop_assert_eq!(r.lookahead().after(skip), bits_from(start + skip));
         }
     }
 }

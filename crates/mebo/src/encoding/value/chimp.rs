@@ -116,7 +116,8 @@ impl ChimpValues {
         let mut stored_lead = NO_LEAD;
         let mut next = 1;
         while next < out.len() {
-            let window = reader.peek();
+            let ahead = reader.lookahead();
+            let window = ahead.head();
             let flag = (window >> 62) as u32;
             if flag == 0b00 {
                 // A run of unchanged values: one `00` pair each, taken in one go.
@@ -146,7 +147,7 @@ impl ChimpValues {
             }
             stored_lead = pick(flag, [0, NO_LEAD, stored_lead, bucket_lead]);
             // width is 1..=64 and trailing 0..=63: both shifts are in range.
-            let meaningful = reader.peek_after(header) >> (64 - width);
+            let meaningful = ahead.after(header) >> (64 - width);
             reader.skip(header + width);
             prev ^= meaningful << trailing;
             out[next] = f64::from_bits(prev);

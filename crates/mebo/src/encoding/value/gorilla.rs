@@ -87,7 +87,8 @@ impl GorillaValues {
         let (mut win_trailing, mut win_size) = (0u32, 0u32);
         let mut next = 1;
         while next < out.len() {
-            let window = reader.peek();
+            let ahead = reader.lookahead();
+            let window = ahead.head();
             if window >> 63 == 0 {
                 // A run of unchanged values: one 0 bit each, taken in one go.
                 let run = (window.leading_zeros() as usize).min(out.len() - next);
@@ -110,7 +111,7 @@ impl GorillaValues {
             }
             let header = if new_window { NEW_BLOCK_HEADER_BITS } else { 2 };
             // win_size is 1..=64 and win_trailing 0..=63: both shifts are in range.
-            let meaningful = reader.peek_after(header) >> (64 - win_size);
+            let meaningful = ahead.after(header) >> (64 - win_size);
             reader.skip(header + win_size);
             prev ^= meaningful << win_trailing;
             out[next] = f64::from_bits(prev);
