@@ -4,7 +4,7 @@
 // load: the SDK's init is once per realm) and times decode of every bench blob.
 
 import * as mebo from 'mebo';
-import { PLANS, breakdown as measureBreakdown, configName, decodeNumeric, decodeText, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decodeNumeric, decodeNumericInto, decodeText, measure } from './harness.mjs';
 
 async function fetchBytes(path) {
   const response = await fetch(path);
@@ -27,6 +27,10 @@ globalThis.runBench = async ({ variant = 'simd', quick = false, breakdown = fals
     open.free();
     const op = text ? () => decodeText(mebo, bytes) : () => decodeNumeric(mebo, bytes);
     rows.push({ config: configName(benchCase), runtime, op: 'decode', points, bytes: bytes.length, ...measure(op, plan) });
+    if (!text) {
+      const reuse = {};
+      rows.push({ config: configName(benchCase), runtime, op: 'decode-into', points, bytes: bytes.length, ...measure(() => decodeNumericInto(mebo, bytes, reuse), plan) });
+    }
     if (breakdown && !text) parts.push({ config: configName(benchCase), runtime, ...measureBreakdown(mebo, bytes, plan) });
     await new Promise((resolve) => setTimeout(resolve, 0)); // let the page breathe between rows
   }

@@ -67,6 +67,20 @@ export function decodeNumeric(mebo, bytes) {
   }
 }
 
+/**
+ * The same with `decodeAllInto`: the columns land in typed arrays kept from
+ * the previous call (`reuse.columns`), as a dashboard decoding blob after blob would.
+ */
+export function decodeNumericInto(mebo, bytes, reuse) {
+  const blob = mebo.NumericBlob.from(bytes);
+  try {
+    const c = (reuse.columns = reuse.columns ? blob.decodeAllInto(reuse.columns) : blob.decodeAll());
+    return c.values.length + c.offsets.length + c.values[c.values.length - 1];
+  } finally {
+    blob.free();
+  }
+}
+
 /** The same for a text blob (strings split into a `string[]`). */
 export function decodeText(mebo, bytes) {
   const blob = mebo.TextBlob.from(bytes);

@@ -12,7 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import * as arrow from 'apache-arrow';
 import * as mebo from 'mebo';
-import { PLANS, breakdown as measureBreakdown, configName, decodeArrow, decodeJson, decodeNumeric, decodeText, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeText, measure } from './harness.mjs';
 import { arrowPayload, blobBytes, checkPayloads, jsonPayload, manifest, numericInput } from './data.mjs';
 
 const argv = process.argv.slice(2);
@@ -67,6 +67,8 @@ for (const benchCase of flag('--no-decode') ? [] : manifest()) {
   }
   const points = input.metrics.reduce((n, m) => n + m.values.length, 0);
   record({ config, runtime, op: 'decode', points, bytes: bytes.length, ...measure(() => decodeNumeric(mebo, bytes), plan) });
+  const reuse = {};
+  record({ config, runtime, op: 'decode-into', points, bytes: bytes.length, ...measure(() => decodeNumericInto(mebo, bytes, reuse), plan) });
 
   if (flag('--encode')) {
     const o = benchCase.options;

@@ -165,16 +165,43 @@ impl NumericBlobHandle {
     /// arrays, each copied once out of wasm memory.
     #[wasm_bindgen(js_name = decodeAll)]
     pub fn decode_all(&self) -> JsResult<JsValue> {
+        self.with_columns(|c| Ok(columns(c)))
+    }
+
+    /// Every metric at once into the caller's `timestamps` and `values`
+    /// (their first `totalPoints` elements; they must hold that many).
+    /// Returns `{ ids, offsets }`.
+    #[wasm_bindgen(js_name = decodeAllInto)]
+    pub fn decode_all_into(&self, timestamps: &BigInt64Array, values: &Float64Array) -> JsResult<JsValue> {
+        self.with_columns(|c| {
+            let n = c.values.len();
+            if (timestamps.length() as usize) < n || (values.length() as usize) < n {
+                return Err(js_sys::RangeError::new(&format!("decodeAllInto needs arrays of at least {n} elements")).into());
+            }
+            // `n` fits: it is below both lengths, which are u32.
+            timestamps.subarray(0, n as u32).copy_from(&c.timestamps);
+            values.subarray(0, n as u32).copy_from(&c.values);
+            Ok(JsObject::new()
+                .set("ids", BigUint64Array::from(c.ids.as_slice()))
+                .set("offsets", Uint32Array::from(c.offsets.as_slice()))
+                .into())
+        })
+    }
+}
+
+impl NumericBlobHandle {
+    /// Decode every metric into the module's reused columns and hand them to `f`.
+    fn with_columns(&self, f: impl FnOnce(&NumericColumns) -> JsResult<JsValue>) -> JsResult<JsValue> {
         DECODE_SCRATCH.with_borrow_mut(|scratch| {
             check(self.blob.decode_all_into(scratch))?;
-            let out = columns(scratch);
+            let out = f(scratch);
             // Keep ordinary sizes for the next call (wasm memory never shrinks,
             // so this holds nothing the module would give back); let an
             // outsized decode's buffers return to the allocator.
             if scratch.values.capacity() > SCRATCH_KEEP_POINTS {
                 *scratch = NumericColumns::default();
             }
-            Ok(out)
+            out
         })
     }
 }

@@ -3,7 +3,7 @@
 import { NumericBlobHandle, NumericEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import { BlobReader, type BlobHandle } from './blob.js';
-import { call } from './errors.js';
+import { call, invalidArgument } from './errors.js';
 import { ready } from './init.js';
 import {
   defaultStartTime,
@@ -81,6 +81,7 @@ export interface NumericHandle extends BlobHandle {
   values(index: number): Float64Array;
   valueAt(index: number, point: number): number;
   decodeAll(): NumericColumns;
+  decodeAllInto(timestamps: BigInt64Array, values: Float64Array): Pick<NumericColumns, 'ids' | 'offsets'>;
 }
 
 /** An opened numeric blob. Free it with `free()` (or `using`) when done. */
@@ -136,6 +137,24 @@ export class NumericBlob extends BlobReader<NumericHandle> {
   /** Every metric in one call: one copy per column out of wasm memory. */
   decodeAll(): NumericColumns {
     return call(() => this.live().decodeAll());
+  }
+
+  /**
+   * `decodeAll` into arrays you keep, for decoding blob after blob without
+   * allocating (a dashboard's refresh): the result's `timestamps` and `values`
+   * are views of the first `totalPoints` elements of `into`'s arrays when they
+   * are that long, else new arrays. Pass the previous result back in.
+   */
+  decodeAllInto(into: Pick<NumericColumns, 'timestamps' | 'values'>): NumericColumns {
+    const target = (into ?? {}) as Partial<NumericColumns>;
+    if (!(target.timestamps instanceof BigInt64Array) || !(target.values instanceof Float64Array)) {
+      throw invalidArgument('decodeAllInto needs { timestamps: BigInt64Array, values: Float64Array }');
+    }
+    const total = this.totalPoints;
+    const timestamps = target.timestamps.length >= total ? target.timestamps.subarray(0, total) : new BigInt64Array(total);
+    const values = target.values.length >= total ? target.values.subarray(0, total) : new Float64Array(total);
+    const { ids, offsets } = call(() => this.live().decodeAllInto(timestamps, values));
+    return { ids, offsets, timestamps, values };
   }
 }
 

@@ -92,6 +92,42 @@ describe('NumericBlob', () => {
   });
 });
 
+describe('NumericBlob.decodeAllInto', () => {
+  const small = () => encodeNumeric([{ name: 'a', timestamps: [1n, 2n, 3n], values: [0.5, -0, NaN] }]);
+  const large = () => encodeNumeric([
+    { name: 'a', timestamps: [1n, 2n, 3n, 4n], values: [1, 2, 3, 4] },
+    { name: 'b', timestamps: [5n, 6n], values: [Infinity, -1e-310] },
+  ]);
+
+  it('writes into arrays that are long enough and leaves the rest of them alone', () => {
+    const into = { timestamps: new BigInt64Array(8).fill(-7n), values: new Float64Array(8).fill(42) };
+    using blob = NumericBlob.from(large());
+    const got = blob.decodeAllInto(into);
+    expect(got.values.buffer).toBe(into.values.buffer);
+    expect(got.timestamps.buffer).toBe(into.timestamps.buffer);
+    expect(Array.from(got.offsets)).toEqual([0, 4, 6]);
+    expect(Array.from(got.ids)).toEqual([metricId('a'), metricId('b')]);
+    expect(Array.from(into.timestamps)).toEqual([1n, 2n, 3n, 4n, 5n, 6n, -7n, -7n]);
+    expect(Array.from(into.values)).toEqual([1, 2, 3, 4, Infinity, -1e-310, 42, 42]);
+    using next = NumericBlob.from(small());
+    const again = next.decodeAllInto(got);
+    expect(again.values.buffer).toBe(into.values.buffer);
+    expect(bitsOf(again.values)).toEqual(bitsOf(new Float64Array([0.5, -0, NaN])));
+    expect(Array.from(into.timestamps.subarray(0, 4))).toEqual([1n, 2n, 3n, 4n]); // 4th point of the larger blob stays
+  });
+
+  it('allocates when the arrays are too short, and refuses anything but typed arrays', () => {
+    using blob = NumericBlob.from(large());
+    const tooShort = { timestamps: new BigInt64Array(5), values: new Float64Array(5) };
+    const got = blob.decodeAllInto(tooShort);
+    expect(got.values.buffer).not.toBe(tooShort.values.buffer);
+    expect(got).toEqual(blob.decodeAll());
+    for (const bad of [undefined, {}, { timestamps: new Float64Array(6), values: new Float64Array(6) }, { timestamps: new BigInt64Array(6), values: [1, 2] }]) {
+      expect(() => blob.decodeAllInto(bad as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    }
+  });
+});
+
 describe('NumericEncoder', () => {
   it('keeps its metrics after finish: more may follow and the blob be finished again', () => {
     using encoder = new NumericEncoder(0n, 'delta-none-gorilla-none');

@@ -2,7 +2,7 @@
 // byte where no codec is involved, round trip where one is.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { encodeNumeric, encodeText, init, NumericBlob, TextBlob } from '../src/index.js';
+import { encodeNumeric, encodeText, init, NumericBlob, TextBlob, type NumericColumns } from '../src/index.js';
 import {
   bitsOf,
   expectedTagsAllEmpty,
@@ -35,12 +35,21 @@ function expectTags(got: string[] | undefined, want: string[] | undefined, what:
   else expect(got, what).toEqual(want);
 }
 
+/** Columns reused from vector to vector by `decodeAllInto`. */
+let reused: NumericColumns = { ids: new BigUint64Array(0), offsets: new Uint32Array(0), timestamps: new BigInt64Array(0), values: new Float64Array(0) };
+
 /** Check a decoded numeric blob against its input, per metric and through decodeAll. */
 function expectNumericDecodes(blob: NumericBlob, input: Input, label: string): void {
   expect(blob.startTime, label).toBe(input.startTime);
   expect(blob.length, label).toBe(input.metrics.length);
   const columns = blob.decodeAll();
   expectSame(columns.ids, blob.metricIds, `${label}: decodeAll ids`);
+  // The same columns through reused arrays, which keep the previous vector's points.
+  reused = blob.decodeAllInto(reused.values.length >= columns.values.length ? reused : { timestamps: new BigInt64Array(columns.values.length * 2), values: new Float64Array(columns.values.length * 2).fill(NaN) });
+  expectSame(reused.ids, columns.ids, `${label}: decodeAllInto ids`);
+  expectSame(reused.offsets, columns.offsets, `${label}: decodeAllInto offsets`);
+  expectSame(reused.timestamps, columns.timestamps, `${label}: decodeAllInto timestamps`);
+  expectSame(bitsOf(reused.values), bitsOf(columns.values), `${label}: decodeAllInto value bits`);
   for (const m of input.metrics) {
     const what = `${label}: ${m.name ?? m.id.toString(16)}`;
     const metric = blob.metric(m.id);
