@@ -16,6 +16,7 @@
 //! - Handles own what they read: blobs are opened, then made owned, so the
 //!   input bytes the glue copied in are freed when the call returns.
 
+mod accessors;
 pub mod blob_set;
 mod js;
 pub mod numeric;

@@ -15,6 +15,8 @@ pub struct TextBlobHandle {
     byte_length: usize,
 }
 
+crate::accessors::blob_handle_accessors!(TextBlobHandle);
+
 impl TextBlobHandle {
     fn metric(&self, index: usize) -> JsResult<TextMetric<'_>> {
         check(self.blob.metric_at(index))
@@ -45,21 +47,6 @@ impl TextBlobHandle {
             .into()
     }
 
-    #[wasm_bindgen(js_name = startTime)]
-    pub fn start_time(&self) -> i64 {
-        self.blob.start_time()
-    }
-
-    #[wasm_bindgen(js_name = metricCount)]
-    pub fn metric_count(&self) -> usize {
-        self.blob.len()
-    }
-
-    #[wasm_bindgen(js_name = totalPoints)]
-    pub fn total_points(&self) -> usize {
-        self.blob.total_points()
-    }
-
     /// The header's options, with the manifest's field names.
     pub fn options(&self) -> JsValue {
         let o = self.blob.options();
@@ -71,53 +58,6 @@ impl TextBlobHandle {
             .set("byteOrder", js::byte_order_name(o.byte_order))
             .set("metricNames", o.metric_names)
             .into()
-    }
-
-    /// Metric ids in index order.
-    #[wasm_bindgen(js_name = metricIds)]
-    pub fn metric_ids(&self) -> Vec<u64> {
-        self.blob.metric_ids().to_vec()
-    }
-
-    /// Metric names in index order as joined strings, or `undefined`.
-    pub fn names(&self) -> JsResult<JsValue> {
-        match self.blob.names() {
-            Some(names) => js::strings(names.iter().map(|n| n.as_ref())),
-            None => Ok(JsValue::UNDEFINED),
-        }
-    }
-
-    #[wasm_bindgen(js_name = indexOfId)]
-    pub fn index_of_id(&self, id: u64) -> JsResult<usize> {
-        Ok(check(self.blob.metric(id))?.index())
-    }
-
-    #[wasm_bindgen(js_name = indexOfName)]
-    pub fn index_of_name(&self, name: &str) -> JsResult<usize> {
-        Ok(check(self.blob.metric_by_name(name))?.index())
-    }
-
-    pub fn id(&self, index: usize) -> JsResult<u64> {
-        Ok(self.metric(index)?.id())
-    }
-
-    pub fn name(&self, index: usize) -> JsResult<Option<String>> {
-        Ok(self.metric(index)?.name().map(str::to_string))
-    }
-
-    #[wasm_bindgen(js_name = pointCount)]
-    pub fn point_count(&self, index: usize) -> JsResult<usize> {
-        Ok(self.metric(index)?.len())
-    }
-
-    pub fn timestamps(&self, index: usize) -> JsResult<Vec<i64>> {
-        check(self.metric(index)?.timestamps())
-    }
-
-    /// Timestamps as epoch milliseconds (for charting libraries).
-    #[wasm_bindgen(js_name = timestampsMs)]
-    pub fn timestamps_ms(&self, index: usize) -> JsResult<Vec<f64>> {
-        Ok(js::micros_to_millis(&check(self.metric(index)?.timestamps())?))
     }
 
     /// The metric's values as joined strings.
