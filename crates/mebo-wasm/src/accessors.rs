@@ -1,6 +1,7 @@
 //! What both blob handles answer the same way (header facts, metric lookup,
 //! timestamps): one macro, since wasm-bindgen exports inherent methods only.
-//! Each handle has a `blob` field (the core blob) and a `metric(index)` method.
+//! Each handle has a `blob` field (the core blob) and a `metric(index)` method;
+//! paths are absolute so the expansion needs no imports.
 
 /// Add the shared accessors to a blob handle as a second `#[wasm_bindgen] impl`.
 macro_rules! blob_handle_accessors {
@@ -29,44 +30,44 @@ macro_rules! blob_handle_accessors {
             }
 
             /// Metric names in index order as joined strings, or `undefined`.
-            pub fn names(&self) -> JsResult<JsValue> {
+            pub fn names(&self) -> $crate::js::JsResult<wasm_bindgen::JsValue> {
                 match self.blob.names() {
-                    Some(names) => js::strings(names.iter().map(|n| n.as_ref())),
-                    None => Ok(JsValue::UNDEFINED),
+                    Some(names) => $crate::js::strings(names.iter().map(|n| n.as_ref())),
+                    None => Ok(wasm_bindgen::JsValue::UNDEFINED),
                 }
             }
 
             #[wasm_bindgen(js_name = indexOfId)]
-            pub fn index_of_id(&self, id: u64) -> JsResult<usize> {
-                Ok(check(self.blob.metric(id))?.index())
+            pub fn index_of_id(&self, id: u64) -> $crate::js::JsResult<usize> {
+                Ok($crate::js::check(self.blob.metric(id))?.index())
             }
 
             #[wasm_bindgen(js_name = indexOfName)]
-            pub fn index_of_name(&self, name: &str) -> JsResult<usize> {
-                Ok(check(self.blob.metric_by_name(name))?.index())
+            pub fn index_of_name(&self, name: &str) -> $crate::js::JsResult<usize> {
+                Ok($crate::js::check(self.blob.metric_by_name(name))?.index())
             }
 
-            pub fn id(&self, index: usize) -> JsResult<u64> {
+            pub fn id(&self, index: usize) -> $crate::js::JsResult<u64> {
                 Ok(self.metric(index)?.id())
             }
 
-            pub fn name(&self, index: usize) -> JsResult<Option<String>> {
+            pub fn name(&self, index: usize) -> $crate::js::JsResult<Option<String>> {
                 Ok(self.metric(index)?.name().map(str::to_string))
             }
 
             #[wasm_bindgen(js_name = pointCount)]
-            pub fn point_count(&self, index: usize) -> JsResult<usize> {
+            pub fn point_count(&self, index: usize) -> $crate::js::JsResult<usize> {
                 Ok(self.metric(index)?.len())
             }
 
-            pub fn timestamps(&self, index: usize) -> JsResult<Vec<i64>> {
-                check(self.metric(index)?.timestamps())
+            pub fn timestamps(&self, index: usize) -> $crate::js::JsResult<Vec<i64>> {
+                $crate::js::check(self.metric(index)?.timestamps())
             }
 
             /// Timestamps as epoch milliseconds (for charting libraries).
             #[wasm_bindgen(js_name = timestampsMs)]
-            pub fn timestamps_ms(&self, index: usize) -> JsResult<Vec<f64>> {
-                Ok(js::micros_to_millis(&check(
+            pub fn timestamps_ms(&self, index: usize) -> $crate::js::JsResult<Vec<f64>> {
+                Ok($crate::js::micros_to_millis(&$crate::js::check(
                     self.metric(index)?.timestamps(),
                 )?))
             }
