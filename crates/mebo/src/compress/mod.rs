@@ -37,7 +37,7 @@ pub fn compress<'a>(codec: Compression, data: &'a [u8]) -> Result<Cow<'a, [u8]>>
     }
     match codec {
         Compression::None => Ok(Cow::Borrowed(data)),
-        Compression::Zstd => zstd::compress(data).map(Cow::Owned),
+        Compression::Zstd => Ok(Cow::Owned(zstd::compress(data))),
         Compression::S2 => Ok(Cow::Owned(s2::compress(data))),
         Compression::Lz4 => Ok(Cow::Owned(lz4::compress(data))),
     }
