@@ -115,21 +115,10 @@ fn uncompressed_vectors_are_reproduced_byte_for_byte() {
         if o.timestamp_compression != Compression::None || o.value_compression != Compression::None {
             continue;
         }
+        // Tagged blobs included: their tag payload is always zstd, and our
+        // encoder writes the reference's frames.
         let ours = encode(&inputs[&c.dataset], o);
-        let theirs = NumericBlob::open(&c.blob).unwrap();
-        if theirs.options().tags {
-            // The tag payload is always zstd: our libzstd frame differs from the
-            // reference's Go zstd frame, so compare everything before it and the
-            // decompressed tags.
-            let split = theirs.header().tag_offset as usize;
-            assert_eq!(&ours[4..split], &c.blob[4..split], "{}: bytes before the tag payload", c.name);
-            assert_eq!(&ours[..2], &c.blob[..2], "{}", c.name);
-            let mine = NumericBlob::open(&ours).unwrap();
-            assert_eq!(mine.payload_sizes(), theirs.payload_sizes(), "{}", c.name);
-            assert_decodes_to(&mine, &inputs[&c.dataset], &c.name);
-        } else {
-            assert!(ours == c.blob, "{}: encoded bytes differ (ours {} bytes, reference {})", c.name, ours.len(), c.blob.len());
-        }
+        assert!(ours == c.blob, "{}: encoded bytes differ (ours {} bytes, reference {})", c.name, ours.len(), c.blob.len());
         exact += 1;
     }
     assert!(exact >= 280, "only {exact} uncompressed cases");
@@ -138,6 +127,8 @@ fn uncompressed_vectors_are_reproduced_byte_for_byte() {
 #[test]
 fn compressed_vectors_round_trip_at_the_reference_size() {
     let inputs = inputs();
+    // Keyed by "every codec is none or zstd".
+    let (mut totals, mut identical) = (HashMap::new(), HashMap::new());
     for c in numeric_cases() {
         let o = c.options;
         if o.timestamp_compression == Compression::None && o.value_compression == Compression::None {
@@ -146,12 +137,29 @@ fn compressed_vectors_round_trip_at_the_reference_size() {
         let ours = encode(&inputs[&c.dataset], o);
         let blob = NumericBlob::open(&ours).unwrap_or_else(|e| panic!("{}: {e}", c.name));
         assert_decodes_to(&blob, &inputs[&c.dataset], &c.name);
+        let codecs = [o.timestamp_compression, o.value_compression];
+        let only_zstd = codecs.iter().all(|&k| matches!(k, Compression::None | Compression::Zstd));
+        *totals.entry(only_zstd).or_insert(0) += 1;
+        if ours == c.blob {
+            *identical.entry(only_zstd).or_insert(0) += 1;
+        } else {
+            // zstd is the reference's own encoder; s2 and lz4 come from other
+            // libraries (minlz, lz4_flex) and may choose other matches.
+            assert!(!only_zstd, "{}: zstd-only blob differs from the reference", c.name);
+        }
         let ratio = ours.len() as f64 / c.blob.len() as f64;
         // Small blobs carry fixed frame overheads; the 3% bound is for real payloads.
         if c.blob.len() > 4096 {
             assert!(ratio < 1.03, "{}: ours {} bytes vs reference {} ({ratio:.3})", c.name, ours.len(), c.blob.len());
         }
     }
+    println!(
+        "compressed cases byte-identical: zstd/none only {} of {}, with s2 or lz4 {} of {}",
+        identical.get(&true).unwrap_or(&0),
+        totals.get(&true).unwrap_or(&0),
+        identical.get(&false).unwrap_or(&0),
+        totals.get(&false).unwrap_or(&0)
+    );
 }
 
 #[test]
