@@ -6,7 +6,6 @@ import { BlobReader, type BlobHandle } from './blob.js';
 import { call, invalidArgument } from './errors.js';
 import { ready } from './init.js';
 import {
-  defaultStartTime,
   limitArgs,
   type ByteOrder,
   type Compression,
@@ -16,7 +15,7 @@ import {
   type TimestampEncoding,
   type ValueEncoding,
 } from './options.js';
-import { Owned, type Freeable } from './owned.js';
+import { BlobEncoder, encodeAll, type EncoderBindings, type MetricInput } from './encoder.js';
 
 /** What a numeric blob's header says. Also valid as encoder options, to write the same kind of blob. */
 export interface NumericBlobOptions {
@@ -172,24 +171,10 @@ export interface NumericEncodeOptions {
 }
 
 /** A metric for `encodeNumeric`: started by `name` when given, else by `id`. */
-export interface NumericMetricInput {
-  name?: string;
-  id?: bigint;
-  timestamps: BigInt64Array | readonly bigint[];
-  values: Float64Array | readonly number[];
-  tags?: readonly string[];
-}
+export type NumericMetricInput = MetricInput<Float64Array | readonly number[]>;
 
 /** @internal The numeric encoder handle of the bindings, described structurally. */
-export interface NumericEncoderBindings extends Freeable {
-  startMetricName(name: string, count: number): void;
-  startMetricId(id: bigint, count: number): void;
-  addPoint(timestamp: bigint, value: number, tag?: string): void;
-  addPoints(timestamps: BigInt64Array, values: Float64Array, tags?: string[]): void;
-  endMetric(): void;
-  metricCount(): number;
-  finish(): Uint8Array;
-}
+export type NumericEncoderBindings = EncoderBindings<number, Float64Array>;
 
 /**
  * Builds one numeric blob: `startMetric`, points, `endMetric`, for each
@@ -197,7 +182,7 @@ export interface NumericEncoderBindings extends Freeable {
  * refused `endMetric`, which drops that metric). `finish` leaves the encoder as
  * it was: more metrics may follow and the blob be finished again.
  */
-export class NumericEncoder extends Owned<NumericEncoderBindings> {
+export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly number[], Float64Array, NumericEncoderBindings> {
   constructor(startTime: bigint, options: NumericEncodeOptions | string = {}) {
     ready();
     const start = args.i64(startTime, 'startTime');
@@ -219,46 +204,13 @@ export class NumericEncoder extends Owned<NumericEncoderBindings> {
     super(handle);
   }
 
-  /** Start a metric by name (its id is the name's xxHash64) or by id, declaring its point count. */
-  startMetric(nameOrId: string | bigint, count: number): this {
-    const [key, points] = args.metricStart(nameOrId, count);
-    const handle = this.live();
-    call(() => (typeof key === 'string' ? handle.startMetricName(key, points) : handle.startMetricId(key, points)));
-    return this;
-  }
-
-  /** Add one point; `tag` is stored only when the blob has tags. */
-  addPoint(timestamp: bigint, value: number, tag?: string): this {
-    const ts = args.i64(timestamp, 'timestamp');
-    const tagArg = args.optionalString(tag, 'tag');
+  protected value(value: unknown): number {
     if (typeof value !== 'number') throw args.invalidNumber('value', value);
-    call(() => this.live().addPoint(ts, value, tagArg));
-    return this;
+    return value;
   }
 
-  /** Add many points: parallel arrays, `tags` (when given) with one per point. */
-  addPoints(timestamps: BigInt64Array | readonly bigint[], values: Float64Array | readonly number[], tags?: readonly string[]): this {
-    const ts = args.bigint64s(timestamps, 'timestamps');
-    const vs = args.float64s(values, 'values');
-    const tagArgs = args.optionalStrings(tags, 'tags');
-    call(() => this.live().addPoints(ts, vs, tagArgs));
-    return this;
-  }
-
-  /** End the open metric: it must have exactly the declared point count. */
-  endMetric(): this {
-    call(() => this.live().endMetric());
-    return this;
-  }
-
-  /** Metrics ended so far. */
-  get metricCount(): number {
-    return call(() => this.live().metricCount());
-  }
-
-  /** The blob of every metric ended so far. */
-  finish(): Uint8Array {
-    return call(() => this.live().finish());
+  protected values(values: unknown): Float64Array {
+    return args.float64s(values, 'values');
   }
 }
 
@@ -272,15 +224,5 @@ export function encodeNumeric(
   options: (NumericEncodeOptions & { startTime?: bigint }) | string = {},
 ): Uint8Array {
   const o = typeof options === 'string' ? { config: options } : options;
-  const encoder = new NumericEncoder(o.startTime ?? defaultStartTime(metrics), o);
-  try {
-    for (const m of metrics) {
-      encoder.startMetric(m.name ?? (m.id as bigint), m.timestamps.length);
-      encoder.addPoints(m.timestamps, m.values, m.tags);
-      encoder.endMetric();
-    }
-    return encoder.finish();
-  } finally {
-    encoder.free();
-  }
+  return encodeAll(metrics, o.startTime, (start) => new NumericEncoder(start, o));
 }

@@ -6,7 +6,6 @@ import { BlobReader, type BlobHandle } from './blob.js';
 import { call, invalidArgument } from './errors.js';
 import { ready } from './init.js';
 import {
-  defaultStartTime,
   limitArgs,
   type ByteOrder,
   type Compression,
@@ -14,7 +13,7 @@ import {
   type MetricKey,
 } from './options.js';
 import type { PayloadSize } from './numeric.js';
-import { Owned, type Freeable } from './owned.js';
+import { BlobEncoder, encodeAll, type EncoderBindings, type MetricInput } from './encoder.js';
 import { splitOptionalStrings, splitStrings, type JoinedStrings } from './strings.js';
 
 /** Text blobs store raw or delta timestamps. */
@@ -152,32 +151,21 @@ export interface TextEncodeOptions {
 }
 
 /** A metric for `encodeText`: started by `name` when given, else by `id`. */
-export interface TextMetricInput {
-  name?: string;
-  id?: bigint;
-  timestamps: BigInt64Array | readonly bigint[];
-  values: readonly string[];
-  tags?: readonly string[];
-}
+export type TextMetricInput = MetricInput<readonly string[]>;
 
 /** @internal The text encoder handle of the bindings, described structurally. */
-export interface TextEncoderBindings extends Freeable {
-  startMetricName(name: string, count: number): void;
-  startMetricId(id: bigint, count: number): void;
-  addPoint(timestamp: bigint, value: string, tag?: string): void;
-  addPoints(timestamps: BigInt64Array, values: string[], tags?: string[]): void;
-  endMetric(): void;
+export interface TextEncoderBindings extends EncoderBindings<string, string[]> {
   cancelMetric(): void;
-  metricCount(): number;
-  finish(): Uint8Array;
 }
 
 /**
- * Builds one text blob (named so as not to shadow the global `TextEncoder`): `startMetric`, points, `endMetric`, for each metric,
- * then `finish`. A refused call leaves the encoder as it was; `finish` does
- * not spend it (more metrics may follow and the blob be finished again).
+ * Builds one text blob (named so as not to shadow the global `TextEncoder`):
+ * `startMetric` (at most 65,535 points), points (values and tags at most 255
+ * UTF-8 bytes each), `endMetric`, for each metric, then `finish`. A refused call
+ * leaves the encoder as it was; `finish` does not spend it (more metrics may
+ * follow and the blob be finished again).
  */
-export class TextBlobEncoder extends Owned<TextEncoderBindings> {
+export class TextBlobEncoder extends BlobEncoder<string, readonly string[], string[], TextEncoderBindings> {
   constructor(startTime: bigint, options: TextEncodeOptions = {}) {
     ready();
     const start = args.i64(startTime, 'startTime');
@@ -194,36 +182,13 @@ export class TextBlobEncoder extends Owned<TextEncoderBindings> {
     super(handle);
   }
 
-  /** Start a metric by name (its id is the name's xxHash64) or by id, declaring its point count (at most 65,535). */
-  startMetric(nameOrId: string | bigint, count: number): this {
-    const [key, points] = args.metricStart(nameOrId, count);
-    const handle = this.live();
-    call(() => (typeof key === 'string' ? handle.startMetricName(key, points) : handle.startMetricId(key, points)));
-    return this;
-  }
-
-  /** Add one point; `tag` is stored only when the blob has tags. Strings are at most 255 UTF-8 bytes. */
-  addPoint(timestamp: bigint, value: string, tag?: string): this {
-    const ts = args.i64(timestamp, 'timestamp');
+  protected value(value: unknown): string {
     if (typeof value !== 'string') throw invalidArgument('value must be a string');
-    const tagArg = args.optionalString(tag, 'tag');
-    call(() => this.live().addPoint(ts, value, tagArg));
-    return this;
+    return value;
   }
 
-  /** Add many points: parallel arrays, `tags` (when given) with one per point. All or none are added. */
-  addPoints(timestamps: BigInt64Array | readonly bigint[], values: readonly string[], tags?: readonly string[]): this {
-    const ts = args.bigint64s(timestamps, 'timestamps');
-    const vs = args.strings(values, 'values');
-    const tagArgs = args.optionalStrings(tags, 'tags');
-    call(() => this.live().addPoints(ts, vs, tagArgs));
-    return this;
-  }
-
-  /** End the open metric: it must have exactly the declared point count. */
-  endMetric(): this {
-    call(() => this.live().endMetric());
-    return this;
+  protected values(values: unknown): string[] {
+    return args.strings(values, 'values');
   }
 
   /** Drop the open metric and its points. */
@@ -231,29 +196,9 @@ export class TextBlobEncoder extends Owned<TextEncoderBindings> {
     call(() => this.live().cancelMetric());
     return this;
   }
-
-  /** Metrics ended so far. */
-  get metricCount(): number {
-    return call(() => this.live().metricCount());
-  }
-
-  /** The finished blob. */
-  finish(): Uint8Array {
-    return call(() => this.live().finish());
-  }
 }
 
 /** Encode text metrics in one call; `options.startTime` defaults to the earliest first timestamp. */
 export function encodeText(metrics: readonly TextMetricInput[], options: TextEncodeOptions & { startTime?: bigint } = {}): Uint8Array {
-  const encoder = new TextBlobEncoder(options.startTime ?? defaultStartTime(metrics), options);
-  try {
-    for (const m of metrics) {
-      encoder.startMetric(m.name ?? (m.id as bigint), m.timestamps.length);
-      encoder.addPoints(m.timestamps, m.values, m.tags);
-      encoder.endMetric();
-    }
-    return encoder.finish();
-  } finally {
-    encoder.free();
-  }
+  return encodeAll(metrics, options.startTime, (start) => new TextBlobEncoder(start, options));
 }

@@ -1,0 +1,99 @@
+// What the numeric and text encoders have in common: metrics started by name
+// or id, points one at a time or in bulk, the blob finished any number of
+// times. The subclasses check their value type and open their handle.
+
+import * as args from './args.js';
+import { call } from './errors.js';
+import { defaultStartTime } from './options.js';
+import { Owned, type Freeable } from './owned.js';
+
+/** @internal An encoder handle of the bindings, described structurally; `V` is one value, `Vs` the bulk form. */
+export interface EncoderBindings<V, Vs> extends Freeable {
+  startMetricName(name: string, count: number): void;
+  startMetricId(id: bigint, count: number): void;
+  addPoint(timestamp: bigint, value: V, tag?: string): void;
+  addPoints(timestamps: BigInt64Array, values: Vs, tags?: string[]): void;
+  endMetric(): void;
+  metricCount(): number;
+  finish(): Uint8Array;
+}
+
+/** A metric for the one-call encoders: started by `name` when given, else by `id`. */
+export interface MetricInput<Values> {
+  name?: string;
+  id?: bigint;
+  timestamps: BigInt64Array | readonly bigint[];
+  values: Values;
+  tags?: readonly string[];
+}
+
+export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, Vs>> extends Owned<H> {
+  /** One value, checked (a MeboError otherwise). */
+  protected abstract value(value: unknown): V;
+  /** Many values, checked and in the form the bindings take. */
+  protected abstract values(values: unknown): Vs;
+
+  /** Start a metric by name (its id is the name's xxHash64) or by id, declaring its point count. */
+  startMetric(nameOrId: string | bigint, count: number): this {
+    const [key, points] = args.metricStart(nameOrId, count);
+    const handle = this.live();
+    call(() => (typeof key === 'string' ? handle.startMetricName(key, points) : handle.startMetricId(key, points)));
+    return this;
+  }
+
+  /** Add one point; `tag` is stored only when the blob has tags. */
+  addPoint(timestamp: bigint, value: V, tag?: string): this {
+    const ts = args.i64(timestamp, 'timestamp');
+    const checked = this.value(value);
+    const tagArg = args.optionalString(tag, 'tag');
+    call(() => this.live().addPoint(ts, checked, tagArg));
+    return this;
+  }
+
+  /** Add many points: parallel arrays, `tags` (when given) with one per point. All or none are added. */
+  addPoints(timestamps: BigInt64Array | readonly bigint[], values: ValuesIn, tags?: readonly string[]): this {
+    const ts = args.bigint64s(timestamps, 'timestamps');
+    const vs = this.values(values);
+    const tagArgs = args.optionalStrings(tags, 'tags');
+    call(() => this.live().addPoints(ts, vs, tagArgs));
+    return this;
+  }
+
+  /** End the open metric: it must have exactly the declared point count. */
+  endMetric(): this {
+    call(() => this.live().endMetric());
+    return this;
+  }
+
+  /** Metrics ended so far. */
+  get metricCount(): number {
+    return call(() => this.live().metricCount());
+  }
+
+  /** The blob of every metric ended so far. */
+  finish(): Uint8Array {
+    return call(() => this.live().finish());
+  }
+}
+
+/**
+ * Every metric through a new encoder (`open(startTime)`), then the blob; the
+ * start time defaults to the earliest first timestamp.
+ */
+export function encodeAll<ValuesIn, E extends BlobEncoder<unknown, ValuesIn, unknown, EncoderBindings<unknown, unknown>>>(
+  metrics: readonly MetricInput<ValuesIn>[],
+  startTime: bigint | undefined,
+  open: (startTime: bigint) => E,
+): Uint8Array {
+  const encoder = open(startTime ?? defaultStartTime(metrics));
+  try {
+    for (const m of metrics) {
+      encoder.startMetric(m.name ?? (m.id as bigint), m.timestamps.length);
+      encoder.addPoints(m.timestamps, m.values, m.tags);
+      encoder.endMetric();
+    }
+    return encoder.finish();
+  } finally {
+    encoder.free();
+  }
+}
