@@ -167,19 +167,17 @@ fn read_fixed(col: &[u8], pos: &mut usize, code: u8) -> Option<u64> {
 
 #[cfg(all(test, feature = "encode"))]
 mod tests {
-    use super::super::test_vectors::{cases, deterministic_runner, edge_sequences};
+    use super::super::test_vectors::{cases, Codec};
     use super::*;
-    use proptest::prelude::*;
+
+    const CODEC: Codec = Codec { name: "deltapacked", encode: DeltaPackedTimestamps::encode, decode: DeltaPackedTimestamps::decode };
 
     fn encoded(ts: &[i64]) -> Vec<u8> {
-        let mut out = Vec::new();
-        DeltaPackedTimestamps::encode(ts, ByteOrder::Little, &mut out);
-        out
+        CODEC.encoded(ts)
     }
 
     fn decoded(col: &[u8], n: usize) -> Result<Vec<i64>> {
-        let mut out = vec![0; n];
-        DeltaPackedTimestamps::decode(col, ByteOrder::Little, &mut out).map(|()| out)
+        CODEC.decoded(col, n)
     }
 
     /// Bytes taken by the first `values` values of a group with this control byte.
@@ -267,11 +265,7 @@ mod tests {
 
     #[test]
     fn round_trips_edge_sequences() {
-        for ts in edge_sequences() {
-            let mut out = vec![0xAA];
-            DeltaPackedTimestamps::encode(&ts, ByteOrder::Little, &mut out);
-            assert_eq!(decoded(&out[1..], ts.len()).unwrap(), ts, "{ts:?}");
-        }
+        CODEC.check_edge_sequences();
     }
 
     #[test]
@@ -286,40 +280,18 @@ mod tests {
 
     #[test]
     fn every_truncation_of_every_vector_column_fails_cleanly() {
-        for case in cases("deltapacked").into_iter().filter(|c| c.order == ByteOrder::Little) {
-            for (col, ts) in case.columns.iter().zip(&case.timestamps) {
-                let bytes = &col.timestamps;
-                for len in 0..bytes.len() {
-                    let err = decoded(&bytes[..len], ts.len()).unwrap_err();
-                    assert_eq!(err.code(), "CORRUPT_COLUMN", "{}", case.name);
-                }
-            }
-        }
+        CODEC.check_truncations();
     }
 
     #[test]
     fn hostile_bytes_never_panic() {
-        let mut runner = deterministic_runner(4000);
-        runner
-            .run(&(proptest::collection::vec(any::<u8>(), 0..160), 0usize..60), |(bytes, n)| {
-                let _ = decoded(&bytes, n);
-                Ok(())
-            })
-            .unwrap();
+        CODEC.check_hostile_bytes(160, 60);
         assert!(decoded(&[0x80; 64], 3).is_err());
         assert!(decoded(&[0, 0, 0xff, 1, 2, 3], 6).is_err());
     }
 
-    proptest! {
-        #[test]
-        fn round_trips_any_sequence(ts in proptest::collection::vec(any::<i64>(), 0..200)) {
-            prop_assert_eq!(decoded(&encoded(&ts), ts.len()).unwrap(), ts);
-        }
-
-        #[test]
-        fn round_trips_jittered_series(start in any::<i64>(), steps in proptest::collection::vec(-2_000_000i64..2_000_000, 0..200)) {
-            let ts: Vec<i64> = steps.iter().scan(start, |t, s| { *t = t.wrapping_add(*s); Some(*t) }).collect();
-            prop_assert_eq!(decoded(&encoded(&ts), ts.len()).unwrap(), ts);
-        }
+    #[test]
+    fn round_trips_any_and_jittered_sequences() {
+        CODEC.check_round_trips();
     }
 }

@@ -121,6 +121,86 @@ pub(crate) mod test_vectors {
         cases
     }
 
+    /// One timestamp codec's column functions, for the checks every codec passes.
+    pub struct Codec {
+        pub name: &'static str,
+        pub encode: fn(&[i64], ByteOrder, &mut Vec<u8>),
+        pub decode: fn(&[u8], ByteOrder, &mut [i64]) -> crate::Result<()>,
+    }
+
+    impl Codec {
+        pub fn encoded(&self, ts: &[i64]) -> Vec<u8> {
+            let mut out = Vec::new();
+            (self.encode)(ts, ByteOrder::Little, &mut out);
+            out
+        }
+
+        pub fn decoded(&self, col: &[u8], n: usize) -> crate::Result<Vec<i64>> {
+            let mut out = vec![0; n];
+            (self.decode)(col, ByteOrder::Little, &mut out).map(|()| out)
+        }
+
+        /// The edge sequences round-trip, encoded after a byte already in the buffer.
+        pub fn check_edge_sequences(&self) {
+            for ts in edge_sequences() {
+                let mut out = vec![0xAA];
+                (self.encode)(&ts, ByteOrder::Little, &mut out);
+                assert_eq!(self.decoded(&out[1..], ts.len()).unwrap(), ts, "{}: {ts:?}", self.name);
+            }
+        }
+
+        /// Every cut of every vector column is a CORRUPT_COLUMN error: every
+        /// point needs at least one byte, so a cut column is short.
+        pub fn check_truncations(&self) {
+            for case in cases(self.name).into_iter().filter(|c| c.order == ByteOrder::Little) {
+                for (col, ts) in case.columns.iter().zip(&case.timestamps) {
+                    let bytes = &col.timestamps;
+                    for len in 0..bytes.len() {
+                        let err = self.decoded(&bytes[..len], ts.len()).unwrap_err();
+                        assert_eq!(err.code(), "CORRUPT_COLUMN", "{}", case.name);
+                    }
+                }
+            }
+        }
+
+        /// Random bytes of up to `max_len` read as up to `max_points` points: no panic.
+        pub fn check_hostile_bytes(&self, max_len: usize, max_points: usize) {
+            use proptest::prelude::*;
+            deterministic_runner(4000)
+                .run(&(proptest::collection::vec(any::<u8>(), 0..max_len), 0..max_points), |(bytes, n)| {
+                    let _ = self.decoded(&bytes, n);
+                    Ok(())
+                })
+                .unwrap();
+        }
+
+        /// Any int64 sequence, and jittered series from any start, round-trip.
+        pub fn check_round_trips(&self) {
+            use proptest::prelude::*;
+            let mut runner = deterministic_runner(512);
+            runner
+                .run(&proptest::collection::vec(any::<i64>(), 0..200), |ts| {
+                    prop_assert_eq!(self.decoded(&self.encoded(&ts), ts.len()).unwrap(), ts);
+                    Ok(())
+                })
+                .unwrap();
+            let jittered = (any::<i64>(), proptest::collection::vec(-2_000_000i64..2_000_000, 0..200));
+            runner
+                .run(&jittered, |(start, steps)| {
+                    let ts: Vec<i64> = steps
+                        .iter()
+                        .scan(start, |t, s| {
+                            *t = t.wrapping_add(*s);
+                            Some(*t)
+                        })
+                        .collect();
+                    prop_assert_eq!(self.decoded(&self.encoded(&ts), ts.len()).unwrap(), ts);
+                    Ok(())
+                })
+                .unwrap();
+        }
+    }
+
     /// A quiet, reproducible proptest runner for tests that drive it by hand.
     pub fn deterministic_runner(cases: u32) -> proptest::test_runner::TestRunner {
         use proptest::test_runner::{Config, TestRng, TestRunner};
