@@ -148,10 +148,7 @@ fn compressed_vectors_round_trip_at_the_reference_size() {
             assert!(!only_zstd, "{}: zstd-only blob differs from the reference", c.name);
         }
         let ratio = ours.len() as f64 / c.blob.len() as f64;
-        // Small blobs carry fixed frame overheads; the 3% bound is for real payloads.
-        if c.blob.len() > 4096 {
-            assert!(ratio < 1.03, "{}: ours {} bytes vs reference {} ({ratio:.3})", c.name, ours.len(), c.blob.len());
-        }
+        assert!(ratio <= 1.03, "{}: ours {} bytes vs reference {} ({ratio:.3})", c.name, ours.len(), c.blob.len());
     }
     println!(
         "compressed cases byte-identical: zstd/none only {} of {}, with s2 or lz4 {} of {}",
