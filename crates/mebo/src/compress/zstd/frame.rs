@@ -49,10 +49,11 @@ pub(super) fn encode_all(src: &[u8]) -> Vec<u8> {
     dst
 }
 
-/// Frame header: no dictionary, no checksum, the content size always stated.
-/// Inputs above 1 KiB and within the 8 MiB window are "single segment" (no
-/// window descriptor); smaller ones declare the smallest power-of-two window
-/// that holds them, larger ones the 8 MiB window.
+/// Frame header: no dictionary, no checksum. Inputs above 1 KiB and within the
+/// 8 MiB window are "single segment" (no window descriptor) and state their
+/// size; smaller ones declare the smallest power-of-two window that holds them
+/// (at least 1 KiB) and state their size only from 256 bytes on; larger ones
+/// declare the 8 MiB window.
 fn write_header(len: usize, out: &mut Vec<u8>) {
     out.extend_from_slice(&MAGIC);
     let single = if len == 0 {
