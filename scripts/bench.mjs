@@ -317,10 +317,10 @@ function targetsFor(stat) {
           return ours !== undefined && go !== undefined && { value: go / ours, ok: go / ours >= factor };
         }),
       );
-  const slower = (name, configs, runtime, base, factor) =>
+  const slower = (name, configs, runtime, base, factor, op = 'decode') =>
     check(name, configs, (c) => {
-      const a = t(find(c, runtime));
-      const b = t(find(c, base));
+      const a = t(find(c, runtime, op));
+      const b = t(find(c, base, op));
       return a !== undefined && b !== undefined && { value: a / b, ok: a <= factor * b };
     });
   const simdGain = (name, simdRuntime, scalarRuntime) =>
@@ -335,6 +335,7 @@ function targetsFor(stat) {
     // what the SDK does without the host's allocation of fresh output arrays.
     ...faster('wasm-node', 1.5, 'decode-into'),
     slower('wasm-chromium within 1.2x of wasm-node (every config)', decodeConfigs, 'wasm-chromium', 'wasm-node', 1.2),
+    slower('wasm-chromium decode-into within 1.2x of wasm-node decode-into (every numeric config)', numeric, 'wasm-chromium', 'wasm-node', 1.2, 'decode-into'),
     ...faster('rust-native', 3),
     simdGain('simd >= 1.2x faster than scalar, wasm-node (deltapacked timestamps, raw or alp values)', 'wasm-node', 'wasm-node-scalar'),
     simdGain('simd >= 1.2x faster than scalar, wasm-chromium (same configs)', 'wasm-chromium', 'wasm-chromium-scalar'),
