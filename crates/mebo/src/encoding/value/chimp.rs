@@ -16,6 +16,8 @@
 
 use crate::byte_order::ByteOrder;
 use crate::encoding::bitstream::{u64_from_be, BitReader, BitWriter};
+use core::hint::select_unpredictable;
+
 use crate::error::{Error, Result};
 
 /// Chimp XOR float64 column.
@@ -129,23 +131,25 @@ impl ChimpValues {
                 continue;
             }
             // The three other cases alternate unpredictably on noisy data, so
-            // compute every case's fields and pick by flag without branching.
-            // The next position needs one pick and no memory load: that chain
-            // bounds the decoder's speed.
+            // compute every case's fields and choose with selects the compiler
+            // must not turn into branches. The next position needs no memory
+            // load: that chain bounds the decoder's speed.
+            let (is_trimmed, is_new) = (flag == 0b01, flag == 0b11);
             let bucket_lead = bucket_leading(window >> 59);
             let field_bits = (((window >> 53) as u32 + 63) & 63) + 1; // 6-bit field, 0 means 64
             let field_end = bucket_lead + field_bits;
             // `01`: `field_bits` wide, ending above the implied trailing zeros;
             // `10`/`11`: everything below the stored / the bucket's leading zeros.
-            let width = pick(flag, [0, field_bits, 64 - stored_lead, 64 - bucket_lead]);
-            let trailing = pick(flag, [0, 64u32.saturating_sub(field_end), 0, 0]);
+            let lead = select_unpredictable(is_new, bucket_lead, stored_lead);
+            let width = select_unpredictable(is_trimmed, field_bits, 64 - lead);
+            let trailing = select_unpredictable(is_trimmed, 64u32.wrapping_sub(field_end), 0);
             let header = pick(flag, [0, TRAILING_HEADER_BITS, 2, 5]);
             // A `10` with nothing stored has width 0; a `01` field may not
             // reach below bit 0.
-            if (width == 0) | ((flag == 0b01) & (field_end > 64)) {
+            if (width == 0) | (is_trimmed & (field_end > 64)) {
                 return Err(bad_field(flag, bucket_lead, field_bits));
             }
-            stored_lead = pick(flag, [0, NO_LEAD, stored_lead, bucket_lead]);
+            stored_lead = select_unpredictable(is_trimmed, NO_LEAD, lead);
             // width is 1..=64 and trailing 0..=63: both shifts are in range.
             let meaningful = ahead.after(header) >> (64 - width);
             reader.skip(header + width);
