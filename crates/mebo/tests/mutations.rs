@@ -29,7 +29,7 @@ const DEBUG_LARGE: usize = 64 << 10;
 
 /// Keep mutation `k` of a vector of `len` bytes?
 fn keep(k: usize, len: usize) -> bool {
-    !cfg!(debug_assertions) || len <= DEBUG_LARGE || k % 4 == 0
+    !cfg!(debug_assertions) || len <= DEBUG_LARGE || k.is_multiple_of(4)
 }
 
 /// SplitMix64: a tiny deterministic generator (positions must not change between runs).

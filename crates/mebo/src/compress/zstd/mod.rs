@@ -141,7 +141,7 @@ mod tests {
             let mut out = Vec::with_capacity(len + 10);
             while out.len() < len {
                 out.extend_from_slice(&vocab[(rng.next() % 64) as usize]);
-                out.push(if rng.next() % 8 != 0 { b' ' } else { b'\n' });
+                out.push(if !rng.next().is_multiple_of(8) { b' ' } else { b'\n' });
             }
             out.truncate(len);
             out
