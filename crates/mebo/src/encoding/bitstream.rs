@@ -90,9 +90,10 @@ impl<'a> BitWriter<'a> {
 /// end costs little before that final check catches it.
 pub struct BitReader<'a> {
     data: &'a [u8],
-    /// Bits consumed so far. u64 so it cannot wrap on 32-bit targets (wasm32)
-    /// even when a hostile stream runs far past the end.
-    pos: u64,
+    /// Bits consumed so far, saturating: on 32-bit targets (wasm32) a hostile
+    /// stream could otherwise run it past `usize::MAX`, which `overran` then
+    /// reports. Native width keeps the per-value arithmetic cheap in wasm.
+    pos: usize,
 }
 
 impl<'a> BitReader<'a> {
@@ -112,8 +113,7 @@ impl<'a> BitReader<'a> {
     /// header and the field after it from one bounds check and one load.
     #[inline(always)]
     pub fn lookahead(&self) -> Lookahead {
-        let byte = usize::try_from(self.pos >> 3).unwrap_or(usize::MAX);
-        let offset = (self.pos & 7) as u32;
+        let (byte, offset) = (self.pos >> 3, (self.pos & 7) as u32);
         match self.data.get(byte..byte.wrapping_add(16)).and_then(|s| s.first_chunk::<16>()) {
             Some(bytes) => Lookahead::of(bytes, offset),
             None => self.lookahead_near_end(byte, offset),
@@ -133,9 +133,8 @@ impl<'a> BitReader<'a> {
     }
 
     #[inline(always)]
-    fn peek_at(&self, bit_pos: u64) -> u64 {
-        let byte = usize::try_from(bit_pos >> 3).unwrap_or(usize::MAX);
-        let offset = (bit_pos & 7) as u32;
+    fn peek_at(&self, bit_pos: usize) -> u64 {
+        let (byte, offset) = (bit_pos >> 3, (bit_pos & 7) as u32);
         match self.data.get(byte..byte.wrapping_add(9)).and_then(|s| s.first_chunk::<9>()) {
             Some(bytes) => window_of(bytes, offset),
             None => self.peek_near_end(byte, offset),
@@ -157,7 +156,7 @@ impl<'a> BitReader<'a> {
     /// Consume `n` bits.
     #[inline(always)]
     pub fn skip(&mut self, n: u32) {
-        self.pos += u64::from(n);
+        self.pos = self.pos.saturating_add(n as usize);
     }
 
     /// Read `n` bits (`n <= 64`) as the low bits of the result.
@@ -179,13 +178,13 @@ impl<'a> BitReader<'a> {
     /// Whether any bit past the end of the data has been consumed.
     #[inline]
     pub fn overran(&self) -> bool {
-        self.pos > self.data.len() as u64 * 8
+        self.pos == usize::MAX || self.pos as u64 > self.data.len() as u64 * 8
     }
 
     /// Bytes touched by the bits consumed so far (the last one possibly in
     /// part), at most the data length.
     pub fn consumed_bytes(&self) -> usize {
-        usize::try_from(self.pos.div_ceil(8)).map_or(self.data.len(), |n| n.min(self.data.len()))
+        self.pos.div_ceil(8).min(self.data.len())
     }
 }
 
