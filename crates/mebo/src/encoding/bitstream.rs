@@ -341,6 +341,20 @@ mod tests {
         assert!(empty.overran());
     }
 
+    /// A position that would pass `usize::MAX` (reachable on wasm32 with a
+    /// hostile stream) saturates and counts as overrun, reading zeros.
+    #[test]
+    fn position_saturates_and_overruns() {
+        let data = [0xFFu8; 32];
+        let mut r = BitReader::new(&data);
+        r.pos = usize::MAX - 5;
+        r.skip(64);
+        assert_eq!(r.pos, usize::MAX);
+        assert!(r.overran());
+        assert_eq!((r.peek(), r.lookahead().head()), (0, 0));
+        assert_eq!(r.consumed_bytes(), data.len());
+    }
+
     proptest! {
         #[test]
         fn fields_round_trip(fields in prop::collection::vec((any::<u64>(), 0u32..=64), 0..200), extra in 0usize..4) {
