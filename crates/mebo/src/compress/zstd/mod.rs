@@ -62,8 +62,9 @@ pub(super) fn decompress(data: &[u8], cap: usize, what: &'static str) -> Result<
         // Without a declared size libzstd sizes its output buffer by the frame's
         // window, up to 128 MiB: a payload of a few bytes could make it allocate
         // that much. No output may exceed `cap`, so refuse windows beyond what
-        // the cap can use (the reference always declares the size; the floor
-        // keeps frames of ordinary streaming encoders readable).
+        // the cap can use (the reference leaves the size out only below 256
+        // bytes, with a 1 KiB window; the floor keeps frames of ordinary
+        // streaming encoders readable).
         decoder
             .window_log_max(window_log_max(cap))
             .map_err(|e| fail(e.to_string()))?;
