@@ -4,7 +4,8 @@
 //   1. setup    installs the toolchain and JS dependencies (idempotent)
 //   2. build    wasm (simd + scalar), the SDK and the CLI
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,
-//               property tests, mutation and hostile-input tests)
+//               property tests, mutation and hostile-input tests), then the
+//               core's decode-only build (no `encode` feature) and its tests
 //   4. fuzz     a bounded fuzz run (cargo fuzz with nightly) or, without
 //               nightly, the deterministic mutation run over the same targets
 //   5. js       every package's tests (SDK in Node, Deno, workerd, Chromium;
@@ -25,6 +26,7 @@ stage('build');
 run('node', ['scripts/build.mjs']);
 stage('cargo test');
 run('cargo', ['test', '--workspace', '--release']);
+run('cargo', ['test', '-p', 'mebo', '--no-default-features', '--release']);
 if (existsSync(join(ROOT, 'scripts/fuzz-check.sh'))) {
   stage('fuzz');
   run('bash', ['scripts/fuzz-check.sh']);
