@@ -116,20 +116,8 @@ impl<'a> BitReader<'a> {
         let (byte, offset) = (self.pos >> 3, (self.pos & 7) as u32);
         match self.data.get(byte..byte.wrapping_add(16)).and_then(|s| s.first_chunk::<16>()) {
             Some(bytes) => Lookahead::of(bytes, offset),
-            None => self.lookahead_near_end(byte, offset),
+            None => Lookahead::of(&self.bytes_near_end::<16>(byte), offset),
         }
-    }
-
-    /// [`lookahead`](Self::lookahead) within 16 bytes of the end (or past it).
-    #[cold]
-    #[inline(never)]
-    fn lookahead_near_end(&self, byte: usize, offset: u32) -> Lookahead {
-        let mut bytes = [0u8; 16];
-        if let Some(rest) = self.data.get(byte..) {
-            let n = rest.len().min(16);
-            bytes[..n].copy_from_slice(&rest[..n]);
-        }
-        Lookahead::of(&bytes, offset)
     }
 
     #[inline(always)]
@@ -137,20 +125,21 @@ impl<'a> BitReader<'a> {
         let (byte, offset) = (bit_pos >> 3, (bit_pos & 7) as u32);
         match self.data.get(byte..byte.wrapping_add(9)).and_then(|s| s.first_chunk::<9>()) {
             Some(bytes) => window_of(bytes, offset),
-            None => self.peek_near_end(byte, offset),
+            None => window_of(&self.bytes_near_end::<9>(byte), offset),
         }
     }
 
-    /// Peek within 9 bytes of the end (or past it): zero-fill the missing bytes.
+    /// `N` bytes from `byte` on, zero past the end of the data: the loads
+    /// within `N` bytes of the end (or past it), off the hot path.
     #[cold]
     #[inline(never)]
-    fn peek_near_end(&self, byte: usize, offset: u32) -> u64 {
-        let mut bytes = [0u8; 9];
+    fn bytes_near_end<const N: usize>(&self, byte: usize) -> [u8; N] {
+        let mut bytes = [0u8; N];
         if let Some(rest) = self.data.get(byte..) {
-            let n = rest.len().min(9);
+            let n = rest.len().min(N);
             bytes[..n].copy_from_slice(&rest[..n]);
         }
-        window_of(&bytes, offset)
+        bytes
     }
 
     /// Consume `n` bits.
