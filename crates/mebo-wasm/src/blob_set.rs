@@ -36,9 +36,14 @@ fn open_each<B>(
     Ok(blobs)
 }
 
-/// Tags of a materialized metric: joined strings, or `undefined` without tags.
-fn optional_strings(tags: Option<&[String]>) -> JsResult<JsValue> {
-    tags.map_or(Ok(JsValue::UNDEFINED), |t| js::strings(t.iter().map(String::as_str)))
+/// A materialized metric as `{ timestamps, values, tags? }`; tags as joined
+/// strings, or `undefined` without tags.
+fn metric_object(timestamps: &[i64], values: JsValue, tags: Option<&[String]>) -> JsResult<JsValue> {
+    let tags = match tags {
+        Some(t) => js::strings(t.iter().map(String::as_str))?,
+        None => JsValue::UNDEFINED,
+    };
+    Ok(JsObject::new().set("timestamps", BigInt64Array::from(timestamps)).set("values", values).set("tags", tags).into())
 }
 
 /// The accessors both set handles share.
@@ -108,12 +113,7 @@ impl NumericBlobSetHandle {
     #[wasm_bindgen(js_name = materializeMetric)]
     pub fn materialize_metric(&self, id: u64) -> JsResult<JsValue> {
         let m = check(self.set.materialize_metric(id))?;
-        let tags = optional_strings(m.tags.as_deref())?;
-        Ok(JsObject::new()
-            .set("timestamps", BigInt64Array::from(m.timestamps.as_slice()))
-            .set("values", Float64Array::from(m.values.as_slice()))
-            .set("tags", tags)
-            .into())
+        metric_object(&m.timestamps, Float64Array::from(m.values.as_slice()).into(), m.tags.as_deref())
     }
 
     /// Every metric over every blob, as `decodeAll` columns (ids ascending).
@@ -136,12 +136,7 @@ impl TextBlobSetHandle {
     #[wasm_bindgen(js_name = materializeMetric)]
     pub fn materialize_metric(&self, id: u64) -> JsResult<JsValue> {
         let m = check(self.set.materialize_metric(id))?;
-        let tags = optional_strings(m.tags.as_deref())?;
-        Ok(JsObject::new()
-            .set("timestamps", BigInt64Array::from(m.timestamps.as_slice()))
-            .set("values", js::strings(m.values.iter().map(String::as_str))?)
-            .set("tags", tags)
-            .into())
+        metric_object(&m.timestamps, js::strings(m.values.iter().map(String::as_str))?, m.tags.as_deref())
     }
 
     /// Every metric over every blob, as `decodeAll` columns (ids ascending).
