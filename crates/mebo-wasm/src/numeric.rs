@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult};
 
-/// An opened numeric blob. It owns its decompressed payloads, so the bytes it
-/// was opened from are not kept.
+/// An opened numeric blob. It holds the bytes it was opened from (payloads
+/// without a codec are read there) and its decompressed payloads.
 #[wasm_bindgen]
 pub struct NumericBlobHandle {
     blob: NumericBlob<'static>,
@@ -29,10 +29,11 @@ impl NumericBlobHandle {
 #[wasm_bindgen]
 impl NumericBlobHandle {
     /// Open a blob. Absent limits keep the core's defaults.
-    pub fn open(bytes: &[u8], max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
+    /// The bytes arrive as one copy in wasm memory that the handle keeps.
+    pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
-        let blob = check(NumericBlob::open_with_limits(bytes, &limits))?;
-        Ok(NumericBlobHandle { blob: blob.into_owned(), byte_length: bytes.len() })
+        let byte_length = bytes.len();
+        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned(bytes, &limits))?, byte_length })
     }
 
     /// Where the blob's bytes go, from the header's offsets: `{ total,

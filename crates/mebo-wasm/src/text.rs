@@ -6,8 +6,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult};
 
-/// An opened text blob. It owns its (decompressed) data payload, so the bytes
-/// it was opened from are not kept.
+/// An opened text blob. It holds the bytes it was opened from (a data payload
+/// without a codec is read there) or its decompressed data payload.
 #[wasm_bindgen]
 pub struct TextBlobHandle {
     blob: TextBlob<'static>,
@@ -26,10 +26,11 @@ impl TextBlobHandle {
 #[wasm_bindgen]
 impl TextBlobHandle {
     /// Open a blob. Absent limits keep the core's defaults.
-    pub fn open(bytes: &[u8], max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<TextBlobHandle> {
+    /// The bytes arrive as one copy in wasm memory that the handle keeps.
+    pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<TextBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
-        let blob = check(TextBlob::open_with_limits(bytes, &limits))?;
-        Ok(TextBlobHandle { blob: blob.into_owned(), byte_length: bytes.len() })
+        let byte_length = bytes.len();
+        Ok(TextBlobHandle { blob: check(TextBlob::open_owned(bytes, &limits))?, byte_length })
     }
 
     /// Where the blob's bytes go, from the header's offsets: `{ total,

@@ -22,6 +22,7 @@ pub mod format;
 pub mod hash;
 pub mod limits;
 pub mod numeric;
+mod payload;
 pub mod section;
 pub mod text;
 

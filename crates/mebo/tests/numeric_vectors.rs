@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use common::{manifest, read_input, vectors_dir, Input};
 use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
-use mebo::{ByteOrder, Compression, Layout};
+use mebo::{ByteOrder, Compression, DecodeLimits, Layout};
 
 struct Case {
     name: String,
@@ -103,6 +103,17 @@ fn every_numeric_vector_decodes_bit_exactly() {
         assert_eq!(o.value_encoding, c.options.value_encoding, "{}", c.name);
         assert_eq!(o.byte_order, c.options.byte_order, "{}", c.name);
         assert_decodes_to(&blob, &inputs[&c.dataset], &c.name);
+        // Opened from bytes it holds (payloads without a codec read in place).
+        let owned = NumericBlob::open_owned(c.blob.clone(), &DecodeLimits::default())
+            .unwrap_or_else(|e| panic!("{}: open_owned: {e}", c.name));
+        assert_decodes_to(&owned, &inputs[&c.dataset], &c.name);
+        let cut = c.blob[..c.blob.len() / 2].to_vec();
+        assert_eq!(
+            NumericBlob::open_owned(cut.clone(), &DecodeLimits::default()).err().map(|e| e.code()),
+            NumericBlob::open(&cut).err().map(|e| e.code()),
+            "{}",
+            c.name
+        );
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use mebo::text::TextBlob;
 #[cfg(feature = "encode")]
 use mebo::text::{TextEncoder, TextEncoderOptions};
-use mebo::{ByteOrder, Compression, TimestampEncoding};
+use mebo::{ByteOrder, Compression, DecodeLimits, TimestampEncoding};
 use serde_json::Value;
 
 fn vectors() -> PathBuf {
@@ -121,6 +121,13 @@ fn encode(case: &Case) -> Vec<u8> {
 /// The blob holds exactly the input, looked up by id, by name and by position.
 fn assert_decodes_to_input(name: &str, bytes: &[u8], case: &Case) {
     let blob = TextBlob::open(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_blob_holds_input(name, &blob, case);
+    // Opened from bytes it holds (a data payload without a codec read in place).
+    let owned = TextBlob::open_owned(bytes.to_vec(), &DecodeLimits::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_blob_holds_input(name, &owned, case);
+}
+
+fn assert_blob_holds_input(name: &str, blob: &TextBlob, case: &Case) {
     let input = &case.input;
     let o = blob.options();
     assert_eq!(blob.start_time(), input.start_time, "{name}");

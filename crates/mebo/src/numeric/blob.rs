@@ -2,6 +2,7 @@
 //! decompresses each payload once; metrics are then decoded on demand.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::byte_order::ByteOrder;
 use crate::compress;
@@ -9,6 +10,7 @@ use crate::encoding::{self, MAX_COLUMN_BYTES_PER_METRIC, MAX_COLUMN_BYTES_PER_PO
 use crate::error::{Error, Result};
 use crate::format::{Compression, Layout, TimestampEncoding, ValueEncoding};
 use crate::limits::DecodeLimits;
+use crate::payload::Payload;
 use crate::section::header::{IndexKind, NumericHeader, HEADER_SIZE};
 use crate::section::index::{resolve_ranges, IndexEntry, RawIndexEntry};
 use crate::section::metric_names::MetricNames;
@@ -47,9 +49,9 @@ pub struct NumericBlob<'a> {
     /// For each metric, the index of the first metric with the same timestamp
     /// range (itself unless it shares), so a shared column is decoded once.
     timestamp_source: Vec<u32>,
-    timestamps: Cow<'a, [u8]>,
-    values: Cow<'a, [u8]>,
-    tags: Cow<'a, [u8]>,
+    timestamps: Payload<'a>,
+    values: Payload<'a>,
+    tags: Payload<'a>,
     total_points: usize,
 }
 
@@ -120,6 +122,7 @@ impl<'a> NumericBlob<'a> {
         } else {
             Cow::Borrowed(&bytes[..0])
         };
+        let (timestamps, values, tags) = (Payload::from(timestamps), Payload::from(values), Payload::from(tags));
 
         let mut entries = resolve_ranges(&raw, timestamps.len(), values.len(), tags.len())?;
 
@@ -228,11 +231,26 @@ impl<'a> NumericBlob<'a> {
         self.names.as_deref()
     }
 
+    /// Open a blob from bytes it then holds, as [`open_with_limits`]: a
+    /// payload stored without a codec is read in place, not copied out. For
+    /// holders that cannot keep the bytes alive beside the blob, such as the
+    /// wasm bindings.
+    ///
+    /// [`open_with_limits`]: NumericBlob::open_with_limits
+    pub fn open_owned(bytes: Vec<u8>, limits: &DecodeLimits) -> Result<NumericBlob<'static>> {
+        let input = Arc::new(bytes);
+        let blob = NumericBlob::open_with_limits(&input, limits)?;
+        Ok(blob.map_payloads(|payload| payload.anchored_in(&input)))
+    }
+
     /// Copy what the blob borrows (payloads stored without a codec, names) so
-    /// it no longer borrows the input: for holders that cannot keep the bytes
-    /// alive beside it, such as the wasm bindings.
+    /// it no longer borrows the input.
     pub fn into_owned(self) -> NumericBlob<'static> {
-        let own = |c: Cow<'a, [u8]>| Cow::Owned(c.into_owned());
+        self.map_payloads(Payload::into_owned)
+    }
+
+    /// The blob with owned names and each payload passed through `own`.
+    fn map_payloads(self, own: impl Fn(Payload<'a>) -> Payload<'static>) -> NumericBlob<'static> {
         NumericBlob {
             header: self.header,
             names: self.names.map(|n| n.into_iter().map(|s| Cow::Owned(s.into_owned())).collect()),

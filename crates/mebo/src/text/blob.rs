@@ -9,11 +9,13 @@
 //! just the calls that return it.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::compress::decompress;
 use crate::error::{Error, Result};
 use crate::hash::metric_id;
 use crate::limits::DecodeLimits;
+use crate::payload::Payload;
 use crate::section::metric_names::MetricNames;
 
 use super::header::{TextHeader, TextOptions, HEADER_SIZE};
@@ -36,7 +38,7 @@ pub struct TextBlob<'a> {
     names: Option<Vec<Cow<'a, str>>>,
     ids: Vec<u64>,
     spans: Vec<Span>,
-    data: Cow<'a, [u8]>,
+    data: Payload<'a>,
     /// Index positions sorted by (id, position), for lookup by id.
     by_id: Vec<u32>,
     /// Index positions sorted by (name, position), when there are names.
@@ -185,22 +187,37 @@ impl<'a> TextBlob<'a> {
             names: names.map(|n| n.into_iter().map(Cow::Borrowed).collect()),
             ids,
             spans,
-            data,
+            data: Payload::from(data),
             by_id,
             by_name,
             total_points: total_points as usize,
         })
     }
 
+    /// Open a blob from bytes it then holds, as [`open_with_limits`]: a data
+    /// payload stored without a codec is read in place, not copied out.
+    ///
+    /// [`open_with_limits`]: TextBlob::open_with_limits
+    pub fn open_owned(bytes: Vec<u8>, limits: &DecodeLimits) -> Result<TextBlob<'static>> {
+        let input = Arc::new(bytes);
+        let blob = TextBlob::open_with_limits(&input, limits)?;
+        Ok(blob.map_payload(|payload| payload.anchored_in(&input)))
+    }
+
     /// Copy what the blob borrows (an uncompressed data payload, the names) so
     /// it no longer borrows the input.
     pub fn into_owned(self) -> TextBlob<'static> {
+        self.map_payload(Payload::into_owned)
+    }
+
+    /// The blob with owned names and its data payload passed through `own`.
+    fn map_payload(self, own: impl FnOnce(Payload<'a>) -> Payload<'static>) -> TextBlob<'static> {
         TextBlob {
             header: self.header,
             names: self.names.map(|n| n.into_iter().map(|s| Cow::Owned(s.into_owned())).collect()),
             ids: self.ids,
             spans: self.spans,
-            data: Cow::Owned(self.data.into_owned()),
+            data: own(self.data),
             by_id: self.by_id,
             by_name: self.by_name,
             total_points: self.total_points,
