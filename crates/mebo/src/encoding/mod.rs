@@ -35,6 +35,20 @@ pub fn decode_values(enc: ValueEncoding, col: &[u8], order: ByteOrder, out: &mut
     }
 }
 
+/// Decode two metrics' value columns, `(column, out)` each. The XOR codecs
+/// decode both side by side (see `value::xor_stream`); the others one after
+/// the other. On an error, which column failed is not known.
+pub fn decode_values_two(enc: ValueEncoding, a: (&[u8], &mut [f64]), b: (&[u8], &mut [f64]), order: ByteOrder) -> Result<()> {
+    match enc {
+        ValueEncoding::Gorilla => GorillaValues::decode_two(a, b),
+        ValueEncoding::Chimp => ChimpValues::decode_two(a, b),
+        ValueEncoding::Raw | ValueEncoding::Alp => {
+            decode_values(enc, a.0, order, a.1)?;
+            decode_values(enc, b.0, order, b.1)
+        }
+    }
+}
+
 /// Append one metric's timestamp column.
 #[cfg(feature = "encode")]
 pub fn encode_timestamps(enc: TimestampEncoding, timestamps: &[i64], order: ByteOrder, out: &mut Vec<u8>) {

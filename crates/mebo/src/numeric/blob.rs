@@ -327,6 +327,27 @@ impl<'a> NumericBlob<'a> {
             .map_err(|err| err.in_metric(index))
     }
 
+    /// [`decode_values_at`](Self::decode_values_at) for metrics `a` and `b`
+    /// at once (faster for the XOR codecs).
+    pub(crate) fn decode_values_two_at(&self, (a, out_a): (usize, &mut [f64]), (b, out_b): (usize, &mut [f64])) -> Result<()> {
+        let (entry_a, entry_b) = (&self.entries[a], &self.entries[b]);
+        check_len("value", entry_a.count, out_a.len()).map_err(|err| err.in_metric(a))?;
+        check_len("value", entry_b.count, out_b.len()).map_err(|err| err.in_metric(b))?;
+        let (col_a, col_b) = (&self.values[entry_a.values.clone()], &self.values[entry_b.values.clone()]);
+        let both = encoding::decode_values_two(
+            self.header.value_encoding,
+            (col_a, &mut *out_a),
+            (col_b, &mut *out_b),
+            self.header.byte_order,
+        );
+        if both.is_err() {
+            // One by one, for the error that names the metric at fault.
+            self.decode_values_at(a, out_a)?;
+            self.decode_values_at(b, out_b)?;
+        }
+        both
+    }
+
     pub(crate) fn decode_tags_at(&self, index: usize) -> Result<Option<Vec<&str>>> {
         if !self.header.has_tags {
             return Ok(None);

@@ -56,17 +56,27 @@ impl NumericBlob<'_> {
         c.timestamps.resize(total, 0);
         c.values.truncate(total);
         c.values.resize(total, 0.0);
+        let range = |i: usize| c.offsets[i] as usize..c.offsets[i + 1] as usize;
         for i in 0..self.len() {
-            let range = c.offsets[i] as usize..c.offsets[i + 1] as usize;
+            let points = range(i);
             let source = self.timestamp_source(i);
-            if source != i && c.offsets[source + 1] - c.offsets[source] == range.len() as u32 && source < i {
+            if source != i && range(source).len() == points.len() && source < i {
                 // A shared timestamp column: copy the canonical metric's decoded points.
-                let from = c.offsets[source] as usize;
-                c.timestamps.copy_within(from..from + range.len(), range.start);
+                c.timestamps.copy_within(range(source), points.start);
             } else {
-                self.decode_timestamps_at(i, &mut c.timestamps[range.clone()])?;
+                self.decode_timestamps_at(i, &mut c.timestamps[points])?;
             }
-            self.decode_values_at(i, &mut c.values[range])?;
+        }
+        // Values two metrics at a time: the XOR codecs decode a pair side by side.
+        let mut i = 0;
+        while i + 1 < self.len() {
+            let (a, b) = (range(i), range(i + 1));
+            let (head, tail) = c.values.split_at_mut(b.start);
+            self.decode_values_two_at((i, &mut head[a]), (i + 1, &mut tail[..b.len()]))?;
+            i += 2;
+        }
+        if i < self.len() {
+            self.decode_values_at(i, &mut c.values[range(i)])?;
         }
         Ok(())
     }

@@ -84,6 +84,10 @@ fn numeric_opened_with(blob: &NumericBlob<'_>, all: &Result<mebo::numeric::Numer
         assert_eq!(c.values.len(), blob.total_points());
     }
     let mut total = 0usize;
+    // The first timestamp error and the first value error of the per-metric
+    // decoders: decode_all (timestamps of every metric, then values) must
+    // fail with the first of these, naming the same metric.
+    let (mut first_ts_error, mut first_value_error) = (None, None);
     for (i, m) in blob.metrics().enumerate() {
         let n = m.len();
         total += n;
@@ -96,8 +100,11 @@ fn numeric_opened_with(blob: &NumericBlob<'_>, all: &Result<mebo::numeric::Numer
             assert!(blob.metric_by_name(name).is_ok(), "a metric's own name is found");
         }
         let range = all.as_ref().map(|c| c.offsets[i] as usize..c.offsets[i + 1] as usize);
-        let ts = first.note(m.timestamps());
-        let vs = first.note(m.values());
+        let (ts, vs) = (m.timestamps(), m.values());
+        first_ts_error = first_ts_error.or_else(|| ts.as_ref().err().cloned());
+        first_value_error = first_value_error.or_else(|| vs.as_ref().err().cloned());
+        let ts = first.note(ts);
+        let vs = first.note(vs);
         let tags = first.note(m.tags());
         if let Some(ts) = &ts {
             assert_eq!(ts.len(), n);
@@ -151,6 +158,8 @@ fn numeric_opened_with(blob: &NumericBlob<'_>, all: &Result<mebo::numeric::Numer
         }
     }
     assert_eq!(total, blob.total_points());
+    let expected = first_ts_error.or(first_value_error).map(|e| e.to_string());
+    assert_eq!(all.is_none().then(|| blob.decode_all().unwrap_err().to_string()), expected, "decode_all's error");
     first.finish()
 }
 

@@ -200,7 +200,7 @@ mod tests {
                 for padding in [0, 10] {
                     let mut buf = Vec::new();
                     varint::put_uvarint(&mut buf, v);
-                    buf.extend(std::iter::repeat(0x80).take(padding));
+                    buf.extend(std::iter::repeat_n(0x80, padding));
                     let (value, next) = read_varint(&buf, 0).unwrap();
                     assert_eq!(value, v);
                     assert_eq!(buf.len() - next, padding);

@@ -14,10 +14,11 @@
 //! `n` = 64 - lead - trailing; a 0 in the 6-bit field means 64. `11` sets the
 //! remembered bucket, `10` keeps it, `00` and `01` clear it.
 
-use crate::byte_order::ByteOrder;
-use crate::encoding::bitstream::{u64_from_be, BitReader, BitWriter};
 use core::hint::select_unpredictable;
 
+use super::xor_stream::{self, XorStream};
+use crate::byte_order::ByteOrder;
+use crate::encoding::bitstream::{u64_from_be, BitReader, BitWriter};
 use crate::error::{Error, Result};
 
 /// Chimp XOR float64 column.
@@ -105,60 +106,80 @@ impl ChimpValues {
     // Not inlined into its callers: its hot loop then gets registers of its own.
     #[inline(never)]
     pub fn decode(col: &[u8], _order: ByteOrder, out: &mut [f64]) -> Result<()> {
-        if out.is_empty() {
-            return Ok(());
-        }
+        xor_stream::decode_one::<ChimpStream>(col, out)
+    }
+
+    /// [`decode`](Self::decode) for two columns at once, their values
+    /// decoded side by side. On an error, which column failed is not known.
+    #[inline(never)]
+    pub fn decode_two(a: (&[u8], &mut [f64]), b: (&[u8], &mut [f64])) -> Result<()> {
+        xor_stream::decode_two::<ChimpStream>(a, b)
+    }
+}
+
+/// A Chimp column's decoder between two values.
+struct ChimpStream<'a> {
+    reader: BitReader<'a>,
+    prev: u64,
+    /// Leading zeros remembered by the last `11`, or NO_LEAD.
+    stored_lead: u32,
+}
+
+impl<'a> XorStream<'a> for ChimpStream<'a> {
+    #[inline(always)]
+    fn start(col: &'a [u8], out: &mut [f64]) -> Result<Self> {
         let Some((first, stream)) = col.split_first_chunk::<8>() else {
             return Err(Error::corrupt("value", format!("chimp column of {} bytes has no first value", col.len())));
         };
-        let mut prev = u64_from_be(*first);
+        let prev = u64_from_be(*first);
         out[0] = f64::from_bits(prev);
-        let mut reader = BitReader::new(stream);
-        // Leading zeros remembered by the last `11`, or NO_LEAD.
-        let mut stored_lead = NO_LEAD;
-        let mut next = 1;
-        while next < out.len() {
-            let ahead = reader.lookahead();
-            let window = ahead.head();
-            let flag = (window >> 62) as u32;
-            if flag == 0b00 {
-                // A run of unchanged values: one `00` pair each, taken in one go.
-                let run = ((window.leading_zeros() / 2) as usize).min(out.len() - next);
-                out[next..next + run].fill(f64::from_bits(prev));
-                reader.skip(2 * run as u32);
-                next += run;
-                stored_lead = NO_LEAD;
-                continue;
-            }
-            // The three other cases alternate unpredictably on noisy data, so
-            // compute every case's fields and choose with selects the compiler
-            // must not turn into branches. The next position needs no memory
-            // load: that chain bounds the decoder's speed.
-            let (is_trimmed, is_new) = (flag == 0b01, flag == 0b11);
-            let bucket_lead = bucket_leading(window >> 59);
-            let field_bits = (((window >> 53) as u32 + 63) & 63) + 1; // 6-bit field, 0 means 64
-            let field_end = bucket_lead + field_bits;
-            // `01`: `field_bits` wide, ending above the implied trailing zeros;
-            // `10`/`11`: everything below the stored / the bucket's leading zeros.
-            let lead = select_unpredictable(is_new, bucket_lead, stored_lead);
-            let width = select_unpredictable(is_trimmed, field_bits, 64 - lead);
-            let trailing = select_unpredictable(is_trimmed, 64u32.wrapping_sub(field_end), 0);
-            let header = pick(flag, [0, TRAILING_HEADER_BITS, 2, 5]);
-            // A `10` with nothing stored has width 0; a `01` field may not
-            // reach below bit 0.
-            if (width == 0) | (is_trimmed & (field_end > 64)) {
-                return Err(bad_field(flag, bucket_lead, field_bits));
-            }
-            stored_lead = select_unpredictable(is_trimmed, NO_LEAD, lead);
-            // width is 1..=64 and trailing 0..=63: both shifts are in range.
-            let meaningful = ahead.after(header) >> (64 - width);
-            reader.skip(header + width);
-            prev ^= meaningful << trailing;
-            out[next] = f64::from_bits(prev);
-            next += 1;
+        Ok(ChimpStream { reader: BitReader::new(stream), prev, stored_lead: NO_LEAD })
+    }
+
+    #[inline(always)]
+    fn step(&mut self, out: &mut [f64], next: usize) -> Result<usize> {
+        let ahead = self.reader.lookahead();
+        let window = ahead.head();
+        let flag = (window >> 62) as u32;
+        if flag == 0b00 {
+            // A run of unchanged values: one `00` pair each, taken in one go.
+            let run = ((window.leading_zeros() / 2) as usize).min(out.len() - next);
+            out[next..next + run].fill(f64::from_bits(self.prev));
+            self.reader.skip(2 * run as u32);
+            self.stored_lead = NO_LEAD;
+            return Ok(next + run);
         }
-        if reader.overran() {
-            return Err(Error::corrupt("value", format!("chimp column of {} bytes ends before {} points", col.len(), out.len())));
+        // The three other cases alternate unpredictably on noisy data, so
+        // compute every case's fields and choose with selects the compiler
+        // must not turn into branches. The next position needs no memory
+        // load: that chain bounds the decoder's speed.
+        let (is_trimmed, is_new) = (flag == 0b01, flag == 0b11);
+        let bucket_lead = bucket_leading(window >> 59);
+        let field_bits = (((window >> 53) as u32 + 63) & 63) + 1; // 6-bit field, 0 means 64
+        let field_end = bucket_lead + field_bits;
+        // `01`: `field_bits` wide, ending above the implied trailing zeros;
+        // `10`/`11`: everything below the stored / the bucket's leading zeros.
+        let lead = select_unpredictable(is_new, bucket_lead, self.stored_lead);
+        let width = select_unpredictable(is_trimmed, field_bits, 64 - lead);
+        let trailing = select_unpredictable(is_trimmed, 64u32.wrapping_sub(field_end), 0);
+        let header = pick(flag, [0, TRAILING_HEADER_BITS, 2, 5]);
+        // A `10` with nothing stored has width 0; a `01` field may not
+        // reach below bit 0.
+        if (width == 0) | (is_trimmed & (field_end > 64)) {
+            return Err(bad_field(flag, bucket_lead, field_bits));
+        }
+        self.stored_lead = select_unpredictable(is_trimmed, NO_LEAD, lead);
+        // width is 1..=64 and trailing 0..=63: both shifts are in range.
+        let meaningful = ahead.after(header) >> (64 - width);
+        self.reader.skip(header + width);
+        self.prev ^= meaningful << trailing;
+        out[next] = f64::from_bits(self.prev);
+        Ok(next + 1)
+    }
+
+    fn finish(&self, col: &[u8], points: usize) -> Result<()> {
+        if self.reader.overran() {
+            return Err(Error::corrupt("value", format!("chimp column of {} bytes ends before {points} points", col.len())));
         }
         Ok(())
     }

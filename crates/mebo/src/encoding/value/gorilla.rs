@@ -15,6 +15,7 @@
 //! value reuses the previous window when its XOR fits inside it. The 6-bit
 //! field holds `size - 1`, so a full 64-bit window is representable.
 
+use super::xor_stream::{self, XorStream};
 use crate::byte_order::ByteOrder;
 use crate::encoding::bitstream::{u64_from_be, BitReader, BitWriter};
 use crate::error::{Error, Result};
@@ -73,52 +74,73 @@ impl GorillaValues {
     // Not inlined into its callers: its hot loop then gets registers of its own.
     #[inline(never)]
     pub fn decode(col: &[u8], _order: ByteOrder, out: &mut [f64]) -> Result<()> {
-        if out.is_empty() {
-            return Ok(());
-        }
+        xor_stream::decode_one::<GorillaStream>(col, out)
+    }
+
+    /// [`decode`](Self::decode) for two columns at once, their values
+    /// decoded side by side. On an error, which column failed is not known.
+    #[inline(never)]
+    pub fn decode_two(a: (&[u8], &mut [f64]), b: (&[u8], &mut [f64])) -> Result<()> {
+        xor_stream::decode_two::<GorillaStream>(a, b)
+    }
+}
+
+/// A Gorilla column's decoder between two values.
+struct GorillaStream<'a> {
+    reader: BitReader<'a>,
+    prev: u64,
+    /// Current window: value bits land at `win_trailing`; `win_size == 0`
+    /// means no window has been defined yet.
+    win_trailing: u32,
+    win_size: u32,
+}
+
+impl<'a> XorStream<'a> for GorillaStream<'a> {
+    #[inline(always)]
+    fn start(col: &'a [u8], out: &mut [f64]) -> Result<Self> {
         let Some((first, stream)) = col.split_first_chunk::<8>() else {
             return Err(Error::corrupt("value", format!("gorilla column of {} bytes has no first value", col.len())));
         };
-        let mut prev = u64_from_be(*first);
+        let prev = u64_from_be(*first);
         out[0] = f64::from_bits(prev);
-        let mut reader = BitReader::new(stream);
-        // Current window: value bits land at `win_trailing`; `win_size == 0`
-        // means no window has been defined yet.
-        let (mut win_trailing, mut win_size) = (0u32, 0u32);
-        let mut next = 1;
-        while next < out.len() {
-            let ahead = reader.lookahead();
-            let window = ahead.head();
-            if window >> 63 == 0 {
-                // A run of unchanged values: one 0 bit each, taken in one go.
-                let run = (window.leading_zeros() as usize).min(out.len() - next);
-                out[next..next + run].fill(f64::from_bits(prev));
-                reader.skip(run as u32);
-                next += run;
-                continue;
-            }
-            // Whether a value reuses the window or opens a new one changes from
-            // value to value on noisy data, so select instead of branching.
-            let new_window = window & (1 << 62) != 0;
-            let leading = (window >> 57) as u32 & 0x1F;
-            let size = ((window >> 51) as u32 & 0x3F) + 1;
-            if new_window {
-                win_size = size;
-                win_trailing = 64u32.wrapping_sub(leading + size); // wraps when leading + size > 64
-            }
-            if win_size == 0 || win_trailing > 63 {
-                return Err(bad_window(new_window, leading, size));
-            }
-            let header = if new_window { NEW_BLOCK_HEADER_BITS } else { 2 };
-            // win_size is 1..=64 and win_trailing 0..=63: both shifts are in range.
-            let meaningful = ahead.after(header) >> (64 - win_size);
-            reader.skip(header + win_size);
-            prev ^= meaningful << win_trailing;
-            out[next] = f64::from_bits(prev);
-            next += 1;
+        Ok(GorillaStream { reader: BitReader::new(stream), prev, win_trailing: 0, win_size: 0 })
+    }
+
+    #[inline(always)]
+    fn step(&mut self, out: &mut [f64], next: usize) -> Result<usize> {
+        let ahead = self.reader.lookahead();
+        let window = ahead.head();
+        if window >> 63 == 0 {
+            // A run of unchanged values: one 0 bit each, taken in one go.
+            let run = (window.leading_zeros() as usize).min(out.len() - next);
+            out[next..next + run].fill(f64::from_bits(self.prev));
+            self.reader.skip(run as u32);
+            return Ok(next + run);
         }
-        if reader.overran() {
-            return Err(Error::corrupt("value", format!("gorilla column of {} bytes ends before {} points", col.len(), out.len())));
+        // Whether a value reuses the window or opens a new one changes from
+        // value to value on noisy data, so select instead of branching.
+        let new_window = window & (1 << 62) != 0;
+        let leading = (window >> 57) as u32 & 0x1F;
+        let size = ((window >> 51) as u32 & 0x3F) + 1;
+        if new_window {
+            self.win_size = size;
+            self.win_trailing = 64u32.wrapping_sub(leading + size); // wraps when leading + size > 64
+        }
+        if self.win_size == 0 || self.win_trailing > 63 {
+            return Err(bad_window(new_window, leading, size));
+        }
+        let header = if new_window { NEW_BLOCK_HEADER_BITS } else { 2 };
+        // win_size is 1..=64 and win_trailing 0..=63: both shifts are in range.
+        let meaningful = ahead.after(header) >> (64 - self.win_size);
+        self.reader.skip(header + self.win_size);
+        self.prev ^= meaningful << self.win_trailing;
+        out[next] = f64::from_bits(self.prev);
+        Ok(next + 1)
+    }
+
+    fn finish(&self, col: &[u8], points: usize) -> Result<()> {
+        if self.reader.overran() {
+            return Err(Error::corrupt("value", format!("gorilla column of {} bytes ends before {points} points", col.len())));
         }
         Ok(())
     }

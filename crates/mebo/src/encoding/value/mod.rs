@@ -4,6 +4,7 @@ pub mod alp;
 pub mod chimp;
 pub mod gorilla;
 pub mod raw;
+mod xor_stream;
 
 pub use alp::AlpValues;
 pub use chimp::ChimpValues;
