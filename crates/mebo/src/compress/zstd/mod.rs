@@ -56,6 +56,13 @@ pub(super) fn decompress(data: &[u8], cap: usize, what: &'static str) -> Result<
             });
         }
     }
+    if let Some(size) = declared {
+        if let Some(out) = decompress_declared(data, size as usize) {
+            return Ok(out);
+        }
+        // Anything else (several frames, a size that does not match) goes
+        // through the streaming decoder below, which also names the error.
+    }
     let mut decoder =
         zstd::stream::read::Decoder::with_buffer(data).map_err(|e| fail(e.to_string()))?;
     if declared.is_none() {
@@ -83,6 +90,22 @@ pub(super) fn decompress(data: &[u8], cap: usize, what: &'static str) -> Result<
         });
     }
     Ok(out)
+}
+
+thread_local! {
+    /// One decompression context per thread, reused: creating one per payload
+    /// costs more than decompressing a small payload.
+    static CONTEXT: std::cell::RefCell<zstd::zstd_safe::DCtx<'static>> =
+        std::cell::RefCell::new(zstd::zstd_safe::DCtx::create());
+}
+
+/// A single frame declaring `size` bytes of content, decompressed in one call
+/// straight into a buffer of that size: no streaming window to allocate and
+/// copy through. `None` when the data is not exactly that.
+fn decompress_declared(data: &[u8], size: usize) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(size);
+    let written = CONTEXT.with(|context| context.borrow_mut().decompress(&mut out, data)).ok()?;
+    (written == size && out.len() == size).then_some(out)
 }
 
 /// Smallest window log that covers `cap` bytes, at least 2^23 (8 MiB, libzstd's
