@@ -6,7 +6,9 @@
 //! sliding history buffer and a moving base instead, but every check it makes
 //! (match distance below the window, no reach before the input) comes out the
 //! same in absolute terms, and an encoder reset leaves no usable entry behind, so
-//! fresh tables per frame give the same matches.
+//! each frame finds the matches fresh tables would give. The tables are reused
+//! across frames with a moving base of their own, which makes earlier frames'
+//! entries unusable without clearing them.
 
 use super::block::Sequence;
 
@@ -49,9 +51,16 @@ pub(super) enum Mode {
 }
 
 pub(super) struct MatchFinder {
-    /// Position + 1 of the last occurrence of each hash (0: none).
+    /// `base` + position + 1 of the last occurrence of each hash; entries at
+    /// or below `base` are from earlier frames (or none) and never match.
     long: Box<[u32; 1 << LONG_TABLE_BITS]>,
     short: Box<[u32; 1 << SHORT_TABLE_BITS]>,
+    /// Where this frame's entries start, so the tables are reused across
+    /// frames without clearing their 640 KB (as the reference's encoder does
+    /// with its moving offset).
+    base: u32,
+    /// The largest entry this frame can write: the next frame's base.
+    end: u32,
 }
 
 const LONG_MASK: usize = (1 << LONG_TABLE_BITS) - 1;
@@ -117,13 +126,30 @@ impl MatchFinder {
         Self {
             long: zeroed_table(),
             short: zeroed_table(),
+            base: 0,
+            end: 0,
         }
     }
 
-    /// A table entry's position if it is a usable candidate at `s`: inside the
-    /// window. (Entries always lie before `s`; the check keeps that provable.)
-    fn candidate(entry: u32, s: usize) -> Option<usize> {
-        let t = (entry as usize).checked_sub(1)?;
+    /// Prepare for a frame of `len` bytes: earlier frames' entries become
+    /// stale. The tables are cleared only when the entries would overflow.
+    pub(super) fn start_frame(&mut self, len: usize) {
+        match u32::try_from(len).ok().and_then(|len| self.end.checked_add(len)?.checked_add(1)) {
+            Some(end) => (self.base, self.end) = (self.end, end),
+            None => {
+                self.long.fill(0);
+                self.short.fill(0);
+                // Inputs are bounded by the format's u32 sizes.
+                (self.base, self.end) = (0, u32::try_from(len).unwrap_or(u32::MAX));
+            }
+        }
+    }
+
+    /// A table entry's position if it is a usable candidate at `s`: from this
+    /// frame and inside the window. (Entries always lie before `s`; the check
+    /// keeps that provable.)
+    fn candidate(entry: u32, base: u32, s: usize) -> Option<usize> {
+        let t = (entry as usize).checked_sub(base as usize + 1)?;
         (t < s && s - t < MAX_MATCH_OFFSET).then_some(t)
     }
 
@@ -151,9 +177,10 @@ impl MatchFinder {
         let mut offset1 = rep[0] as usize;
         let mut offset2 = rep[1] as usize;
         let single = mode == Mode::SingleBlock;
-        // Table entries are positions + 1; positions fit in u32 because inputs
-        // are bounded by the format (frame sizes are u32 in mebo).
-        let entry = |p: usize| (p + 1) as u32;
+        // Table entries are base + positions + 1; they fit in u32 (see
+        // `start_frame`; frame sizes are u32 in mebo).
+        let base = self.base;
+        let entry = |p: usize| base.wrapping_add(p as u32 + 1);
 
         'encode: loop {
             // The history variant decides about repeat offsets once per match.
@@ -213,20 +240,20 @@ impl MatchFinder {
                     }
                 }
                 let cv32 = cv as u32;
-                if let Some(tl) = Self::candidate(candidate_l, s) {
+                if let Some(tl) = Self::candidate(candidate_l, base, s) {
                     if load32(src, tl) == Some(cv32) {
                         t = tl;
                         break;
                     }
                 }
-                if let Some(ts) = Self::candidate(candidate_s, s) {
+                if let Some(ts) = Self::candidate(candidate_s, base, s) {
                     if load32(src, ts) == Some(cv32) {
                         // A short match: prefer a long one starting a byte later.
                         let cv_next = load64(src, s + 1);
                         let hash_next = hash_long(cv_next);
                         let candidate_next = self.long[hash_next];
                         self.long[hash_next] = entry(s + 1);
-                        if let Some(tn) = Self::candidate(candidate_next, s + 1) {
+                        if let Some(tn) = Self::candidate(candidate_next, base, s + 1) {
                             if load32(src, tn) == Some(cv_next as u32) {
                                 t = tn;
                                 s += 1;
@@ -390,6 +417,30 @@ mod tests {
         finder.find(&data, first_len, &mut rep, Mode::WithHistory, &mut m);
         assert!(m.literals.len() < 64, "{} literals", m.literals.len());
         assert_eq!(replay(&data[..first_len], &m, before), data);
+    }
+
+    #[test]
+    fn reused_tables_find_what_fresh_ones_find() {
+        let earlier = b"abcdefgh abcdefgh 0123456789 xyz ".repeat(40);
+        // Shares strings with `earlier`: its stale entries would match if used.
+        let frame = b"0123456789 abcdefgh qrs 0123456789 tuv abcdefgh ".repeat(20);
+        let find = |finder: &mut MatchFinder| {
+            let mut m = BlockMatches::default();
+            finder.start_frame(frame.len());
+            finder.find(&frame, 0, &mut [1, 4], Mode::SingleBlock, &mut m);
+            (m.literals, m.sequences)
+        };
+        let fresh = find(&mut MatchFinder::new());
+        let mut reused = MatchFinder::new();
+        reused.start_frame(earlier.len());
+        reused.find(&earlier, 0, &mut [1, 4], Mode::SingleBlock, &mut BlockMatches::default());
+        assert_eq!(find(&mut reused), fresh);
+        assert!(reused.base > 0);
+        // Entries that would overflow: the tables are cleared and the base restarts.
+        reused.end = u32::MAX - 100;
+        assert_eq!(find(&mut reused), fresh);
+        assert_eq!((reused.base, reused.end as usize), (0, frame.len()));
+        assert_eq!(find(&mut reused), fresh);
     }
 
     #[test]

@@ -19,15 +19,30 @@ pub(super) fn encode_all(src: &[u8]) -> Vec<u8> {
         dst.extend_from_slice(&[1, 0, 0]);
         return dst;
     }
-    let mut finder = MatchFinder::new();
+    FINDER.with(|finder| {
+        let mut finder = finder.borrow_mut();
+        finder.start_frame(src.len());
+        encode_blocks(src, &mut finder, &mut dst);
+    });
+    dst
+}
+
+thread_local! {
+    /// The match finder's tables (640 KB), kept across frames: a small payload
+    /// would otherwise cost more in clearing them than in encoding.
+    static FINDER: std::cell::RefCell<MatchFinder> = std::cell::RefCell::new(MatchFinder::new());
+}
+
+/// The blocks of a frame holding `src` (not empty), appended to `dst`.
+fn encode_blocks(src: &[u8], finder: &mut MatchFinder, dst: &mut Vec<u8>) {
     let mut blocks = BlockEncoder::new();
     let mut matches = BlockMatches::default();
     let mut rep = INITIAL_OFFSETS;
     if src.len() <= MAX_BLOCK_SIZE {
         // One block: the reference's history-free loop.
         finder.find(src, 0, &mut rep, Mode::SingleBlock, &mut matches);
-        blocks.encode(src, &matches, true, &mut dst);
-        return dst;
+        blocks.encode(src, &matches, true, dst);
+        return;
     }
     let mut start = 0;
     while start < src.len() {
@@ -40,13 +55,11 @@ pub(super) fn encode_all(src: &[u8]) -> Vec<u8> {
             Mode::WithHistory,
             &mut matches,
         );
-        if blocks.encode(&src[start..end], &matches, end == src.len(), &mut dst) == Offsets::Restore
-        {
+        if blocks.encode(&src[start..end], &matches, end == src.len(), dst) == Offsets::Restore {
             rep = before;
         }
         start = end;
     }
-    dst
 }
 
 /// Frame header: no dictionary, no checksum. Inputs above 1 KiB and within the
