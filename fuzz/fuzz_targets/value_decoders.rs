@@ -2,7 +2,8 @@
 //!
 //! Input: selector byte (encoding = low bits mod 4, bit 7 = big endian), point
 //! count as u16 little endian, then the column. A column that decodes must
-//! survive a re-encode/decode cycle bit for bit.
+//! survive a re-encode/decode cycle bit for bit, and decoding it beside a second
+//! column (`decode_values_two`) must give what decoding each alone gives.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -14,13 +15,25 @@ fuzz_target!(|data: &[u8]| {
     let order = if selector & 0x80 != 0 { ByteOrder::Big } else { ByteOrder::Little };
     let count = usize::from(u16::from_le_bytes([*c0, *c1]));
     let mut out = vec![0f64; count];
-    if mebo::encoding::decode_values(enc, col, order, &mut out).is_err() {
+    let decoded = mebo::encoding::decode_values(enc, col, order, &mut out);
+    // Beside a second column (its own tail, half the points), decoded in one
+    // call: the same results as each alone.
+    let tail = &col[count % (col.len() + 1)..];
+    let mut tail_out = vec![0f64; count / 2];
+    let tail_decoded = mebo::encoding::decode_values(enc, tail, order, &mut tail_out);
+    let (mut pair_a, mut pair_b) = (vec![0f64; count], vec![0f64; count / 2]);
+    let pair = mebo::encoding::decode_values_two(enc, (col, &mut pair_a), (tail, &mut pair_b), order);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(pair.is_ok(), decoded.is_ok() && tail_decoded.is_ok(), "{enc:?} pair vs single");
+    if pair.is_ok() {
+        assert_eq!((bits(&pair_a), bits(&pair_b)), (bits(&out), bits(&tail_out)), "{enc:?} pair vs single");
+    }
+    if decoded.is_err() {
         return;
     }
     let mut again = Vec::new();
     mebo::encoding::encode_values(enc, &out, order, &mut again);
     let mut back = vec![0f64; count];
     mebo::encoding::decode_values(enc, &again, order, &mut back).expect("re-encoded column decodes");
-    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&back), bits(&out), "{enc:?} round trip of a decoded column");
 });
