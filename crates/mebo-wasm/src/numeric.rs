@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult};
 
-/// An opened numeric blob. It holds the bytes it was opened from (payloads
-/// without a codec are read there) and its decompressed payloads.
+/// An opened numeric blob. It holds its decompressed payloads and, when a
+/// payload has no codec, the bytes it was opened from (read in place).
 #[wasm_bindgen]
 pub struct NumericBlobHandle {
     blob: NumericBlob<'static>,

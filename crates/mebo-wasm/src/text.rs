@@ -6,8 +6,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult};
 
-/// An opened text blob. It holds the bytes it was opened from (a data payload
-/// without a codec is read there) or its decompressed data payload.
+/// An opened text blob. It holds its decompressed data payload or, when the
+/// payload has no codec, the bytes it was opened from (read in place).
 #[wasm_bindgen]
 pub struct TextBlobHandle {
     blob: TextBlob<'static>,

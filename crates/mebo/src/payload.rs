@@ -48,9 +48,11 @@ impl Payload<'_> {
     }
 
     /// The payload with no borrow left, for a blob opened from `input`:
-    /// bytes borrowed from `input` become a range of it, without a copy.
+    /// bytes borrowed from `input` become a range of it, without a copy. An
+    /// empty payload does not keep the input alive.
     pub(crate) fn anchored_in(self, input: &Arc<Vec<u8>>) -> Payload<'static> {
         match self {
+            Payload::Borrowed([]) => Payload::Owned(Vec::new()),
             Payload::Borrowed(slice) => match range_within(input, slice) {
                 Some(range) => Payload::InInput(Arc::clone(input), range),
                 None => Payload::Owned(slice.to_vec()),
@@ -78,9 +80,12 @@ mod tests {
         assert!(matches!(&anchored, Payload::InInput(_, range) if *range == (10..30)));
         assert_eq!(&*anchored, &input[10..30]);
         assert_eq!(Arc::strong_count(&input), 2);
-        // Empty payloads at either end.
-        assert_eq!(&*Payload::Borrowed(&input[..0]).anchored_in(&input), &[] as &[u8]);
-        assert_eq!(&*Payload::Borrowed(&input[100..]).anchored_in(&input), &[] as &[u8]);
+        // Empty payloads, at either end, hold no reference to the input.
+        for empty in [Payload::Borrowed(&input[..0]), Payload::Borrowed(&input[100..])] {
+            let anchored = empty.anchored_in(&input);
+            assert!(matches!(&anchored, Payload::Owned(v) if v.is_empty()));
+        }
+        assert_eq!(Arc::strong_count(&input), 2);
         // Bytes from elsewhere are copied.
         let other = vec![7u8; 4];
         let copied = Payload::Borrowed(&other).anchored_in(&input);
