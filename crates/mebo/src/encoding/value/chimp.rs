@@ -31,8 +31,8 @@ const BUCKET_LEADING: [u32; 8] = [0, 8, 12, 16, 18, 20, 22, 24];
 /// Control bits plus the `01` header: 2 + 3 + 6 bits.
 const TRAILING_HEADER_BITS: u32 = 11;
 
-/// Decoder: "no leading zeros remembered"; makes a `10` width of 0, which is rejected.
-const NO_LEAD: u32 = 64;
+/// Decoder: "no width remembered"; a `10` then has width 0, which is rejected.
+const NO_WIDTH: u32 = 0;
 /// Encoder: "no bucket remembered" (bucket codes are 0..=7).
 const NO_BUCKET: u32 = 8;
 
@@ -121,8 +121,8 @@ impl ChimpValues {
 struct ChimpStream<'a> {
     reader: BitReader<'a>,
     prev: u64,
-    /// Leading zeros remembered by the last `11`, or NO_LEAD.
-    stored_lead: u32,
+    /// Width below the leading zeros remembered by the last `11`, or NO_WIDTH.
+    stored_width: u32,
 }
 
 impl<'a> XorStream<'a> for ChimpStream<'a> {
@@ -133,7 +133,7 @@ impl<'a> XorStream<'a> for ChimpStream<'a> {
         };
         let prev = u64_from_be(*first);
         out[0] = f64::from_bits(prev);
-        Ok(ChimpStream { reader: BitReader::new(stream), prev, stored_lead: NO_LEAD })
+        Ok(ChimpStream { reader: BitReader::new(stream), prev, stored_width: NO_WIDTH })
     }
 
     #[inline(always)]
@@ -146,7 +146,7 @@ impl<'a> XorStream<'a> for ChimpStream<'a> {
             let run = ((window.leading_zeros() / 2) as usize).min(out.len() - next);
             out[next..next + run].fill(f64::from_bits(self.prev));
             self.reader.skip(2 * run as u32);
-            self.stored_lead = NO_LEAD;
+            self.stored_width = NO_WIDTH;
             return Ok(next + run);
         }
         // The three other cases alternate unpredictably on noisy data, so
@@ -154,21 +154,20 @@ impl<'a> XorStream<'a> for ChimpStream<'a> {
         // must not turn into branches. The next position needs no memory
         // load: that chain bounds the decoder's speed.
         let (is_trimmed, is_new) = (flag == 0b01, flag == 0b11);
-        let bucket_lead = bucket_leading(window >> 59);
+        let bucket_width = bucket_width(window >> 59);
         let field_bits = (((window >> 53) as u32 + 63) & 63) + 1; // 6-bit field, 0 means 64
-        let field_end = bucket_lead + field_bits;
         // `01`: `field_bits` wide, ending above the implied trailing zeros;
         // `10`/`11`: everything below the stored / the bucket's leading zeros.
-        let lead = select_unpredictable(is_new, bucket_lead, self.stored_lead);
-        let width = select_unpredictable(is_trimmed, field_bits, 64 - lead);
-        let trailing = select_unpredictable(is_trimmed, 64u32.wrapping_sub(field_end), 0);
+        let width = select_unpredictable(is_trimmed, field_bits, select_unpredictable(is_new, bucket_width, self.stored_width));
+        let trailing = select_unpredictable(is_trimmed, bucket_width.wrapping_sub(field_bits), 0);
         let header = pick(flag, [0, TRAILING_HEADER_BITS, 2, 5]);
-        // A `10` with nothing stored has width 0; a `01` field may not
-        // reach below bit 0.
-        if (width == 0) | (is_trimmed & (field_end > 64)) {
-            return Err(bad_field(flag, bucket_lead, field_bits));
+        // Both shifts below need width in 1..=64 and trailing in 0..=63: a `10`
+        // with nothing stored has width 0, and a `01` field reaching below bit
+        // 0 wraps trailing around. One test covers both.
+        if (width.wrapping_sub(1) | trailing) > 63 {
+            return Err(bad_field(flag, 64 - bucket_width, field_bits));
         }
-        self.stored_lead = select_unpredictable(is_trimmed, NO_LEAD, lead);
+        self.stored_width = select_unpredictable(is_trimmed, NO_WIDTH, width);
         // width is 1..=64 and trailing 0..=63: both shifts are in range.
         let meaningful = ahead.after(header) >> (64 - width);
         self.reader.skip(header + width);
@@ -185,12 +184,12 @@ impl<'a> XorStream<'a> for ChimpStream<'a> {
     }
 }
 
-/// Leading zeros of a 3-bit bucket code (the low 3 bits of `code`): a shift
-/// of a constant rather than a table load, which would add load latency to
-/// the decoder's critical path.
+/// Bits below the leading zeros of a 3-bit bucket code (the low 3 bits of
+/// `code`): a shift of a constant rather than a table load, which would add
+/// load latency to the decoder's critical path.
 #[inline(always)]
-fn bucket_leading(code: u64) -> u32 {
-    const PACKED: u64 = u64::from_le_bytes([0, 8, 12, 16, 18, 20, 22, 24]);
+fn bucket_width(code: u64) -> u32 {
+    const PACKED: u64 = u64::from_le_bytes([64, 56, 52, 48, 46, 44, 42, 40]);
     ((PACKED >> ((code & 7) * 8)) & 0xFF) as u32
 }
 
@@ -233,7 +232,7 @@ mod tests {
     #[test]
     fn bucket_codes_decode() {
         for code in 0..8 {
-            assert_eq!(bucket_leading(code), BUCKET_LEADING[code as usize]);
+            assert_eq!(bucket_width(code), 64 - BUCKET_LEADING[code as usize]);
         }
     }
 
