@@ -18,7 +18,7 @@ use core::hint::select_unpredictable;
 
 use super::xor_stream::{self, XorStream};
 use crate::byte_order::ByteOrder;
-use crate::encoding::bitstream::{u64_from_be, BitReader, BitWriter};
+use crate::encoding::bitstream::{BitReader, BitWriter};
 use crate::error::{Error, Result};
 
 /// Chimp XOR float64 column.
@@ -126,14 +126,11 @@ struct ChimpStream<'a> {
 }
 
 impl<'a> XorStream<'a> for ChimpStream<'a> {
+    const CODEC: &'static str = "chimp";
+
     #[inline(always)]
-    fn start(col: &'a [u8], out: &mut [f64]) -> Result<Self> {
-        let Some((first, stream)) = col.split_first_chunk::<8>() else {
-            return Err(Error::corrupt("value", format!("chimp column of {} bytes has no first value", col.len())));
-        };
-        let prev = u64_from_be(*first);
-        out[0] = f64::from_bits(prev);
-        Ok(ChimpStream { reader: BitReader::new(stream), prev, stored_width: NO_WIDTH })
+    fn new(reader: BitReader<'a>, prev: u64) -> Self {
+        ChimpStream { reader, prev, stored_width: NO_WIDTH }
     }
 
     #[inline(always)]
@@ -176,11 +173,8 @@ impl<'a> XorStream<'a> for ChimpStream<'a> {
         Ok(next + 1)
     }
 
-    fn finish(&self, col: &[u8], points: usize) -> Result<()> {
-        if self.reader.overran() {
-            return Err(Error::corrupt("value", format!("chimp column of {} bytes ends before {points} points", col.len())));
-        }
-        Ok(())
+    fn reader(&self) -> &BitReader<'a> {
+        &self.reader
     }
 }
 

@@ -17,7 +17,7 @@
 
 use super::xor_stream::{self, XorStream};
 use crate::byte_order::ByteOrder;
-use crate::encoding::bitstream::{u64_from_be, BitReader, BitWriter};
+use crate::encoding::bitstream::{BitReader, BitWriter};
 use crate::error::{Error, Result};
 
 /// Gorilla XOR float64 column.
@@ -99,14 +99,11 @@ struct GorillaStream<'a> {
 }
 
 impl<'a> XorStream<'a> for GorillaStream<'a> {
+    const CODEC: &'static str = "gorilla";
+
     #[inline(always)]
-    fn start(col: &'a [u8], out: &mut [f64]) -> Result<Self> {
-        let Some((first, stream)) = col.split_first_chunk::<8>() else {
-            return Err(Error::corrupt("value", format!("gorilla column of {} bytes has no first value", col.len())));
-        };
-        let prev = u64_from_be(*first);
-        out[0] = f64::from_bits(prev);
-        Ok(GorillaStream { reader: BitReader::new(stream), prev, win_trailing: NO_WINDOW, win_size: 0 })
+    fn new(reader: BitReader<'a>, prev: u64) -> Self {
+        GorillaStream { reader, prev, win_trailing: NO_WINDOW, win_size: 0 }
     }
 
     #[inline(always)]
@@ -144,11 +141,8 @@ impl<'a> XorStream<'a> for GorillaStream<'a> {
         Ok(next + 1)
     }
 
-    fn finish(&self, col: &[u8], points: usize) -> Result<()> {
-        if self.reader.overran() {
-            return Err(Error::corrupt("value", format!("gorilla column of {} bytes ends before {points} points", col.len())));
-        }
-        Ok(())
+    fn reader(&self) -> &BitReader<'a> {
+        &self.reader
     }
 }
 

@@ -6,20 +6,44 @@
 //! most of the core idle. Two columns have independent chains: stepping both
 //! in one loop lets the CPU run them side by side.
 
-use crate::error::Result;
+use crate::encoding::bitstream::{u64_from_be, BitReader};
+use crate::error::{Error, Result};
 
 /// One column's decoder, advanced a step at a time.
 pub(crate) trait XorStream<'a>: Sized {
-    /// Check the column's first value, write it to `out[0]` (`out` is not
-    /// empty) and return the decoder positioned after it.
-    fn start(col: &'a [u8], out: &mut [f64]) -> Result<Self>;
+    /// The codec's name, for errors.
+    const CODEC: &'static str;
+
+    /// The decoder after the column's first value, `first`, with `stream`
+    /// holding the bits that follow it.
+    fn new(stream: BitReader<'a>, first: u64) -> Self;
 
     /// Decode from `out[next]` on (`next < out.len()`): one value, or a run of
     /// unchanged ones. Returns the index after what it wrote.
     fn step(&mut self, out: &mut [f64], next: usize) -> Result<usize>;
 
-    /// After the last point: fail if the stream was shorter than the points.
-    fn finish(&self, col: &[u8], points: usize) -> Result<()>;
+    /// Where the decoder is in its stream.
+    fn reader(&self) -> &BitReader<'a>;
+}
+
+/// Read the column's first value (8 bytes, big endian) into `out[0]` (`out`
+/// is not empty) and return the decoder positioned after it.
+#[inline(always)]
+fn start<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64]) -> Result<S> {
+    let Some((first, stream)) = col.split_first_chunk::<8>() else {
+        return Err(Error::corrupt("value", format!("{} column of {} bytes has no first value", S::CODEC, col.len())));
+    };
+    let first = u64_from_be(*first);
+    out[0] = f64::from_bits(first);
+    Ok(S::new(BitReader::new(stream), first))
+}
+
+/// After the last point: fail if the stream was shorter than the points.
+fn finish<'a, S: XorStream<'a>>(stream: &S, col: &[u8], points: usize) -> Result<()> {
+    if stream.reader().overran() {
+        return Err(Error::corrupt("value", format!("{} column of {} bytes ends before {points} points", S::CODEC, col.len())));
+    }
+    Ok(())
 }
 
 /// Decode one column.
@@ -28,12 +52,12 @@ pub(crate) fn decode_one<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64]) -
     if out.is_empty() {
         return Ok(());
     }
-    let mut stream = S::start(col, out)?;
+    let mut stream = start::<S>(col, out)?;
     let mut next = 1;
     while next < out.len() {
         next = stream.step(out, next)?;
     }
-    stream.finish(col, out.len())
+    finish(&stream, col, out.len())
 }
 
 /// Decode two columns, stepping both in one loop while both have points
@@ -48,7 +72,7 @@ pub(crate) fn decode_two<'a, S: XorStream<'a>>(
         decode_one::<S>(col_a, out_a)?;
         return decode_one::<S>(col_b, out_b);
     }
-    let (mut a, mut b) = (S::start(col_a, out_a)?, S::start(col_b, out_b)?);
+    let (mut a, mut b) = (start::<S>(col_a, out_a)?, start::<S>(col_b, out_b)?);
     let (mut next_a, mut next_b) = (1, 1);
     while next_a < out_a.len() && next_b < out_b.len() {
         next_a = a.step(out_a, next_a)?;
@@ -60,8 +84,8 @@ pub(crate) fn decode_two<'a, S: XorStream<'a>>(
     while next_b < out_b.len() {
         next_b = b.step(out_b, next_b)?;
     }
-    a.finish(col_a, out_a.len())?;
-    b.finish(col_b, out_b.len())
+    finish(&a, col_a, out_a.len())?;
+    finish(&b, col_b, out_b.len())
 }
 
 #[cfg(all(test, feature = "encode"))]
