@@ -5,7 +5,8 @@
 //   2. build    wasm (simd + scalar), the SDK and the CLI
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,
 //               property tests, mutation and hostile-input tests), then the
-//               core's decode-only build (no `encode` feature) and its tests
+//               core's tests in debug builds (overflow checks on), with and
+//               without the `encode` feature
 //   4. fuzz     a bounded fuzz run (cargo fuzz with nightly) or, without
 //               nightly, the deterministic mutation run over the same targets
 //   5. js       every package's tests (SDK in Node, Deno, workerd, Chromium;
@@ -26,7 +27,10 @@ stage('build');
 run('node', ['scripts/build.mjs']);
 stage('cargo test');
 run('cargo', ['test', '--workspace', '--release']);
-run('cargo', ['test', '-p', 'mebo', '--no-default-features', '--release']);
+// The core again in debug builds, where integer overflow panics instead of
+// wrapping: arithmetic on hostile lengths and counts must be checked.
+run('cargo', ['test', '-p', 'mebo']);
+run('cargo', ['test', '-p', 'mebo', '--no-default-features']);
 if (existsSync(join(ROOT, 'scripts/fuzz-check.sh'))) {
   stage('fuzz');
   run('bash', ['scripts/fuzz-check.sh']);
