@@ -75,8 +75,18 @@ if (startLoad[0] > cpus().length * 0.75) {
 
 // ---------------------------------------------------------------- runs
 
+/** The CPU's name, with its family/model/stepping when Linux tells them (VMs often report just "AMD EPYC"). */
+function cpuName() {
+  const name = cpus()[0]?.model.trim();
+  if (!existsSync('/proc/cpuinfo')) return name;
+  const info = readFileSync('/proc/cpuinfo', 'utf8');
+  const field = (key) => info.match(new RegExp(`^${key}\\s*: (.*)$`, 'm'))?.[1].trim();
+  const [family, model, stepping] = ['cpu family', 'model', 'stepping'].map(field);
+  return family === undefined ? name : `${name} (family ${family}, model ${model}, stepping ${stepping})`;
+}
+
 const machine = {
-  cpu: cpus()[0]?.model.trim(),
+  cpu: cpuName(),
   cores: cpus().length,
   node: process.version,
   rustc: output('rustc', ['--version'])?.trim(),
