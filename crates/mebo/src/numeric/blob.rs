@@ -432,7 +432,9 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
         let h = &self.blob.header;
         if h.timestamp_encoding == TimestampEncoding::Raw {
             let col = &self.blob.timestamps[self.blob.entries[self.index].timestamps.clone()];
-            return h.byte_order.read_u64(col, i * 8, "timestamp column").map(|v| v as i64);
+            // Saturating: on wasm32 a hostile count lets `i * 8` pass usize, and a
+            // wrapped offset would read another point instead of failing.
+            return h.byte_order.read_u64(col, i.saturating_mul(8), "timestamp column").map(|v| v as i64);
         }
         Ok(self.timestamps()?[i])
     }
@@ -443,7 +445,7 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
         let h = &self.blob.header;
         if h.value_encoding == ValueEncoding::Raw {
             let col = &self.blob.values[self.blob.entries[self.index].values.clone()];
-            return h.byte_order.read_u64(col, i * 8, "value column").map(f64::from_bits);
+            return h.byte_order.read_u64(col, i.saturating_mul(8), "value column").map(f64::from_bits);
         }
         Ok(self.values()?[i])
     }

@@ -39,7 +39,7 @@ impl RawIndexEntry {
         let size = kind.entry_size();
         // In u64: on wasm32 a count near u32::MAX times 32 bytes overflows
         // usize, and such an index is as truncated there as on 64-bit hosts.
-        let needed = (size as u64).checked_mul(metric_count as u64).unwrap_or(u64::MAX);
+        let needed = (size as u64).saturating_mul(metric_count as u64);
         if (data.len() as u64) < needed {
             let needed = usize::try_from(needed).unwrap_or(usize::MAX);
             return Err(Error::Truncated { what: "metric index", needed, available: data.len() });

@@ -87,7 +87,9 @@ impl<'a> TextBlob<'a> {
                 detail: format!("index offset is {}, the index starts at {index_offset}", header.index_offset),
             });
         }
-        let data_offset = index_offset + count * ENTRY_SIZE;
+        // `count * ENTRY_SIZE` fits (checked against the input above); the sum
+        // saturates rather than wrap on wasm32, and then fails the comparison.
+        let data_offset = index_offset.saturating_add(count * ENTRY_SIZE);
         if header.data_offset as usize != data_offset {
             return Err(Error::InvalidHeader {
                 detail: format!("data offset is {}, the index ends at {data_offset}", header.data_offset),
