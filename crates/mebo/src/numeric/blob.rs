@@ -432,8 +432,9 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
         let h = &self.blob.header;
         if h.timestamp_encoding == TimestampEncoding::Raw {
             let col = &self.blob.timestamps[self.blob.entries[self.index].timestamps.clone()];
-            // Saturating: on wasm32 a hostile count lets `i * 8` pass usize, and a
-            // wrapped offset would read another point instead of failing.
+            // Saturating, here and in `value_at`: open bounds counts by the
+            // timestamp column only, so on wasm32 `i * 8` into a raw value column
+            // can pass usize, and a wrapped offset would read another point.
             return h.byte_order.read_u64(col, i.saturating_mul(8), "timestamp column").map(|v| v as i64);
         }
         Ok(self.timestamps()?[i])
