@@ -4,7 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import * as arrow from 'apache-arrow';
+import { configName } from './harness.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BENCH_DIR = process.env.MEBO_BENCH_DIR ?? join(ROOT, '../shared/bench');
@@ -106,4 +108,25 @@ export function checkPayloads(input, json, ipc) {
       if (p.timestamps[j] !== Number(m.timestamps[j]) || ts[at] !== m.timestamps[j]) throw new Error(`payload timestamp ${i}/${j}`);
     }
   });
+}
+
+const gzipBytes = (bytes) => gzipSync(bytes, { level: 9 }).length;
+
+/**
+ * Sizes, raw and gzip -9, of every bench blob and of the same 50,000 numeric
+ * points as the JSON and Arrow IPC payloads above.
+ */
+export function sizes() {
+  const cases = manifest();
+  const input = numericInput(cases.find((c) => c.kind === 'numeric').options.input);
+  const json = Buffer.from(jsonPayload(input));
+  const ipc = arrowPayload(input);
+  return {
+    json: { bytes: json.length, gzip: gzipBytes(json) },
+    arrow: { bytes: ipc.length, gzip: gzipBytes(ipc) },
+    blobs: cases.map((c) => {
+      const bytes = blobBytes(c);
+      return { config: configName(c), kind: c.kind, bytes: bytes.length, gzip: gzipBytes(bytes) };
+    }),
+  };
 }

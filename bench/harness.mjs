@@ -2,10 +2,14 @@
 // Node runner, the Chromium page and the web demo's benchmark panel. Only
 // standard JavaScript (performance.now, typed arrays): no Node API here.
 
-/** Sampling plans: `full` for reported figures, `quick` for a smoke run. */
+/**
+ * Sampling plans: `full` for reported figures, `quick` for a short run (the
+ * web demo's default). Both take at least 30 samples, so each row has a
+ * stable median and a minimum; crates/mebo-bench uses the same counts.
+ */
 export const PLANS = {
   full: { samples: 40, minSampleMs: 2, warmupMs: 150 },
-  quick: { samples: 7, minSampleMs: 1, warmupMs: 20 },
+  quick: { samples: 30, minSampleMs: 1, warmupMs: 20 },
 };
 
 /**
@@ -87,6 +91,20 @@ export function decodeText(mebo, bytes) {
   try {
     const c = blob.decodeAll();
     return c.values.length + c.offsets.length + c.values[c.values.length - 1].length;
+  } finally {
+    blob.free();
+  }
+}
+
+/**
+ * The same with `TextBlob.decodeAllInto`: timestamps and dictionary codes land
+ * in arrays kept from the previous call (`reuse.columns`).
+ */
+export function decodeTextInto(mebo, bytes, reuse) {
+  const blob = mebo.TextBlob.from(bytes);
+  try {
+    const c = (reuse.columns = reuse.columns ? blob.decodeAllInto(reuse.columns) : blob.decodeAll());
+    return c.timestamps.length + c.offsets.length + c.dictionary.length;
   } finally {
     blob.free();
   }

@@ -2,12 +2,14 @@
 // One Node process of `npm run bench`: the SDK with one wasm build (its init
 // is once per process, so each build gets its own process).
 //
-//   node bench/node-runner.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--breakdown] [--no-decode] --out FILE
+//   node bench/node-runner.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--breakdown] [--no-decode] [--out FILE] [--stream]
 //
 // Times, on every configuration of the bench set: decode (NumericBlob.from +
 // decodeAll + free; text blobs likewise); with --encode, encodeNumeric of the
 // bench input with the configuration's options; with --baselines, JSON.parse
-// and Apache Arrow reads of the same data. Writes the rows as JSON to FILE.
+// and Apache Arrow reads of the same data. Writes the rows as JSON to FILE;
+// with --stream, also each row as one line of JSON on stdout as soon as it is
+// measured (the web demo's local API relays them to the page).
 
 import { writeFileSync } from 'node:fs';
 import * as arrow from 'apache-arrow';
@@ -28,6 +30,7 @@ if (mebo.wasmVariant() !== variant) throw new Error(`asked for the ${variant} bu
 const rows = [];
 function record(row) {
   rows.push(row);
+  if (flag('--stream')) process.stdout.write(`${JSON.stringify(row)}\n`);
   const { config, runtime: rt, op, median_ns } = row;
   process.stderr.write(`  ${rt.padEnd(17)} ${op.padEnd(6)} ${config.padEnd(38)} ${(median_ns / 1e3).toFixed(1).padStart(9)} µs\n`);
 }
@@ -108,4 +111,4 @@ if (flag('--baselines')) {
   record({ config: 'arrow', runtime: 'arrow', op: 'decode', points, bytes: ipc.length, ...measure(() => decodeArrow(arrow, ipc), plan) });
 }
 
-writeFileSync(value('--out'), JSON.stringify({ rows, breakdown }));
+if (flag('--out')) writeFileSync(value('--out'), JSON.stringify({ rows, breakdown }));

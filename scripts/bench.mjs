@@ -62,8 +62,9 @@ const sdkBuilt = ['packages/mebo/wasm/mebo_simd.wasm', 'packages/mebo/wasm/mebo_
 if (argv.includes('--build') || !sdkBuilt) run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
 
 // Imported after setup: these resolve apache-arrow, esbuild and playwright-core from bench/.
-const { BENCH_DIR, REFERENCE_DIR, arrowPayload, jsonPayload, manifest, numericInput, readJson } = await import('../bench/data.mjs');
+const { BENCH_DIR, REFERENCE_DIR, manifest, readJson, sizes: benchSizes } = await import('../bench/data.mjs');
 const { configName } = await import('../bench/harness.mjs');
+const { cpuName } = await import('../bench/machine.mjs');
 
 const tmp = mkdtempSync(join(tmpdir(), 'mebo-bench-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
@@ -74,16 +75,6 @@ if (startLoad[0] > cpus().length * 0.75) {
 }
 
 // ---------------------------------------------------------------- runs
-
-/** The CPU's name, with its family/model/stepping when Linux tells them (VMs often report just "AMD EPYC"). */
-function cpuName() {
-  const name = cpus()[0]?.model.trim();
-  if (!existsSync('/proc/cpuinfo')) return name;
-  const info = readFileSync('/proc/cpuinfo', 'utf8');
-  const field = (key) => info.match(new RegExp(`^${key}\\s*: (.*)$`, 'm'))?.[1].trim();
-  const [family, model, stepping] = ['cpu family', 'model', 'stepping'].map(field);
-  return family === undefined ? name : `${name} (family ${family}, model ${model}, stepping ${stepping})`;
-}
 
 const machine = {
   cpu: cpuName(),
@@ -198,18 +189,9 @@ for (const row of rows) {
 
 // ---------------------------------------------------------------- sizes
 
-const input = numericInput(cases.find((c) => c.kind === 'numeric').options.input);
-const json = Buffer.from(jsonPayload(input));
-const ipc = arrowPayload(input);
 const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
-const sizes = {
-  json: { bytes: json.length, gzip: gz(json) },
-  arrow: { bytes: ipc.length, gzip: gz(ipc) },
-  blobs: cases.map((c) => {
-    const bytes = readFileSync(join(ROOT, '../shared/bench', c.file));
-    return { config: configName(c), bytes: bytes.length, gzip: gz(bytes), seed_x86: seed.sizes_250pts[configName(c)] };
-  }),
-};
+const measuredSizes = benchSizes();
+const sizes = { ...measuredSizes, blobs: measuredSizes.blobs.map(({ kind, ...s }) => ({ ...s, seed_x86: seed.sizes_250pts[s.config] })) };
 
 const wasm = wasmSizes();
 

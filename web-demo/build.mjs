@@ -5,7 +5,8 @@
 //
 //   samples/       a selection of conformance vectors and bench blobs, with
 //                  samples/index.json (labels, notes, metric names by id)
-//   bench/         every bench blob, bench/manifest.json
+//   bench/         every bench blob, bench/manifest.json (points, sizes raw and
+//                  gzipped, beside the JSON and Arrow IPC of the same data)
 //   reference/     the reference figures (seed-x86.json, go-v1.9-epyc.json)
 //   bench-results.json   the last `npm run bench` at the repository root, if any
 //
@@ -16,7 +17,9 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import * as mebo from 'mebo';
 import { configName } from '../bench/harness.mjs';
+import { sizes as benchSizes } from '../bench/data.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -86,14 +89,20 @@ function copySamples() {
 
 function copyBench() {
   const cases = readJson(join(SHARED, 'bench/manifest.json')).cases;
+  const sizes = benchSizes();
   mkdirSync(join(DIST, 'bench'), { recursive: true });
   const out = cases.map((c) => {
     const file = `bench/${basename(c.file)}`;
     copyFileSync(join(SHARED, 'bench', c.file), join(DIST, file));
-    const points = c.kind === 'text' ? undefined : 50_000;
-    return { name: c.name, config: configName(c), kind: c.kind, file, bytes: c.size, points };
+    const bytes = readFileSync(join(SHARED, 'bench', c.file));
+    const Blob = c.kind === 'text' ? mebo.TextBlob : mebo.NumericBlob;
+    const blob = Blob.from(bytes);
+    const points = blob.totalPoints;
+    blob.free();
+    return { name: c.name, config: configName(c), kind: c.kind, file, bytes: c.size, gzip: sizes.blobs.find((b) => b.config === configName(c)).gzip, points };
   });
-  writeFileSync(join(DIST, 'bench/manifest.json'), JSON.stringify({ cases: out }));
+  const wasm = Object.fromEntries(['simd', 'scalar'].map((v) => [v, readFileSync(require.resolve(`mebo/wasm/mebo_${v}.wasm`)).length]));
+  writeFileSync(join(DIST, 'bench/manifest.json'), JSON.stringify({ cases: out, json: sizes.json, arrow: sizes.arrow, wasm }));
   mkdirSync(join(DIST, 'reference'), { recursive: true });
   for (const f of ['seed-x86.json', 'go-v1.9-epyc.json']) copyFileSync(join(SHARED, 'reference', f), join(DIST, 'reference', f));
   const results = join(ROOT, 'bench-results.json');
@@ -104,6 +113,7 @@ function copyBench() {
 }
 
 requireShared();
+await mebo.init();
 rmSync(DIST, { recursive: true, force: true });
 mkdirSync(join(DIST, 'wasm'), { recursive: true });
 

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// Headless check of the built demo (web-demo/dist): serve it on 127.0.0.1,
-// load it in Debian's Chromium through playwright-core, wait until the
-// default sample is decoded and charted, assert no page errors and a chart
-// with data, open a text sample and a dropped file, run the benchmark panel
-// in quick mode, and save screenshots to web-demo/screenshots/ (gitignored).
-// Exits 0 when all is well. Needs `node web-demo/build.mjs` first.
+// Headless check of the built demo (web-demo/dist): serve it on 127.0.0.1
+// as `npm run demo` does (with the local benchmark API), load it in Debian's
+// Chromium through playwright-core, wait until the default sample is decoded
+// and charted, assert no page errors and a chart with data, open a text
+// sample and a dropped file, run the benchmark with `?bench=quick` (native,
+// Node and both browser paths for every configuration, charted), then serve
+// the page without the API and check its fallback labels. Screenshots go to
+// web-demo/screenshots/ (gitignored). Exits 0 when all is well. Needs
+// `node web-demo/build.mjs` and target/release/mebo-bench first.
 //
 //   node web-demo/check.mjs [--no-bench]
 
@@ -12,6 +15,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM, launchChromium } from '../bench/chromium.mjs';
+import { NATIVE_BENCH, createBenchApi } from './bench-api.mjs';
 import { startServer } from './serve.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -21,6 +25,10 @@ const TIMEOUT = 30_000;
 
 if (!existsSync(join(DIST, 'index.html'))) {
   console.error('web-demo check: dist/ is not built (node web-demo/build.mjs)');
+  process.exit(1);
+}
+if (!existsSync(NATIVE_BENCH)) {
+  console.error('web-demo check: target/release/mebo-bench is not built (cargo build --release -p mebo-bench)');
   process.exit(1);
 }
 if (!existsSync(CHROMIUM)) {
@@ -37,7 +45,7 @@ function expect(condition, message) {
 }
 
 const started = Date.now();
-const server = await startServer({ root: DIST });
+const server = await startServer({ root: DIST, api: createBenchApi() });
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -103,22 +111,108 @@ try {
   await page.waitForSelector('#error:not([hidden])', { timeout: TIMEOUT });
   expect(true, `truncated file reported: ${await page.textContent('#error')}`);
 
-  // 5. The benchmark panel, quick.
+  // 5. The benchmark, started by the URL, with the local API: native, Node and this browser.
   if (!process.argv.includes('--no-bench')) {
-    await page.check('#bench-quick');
-    await page.click('#bench-run');
-    await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.bench), null, { timeout: 60_000 });
-    const status = await page.textContent('#bench-status');
-    expect((await page.evaluate(() => document.body.dataset.bench)) === 'done', `benchmark panel: ${status}`);
-    const filled = await page.$$eval('#bench-table tbody tr', (rows) => rows.filter((r) => /\d/.test(r.children[2].textContent ?? '') && /\d/.test(r.children[3].textContent ?? '')).length);
-    expect(filled === 23, `benchmark rows with simd and scalar figures: ${filled}`);
+    await page.goto(`${server.url}?bench=quick`);
+    await page.waitForFunction(() => globalThis.meboDemo?.bench && !globalThis.meboDemo.bench.running && (globalThis.meboDemo.bench.done || globalThis.meboDemo.bench.error), null, { timeout: 300_000, polling: 500 });
+    const bench = await page.evaluate(() => globalThis.meboDemo.bench);
+    expect(bench.done && !bench.error, `benchmark run finished (${bench.rows.length} rows${bench.error ? `; error: ${bench.error}` : ''})`);
+    expect(bench.api && bench.sources['rust-native'] === 'live' && bench.sources['wasm-node'] === 'live', `native and Node measured live through the local API (${JSON.stringify(bench.sources)})`);
+    const configs = JSON.parse(readFileSync(join(DIST, 'bench/manifest.json'), 'utf8')).cases.map((c) => c.config);
+    const wanted = [
+      ['rust-native', 'decode'],
+      ['wasm-node', 'decode'],
+      ['wasm-node', 'decode-into'],
+      ['wasm-browser', 'decode'],
+      ['wasm-browser', 'decode-into'],
+      ['wasm-browser-scalar', 'decode'],
+      ['wasm-browser-scalar', 'decode-into'],
+    ];
+    const valid = (r) => r && r.median_ns > 0 && r.min_ns > 0 && r.min_ns <= r.median_ns && r.runs >= 30 && r.points > 0 && r.bytes > 0;
+    for (const [runtime, op] of wanted) {
+      const missing = configs.filter((config) => !valid(bench.rows.find((r) => r.config === config && r.runtime === runtime && r.op === op)));
+      expect(missing.length === 0, `${runtime} ${op}: figures for ${configs.length - missing.length} / ${configs.length} configurations${missing.length ? ` (missing ${missing.join(', ')})` : ''}`);
+    }
+    for (const runtime of ['wasm-browser', 'wasm-browser-scalar']) {
+      const cold = bench.rows.find((r) => r.runtime === runtime && r.op === 'cold-start');
+      const first = bench.rows.find((r) => r.runtime === runtime && r.op === 'first-decode');
+      expect(cold?.median_ns > 0 && cold.runs >= 3 && first?.median_ns > 0, `${runtime} cold start ${((cold?.median_ns ?? 0) / 1e6).toFixed(1)} ms, first decode ${((first?.median_ns ?? 0) / 1e6).toFixed(2)} ms`);
+    }
+    const series = ['native Rust', 'Node (kept arrays)', 'this browser (kept arrays)', 'this browser (fresh arrays)', 'reference, this machine kind', 'documented x86'];
+    const charted = bench.charted.map((s) => s.label);
+    expect(series.every((s) => charted.includes(s)), `throughput chart series: ${charted.join(', ')}`);
+    const painted = await colorCounts(page, '#bench-chart', bench.charted.map((s) => s.color));
+    expect(painted.every((n) => n > 20), `each series painted on the chart (pixels per series: ${painted.join(', ')})`);
+    const headline = await page.textContent('#bench-headline');
+    expect(/decodes delta-none-gorilla-none at [\d.,]+ Mpoints\/s .*the documented x86 figure.*native Rust/.test(headline ?? ''), `headline: ${headline}`);
+    const sources = await page.textContent('#bench-sources');
+    expect(/measured now on/.test(sources ?? '') && /crossOriginIsolated yes/.test(sources ?? '') && /decode \+ Materialize/.test(sources ?? ''), 'labels say what each figure times and where it was measured');
+    const sizes = await colorCounts(page, '#size-chart', ['#3158d4', '#98acf0']);
+    expect(sizes.every((n) => n > 20), `size chart painted (${sizes.join(', ')} pixels)`);
     await page.locator('.bench-card').screenshot({ path: join(SHOTS, 'demo-bench.png') });
+    for (const row of ['raw-none-raw-none', 'delta-none-gorilla-none', 'delta-zstd-gorilla-zstd', 'deltapacked-none-alp-none']) {
+      const f = (runtime, op) => ((bench.rows.find((r) => r.config === row && r.runtime === runtime && r.op === op)?.median_ns ?? NaN) / 1e3).toFixed(1);
+      console.log(`     ${row.padEnd(28)} µs: native ${f('rust-native', 'decode')}, node kept ${f('wasm-node', 'decode-into')}, browser kept ${f('wasm-browser', 'decode-into')}, fresh ${f('wasm-browser', 'decode')}, scalar kept ${f('wasm-browser-scalar', 'decode-into')}`);
+    }
+  }
+
+
+  // 6. Served without the API (any static host): native and Node from bench-results.json, labelled.
+  const staticServer = await startServer({ root: DIST });
+  try {
+    const fallback = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    fallback.on('pageerror', (error) => errors.push(`pageerror (static): ${error.message}`));
+    await fallback.route('**/bench-results.json', (route) => route.fulfill({ contentType: 'application/json', body: 'null' }));
+    await fallback.goto(staticServer.url);
+    await fallback.waitForFunction(() => globalThis.meboDemo?.bench !== undefined, null, { timeout: TIMEOUT });
+    const none = await fallback.evaluate(() => globalThis.meboDemo.bench);
+    const noneText = await fallback.textContent('#bench-sources');
+    expect(!none.api && none.sources['rust-native'] === 'none' && /no local API/.test(noneText ?? ''), `static host without bench-results.json: native/Node marked unavailable (${JSON.stringify(none.sources)})`);
+    // With a bench-results.json: its figures fill the native and Node columns and say where they came from.
+    const recorded = { machine: { cpu: 'Test CPU', date: '2026-01-02T00:00:00Z', plan: 'full' }, results: [
+      { config: 'delta-none-gorilla-none', runtime: 'rust-native', op: 'decode', points: 50000, bytes: 1, median_ns: 123400, min_ns: 120000, runs: 40 },
+      { config: 'delta-none-gorilla-none', runtime: 'wasm-node', op: 'decode-into', points: 50000, bytes: 1, median_ns: 234500, min_ns: 230000, runs: 40 },
+    ] };
+    await fallback.unroute('**/bench-results.json');
+    await fallback.route('**/bench-results.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(recorded) }));
+    await fallback.reload();
+    await fallback.waitForFunction(() => globalThis.meboDemo?.bench?.charted?.length > 0, null, { timeout: TIMEOUT });
+    const file = await fallback.evaluate(() => globalThis.meboDemo.bench);
+    const fileText = await fallback.textContent('#bench-sources');
+    const row = await fallback.$$eval('#bench-table tbody tr', (rows) => rows.map((r) => [...r.children].map((td) => td.textContent)).find((cells) => cells[0] === 'delta-none-gorilla-none'));
+    expect(file.sources['rust-native'] === 'bench-results.json' && file.sources['wasm-node'] === 'bench-results.json', `static host: native/Node from bench-results.json (${JSON.stringify(file.sources)})`);
+    expect(/from bench-results.json \(full npm run bench of 2026-01-02 on Test CPU\)/.test(fileText ?? ''), 'static host: the label names the file, its date and machine');
+    expect(row?.[1] === '123.4' && row?.[2] === '234.5', `static host: table shows the recorded figures (native ${row?.[1]}, Node ${row?.[2]})`);
+    expect(file.charted.some((s) => s.label === 'native Rust'), 'static host: native series charted from the file');
+    await fallback.locator('.bench-card').screenshot({ path: join(SHOTS, 'demo-bench-static.png') });
+    await fallback.close();
+  } finally {
+    await staticServer.close();
   }
 
   expect(errors.length === 0, `no page errors${errors.length ? `: ${errors.join('; ')}` : ''}`);
 } finally {
   await browser.close();
   await server.close();
+}
+
+/** Pixels of each of `colors` (#rrggbb, exact) on the canvas matched by `selector`. */
+async function colorCounts(page, selector, colors) {
+  return page.evaluate(
+    ({ selector, colors }) => {
+      const canvas = document.querySelector(selector);
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      const wanted = colors.map((c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)));
+      const counts = colors.map(() => 0);
+      for (let i = 0; i < data.length; i += 4) {
+        wanted.forEach(([r, g, b], k) => {
+          if (data[i] === r && data[i + 1] === g && data[i + 2] === b && data[i + 3] === 255) counts[k]++;
+        });
+      }
+      return counts;
+    },
+    { selector, colors },
+  );
 }
 
 console.log(`web-demo check: ${((Date.now() - started) / 1000).toFixed(1)} s, screenshots in ${SHOTS}`);

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // A tiny static file server for the demo (and the bench's Chromium page),
-// bound to 127.0.0.1 only.
+// bound to 127.0.0.1 only. `npm run demo` also mounts the local benchmark API
+// (bench-api.mjs) under /api/; served by this file alone, the page has none.
 //
-//   node web-demo/serve.mjs [DIR]     serves DIR (default web-demo/dist) on PORT (default 8080)
+//   node web-demo/serve.mjs [DIR]     serves DIR (default web-demo/dist) on PORT (default 8080), no API
 //
 // Every response is cross-origin isolated (COOP + COEP): that gives pages
 // 5 µs performance.now() resolution instead of 100 µs, which the benchmark
@@ -48,12 +49,17 @@ function fileFor(root, urlPath) {
 }
 
 /**
- * Serve `root` on 127.0.0.1:`port` (0: any free port). Resolves to
- * `{ server, url, close() }` once listening.
+ * Serve `root` on 127.0.0.1:`port` (0: any free port); `api`, when given,
+ * answers its own paths first (`api.handle(req, res)` returns true for those).
+ * Resolves to `{ server, url, close() }` once listening.
  */
-export function startServer({ root, port = 0, quiet = true } = {}) {
+export function startServer({ root, port = 0, quiet = true, api } = {}) {
   const base = resolve(root);
   const server = createServer((req, res) => {
+    if (api?.handle(req, res)) {
+      if (!quiet) console.log(`${req.method} ${req.url} ${res.statusCode}`);
+      return;
+    }
     const headers = {
       'Cross-Origin-Opener-Policy': 'same-origin',
       'Cross-Origin-Embedder-Policy': 'require-corp',

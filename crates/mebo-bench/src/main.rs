@@ -1,10 +1,14 @@
-//! `mebo-bench [--quick] [--json FILE] [--bench-dir DIR]`
+//! `mebo-bench [--quick] [--json FILE] [--bench-dir DIR] [--stream] [--decode-only]`
 //!
 //! Times, on every configuration of `../shared/bench`, opening a blob and
 //! decoding every metric into columns (`decode`, into reused column buffers), and encoding the bench input
 //! with the configuration's options (`encode`, numeric only). Prints a table
 //! with the reference's decode + Materialize figure for the same blob measured
 //! on this machine kind, and optionally writes JSON rows for `npm run bench`.
+//!
+//! `--stream` prints each row as one line of JSON on stdout as soon as it is
+//! measured (the table goes to stderr): the web demo's local API relays them
+//! to the page. `--decode-only` skips the encode rows.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -114,27 +118,37 @@ fn main() {
     let reference_ns = |name: &str| {
         reference["rows"].as_array().unwrap().iter().find(|r| r["name"] == name).and_then(|r| r["decode_materialize_ns"].as_f64())
     };
-    let samples = if quick { 10 } else { 40 };
+    // The quick plan still takes 30 samples: enough for a stable median and a
+    // minimum (the web demo's live figures use it).
+    let samples = if quick { 30 } else { 40 };
+    let stream = args.iter().any(|a| a == "--stream");
+    let decode_only = args.iter().any(|a| a == "--decode-only");
+    // Without --stream the table is the output; with it, stdout is JSON lines.
+    let table = |line: String| if stream { eprintln!("{line}") } else { println!("{line}") };
 
     let manifest = read_json(&bench_dir.join("manifest.json"));
     let mut rows = Vec::new();
-    println!("{:<38} {:>6} {:>8} {:>12} {:>12} {:>14} {:>9}", "config", "op", "points", "bytes", "median µs", "Mpoints/s", "vs Go");
+    table(format!("{:<38} {:>6} {:>8} {:>12} {:>12} {:>14} {:>9}", "config", "op", "points", "bytes", "median µs", "Mpoints/s", "vs Go"));
     for case in manifest["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         let config = config_name(case);
         let bytes = std::fs::read(bench_dir.join(case["file"].as_str().unwrap())).unwrap();
         let mut record = |op: &str, points: usize, size: usize, t: Timing, reference: Option<f64>| {
             let ratio = reference.map(|r| r / t.median_ns);
-            println!(
+            table(format!(
                 "{config:<38} {op:>6} {points:>8} {size:>12} {:>12.1} {:>14.1} {:>9}",
                 t.median_ns / 1e3,
                 points as f64 / t.median_ns * 1e3,
                 ratio.map_or("-".into(), |r| format!("{r:.2}x")),
-            );
-            rows.push(json!({
+            ));
+            let row = json!({
                 "config": config, "runtime": "rust-native", "op": op, "points": points, "bytes": size,
                 "median_ns": t.median_ns.round(), "min_ns": t.min_ns.round(), "runs": t.runs,
-            }));
+            });
+            if stream {
+                println!("{row}");
+            }
+            rows.push(row);
         };
         if case["kind"] == "text" {
             let points = TextBlob::open(&bytes).unwrap().total_points();
@@ -158,6 +172,9 @@ fn main() {
             black_box(&columns);
         });
         record("decode", points, bytes.len(), t, reference_ns(name));
+        if decode_only {
+            continue;
+        }
 
         let (start, metrics) = numeric_input(&bench_dir.join(case["options"]["input"].as_str().unwrap()));
         let options = encoder_options(case);
