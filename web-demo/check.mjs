@@ -54,7 +54,10 @@ try {
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
-  page.on('requestfailed', (request) => errors.push(`request failed: ${request.url()}`));
+  let cancelling = false; // the cancel step aborts the stream it is reading, on purpose
+  page.on('requestfailed', (request) => {
+    if (!(cancelling && request.url().includes('/api/bench/run'))) errors.push(`request failed: ${request.url()}`);
+  });
   page.on('response', (response) => {
     if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
   });
@@ -150,6 +153,24 @@ try {
     const sizes = await colorCounts(page, '#size-chart', ['#3158d4', '#98acf0']);
     expect(sizes.every((n) => n > 20), `size chart painted (${sizes.join(', ')} pixels)`);
     await page.locator('.bench-card').screenshot({ path: join(SHOTS, 'demo-bench.png') });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#bench-download')]);
+    const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    const schema = ['config', 'runtime', 'op', 'points', 'bytes', 'median_ns', 'min_ns', 'runs'];
+    expect(
+      saved.results.length === bench.rows.length && saved.results.every((r) => schema.every((k) => k in r)) && saved.machine.cross_origin_isolated === true,
+      `Download results: ${download.suggestedFilename()} holds ${saved.results.length} rows in the bench-results.json schema`,
+    );
+    // Cancel: a run stops, says so, and frees the API for the next one.
+    await page.click('#bench-run');
+    await page.waitForFunction(() => globalThis.meboDemo.bench.rows.length > 0, null, { timeout: TIMEOUT });
+    cancelling = true;
+    await page.click('#bench-cancel');
+    await page.waitForFunction(() => !globalThis.meboDemo.bench.running, null, { timeout: TIMEOUT });
+    const cancelled = await page.evaluate(() => globalThis.meboDemo.bench);
+    const status = await page.textContent('#bench-status');
+    const apiFree = await page.waitForFunction(async () => !(await (await fetch('api/bench')).json()).running, null, { timeout: TIMEOUT, polling: 100 }).then(() => true, () => false);
+    cancelling = false;
+    expect(cancelled.cancelled && !cancelled.done && status === 'cancelled' && apiFree, `Cancel stops the run after ${cancelled.rows.length} rows (status "${status}", API free again: ${apiFree})`);
     for (const row of ['raw-none-raw-none', 'delta-none-gorilla-none', 'delta-zstd-gorilla-zstd', 'deltapacked-none-alp-none']) {
       const f = (runtime, op) => ((bench.rows.find((r) => r.config === row && r.runtime === runtime && r.op === op)?.median_ns ?? NaN) / 1e3).toFixed(1);
       console.log(`     ${row.padEnd(28)} µs: native ${f('rust-native', 'decode')}, node kept ${f('wasm-node', 'decode-into')}, browser kept ${f('wasm-browser', 'decode-into')}, fresh ${f('wasm-browser', 'decode')}, scalar kept ${f('wasm-browser-scalar', 'decode-into')}`);
