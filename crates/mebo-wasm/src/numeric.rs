@@ -8,6 +8,7 @@ use mebo::numeric::{NumericBlob, NumericColumns, NumericMetric};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult};
+use crate::series::{self, Selection};
 
 /// An opened numeric blob. It holds its decompressed payloads and, when a
 /// payload has no codec, the bytes it was opened from (read in place).
@@ -30,10 +31,17 @@ impl NumericBlobHandle {
 impl NumericBlobHandle {
     /// Open a blob. Absent limits keep the core's defaults.
     /// The bytes arrive as one copy in wasm memory that the handle keeps.
-    pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
+    pub fn open(
+        bytes: Vec<u8>,
+        max_decompressed_bytes: Option<usize>,
+        max_points: Option<u64>,
+    ) -> JsResult<NumericBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
         let byte_length = bytes.len();
-        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned(bytes, &limits))?, byte_length })
+        Ok(NumericBlobHandle {
+            blob: check(NumericBlob::open_owned(bytes, &limits))?,
+            byte_length,
+        })
     }
 
     /// Where the blob's bytes go, from the header's offsets: `{ total,
@@ -42,14 +50,21 @@ impl NumericBlobHandle {
     /// offsets, so the differences cannot underflow).
     pub fn sections(&self) -> JsValue {
         let h = self.blob.header();
-        let (ts, val, tag) = (h.timestamp_offset as usize, h.value_offset as usize, h.tag_offset as usize);
+        let (ts, val, tag) = (
+            h.timestamp_offset as usize,
+            h.value_offset as usize,
+            h.tag_offset as usize,
+        );
         let index_start = h.index_offset as usize;
         let index_end = index_start + h.metric_count as usize * h.index_kind.entry_size();
         let (ts_size, val_size, tag_size) = self.blob.payload_sizes();
         JsObject::new()
             .set("total", self.byte_length as f64)
             .set("header", mebo::section::header::HEADER_SIZE as f64)
-            .set("names", (index_start - mebo::section::header::HEADER_SIZE) as f64)
+            .set(
+                "names",
+                (index_start - mebo::section::header::HEADER_SIZE) as f64,
+            )
             .set("index", (index_end - index_start) as f64)
             .set("sharedTable", (ts - index_end) as f64)
             .set("timestamps", js::payload(val - ts, ts_size))
@@ -92,6 +107,37 @@ impl NumericBlobHandle {
         check(self.metric(index)?.timestamp_at(point))
     }
 
+    /// The metric's points with `from <= t < to`: `{ timestamps, values, tags? }`.
+    pub fn range(&self, index: usize, from: i64, to: i64) -> JsResult<JsValue> {
+        let m = self.metric(index)?;
+        let timestamps = check(m.timestamps())?;
+        let picked = Selection::of(&timestamps, from, to);
+        let tags = check(m.tags())?.map(|t| picked.pick(&t));
+        let values = Float64Array::from(picked.pick(&check(m.values())?).as_slice());
+        js::series(&picked.pick(&timestamps), values.into(), tags.as_deref())
+    }
+
+    /// The metric decimated for a chart (see `series::decimate`): `{ timestampsMs, values, sourcePoints }`.
+    pub fn decimate(
+        &self,
+        index: usize,
+        buckets: usize,
+        lttb: bool,
+        from: Option<i64>,
+        to: Option<i64>,
+    ) -> JsResult<JsValue> {
+        let m = self.metric(index)?;
+        let (timestamps, values) = (check(m.timestamps())?, check(m.values())?);
+        Ok(js::decimated(series::decimate(
+            &timestamps,
+            &values,
+            from,
+            to,
+            buckets,
+            js::decimation(lttb),
+        )))
+    }
+
     #[wasm_bindgen(js_name = valueAt)]
     pub fn value_at(&self, index: usize, point: usize) -> JsResult<f64> {
         check(self.metric(index)?.value_at(point))
@@ -113,11 +159,18 @@ impl NumericBlobHandle {
     /// (their first `totalPoints` elements; they must hold that many).
     /// Returns `{ ids, offsets }`.
     #[wasm_bindgen(js_name = decodeAllInto)]
-    pub fn decode_all_into(&self, timestamps: &BigInt64Array, values: &Float64Array) -> JsResult<JsValue> {
+    pub fn decode_all_into(
+        &self,
+        timestamps: &BigInt64Array,
+        values: &Float64Array,
+    ) -> JsResult<JsValue> {
         self.with_columns(|c| {
             let n = c.values.len();
             if (timestamps.length() as usize) < n || (values.length() as usize) < n {
-                return Err(js_sys::RangeError::new(&format!("decodeAllInto needs arrays of at least {n} elements")).into());
+                return Err(js_sys::RangeError::new(&format!(
+                    "decodeAllInto needs arrays of at least {n} elements"
+                ))
+                .into());
             }
             // `n` fits: it is below both lengths, which are u32.
             timestamps.subarray(0, n as u32).copy_from(&c.timestamps);
@@ -132,7 +185,10 @@ impl NumericBlobHandle {
 
 impl NumericBlobHandle {
     /// Decode every metric into the module's reused columns and hand them to `f`.
-    fn with_columns(&self, f: impl FnOnce(&NumericColumns) -> JsResult<JsValue>) -> JsResult<JsValue> {
+    fn with_columns(
+        &self,
+        f: impl FnOnce(&NumericColumns) -> JsResult<JsValue>,
+    ) -> JsResult<JsValue> {
         DECODE_SCRATCH.with_borrow_mut(|scratch| {
             check(self.blob.decode_all_into(scratch))?;
             let out = f(scratch);
@@ -212,7 +268,9 @@ mod encode {
             o.layout = parse_or(layout, o.layout)?;
             o.tags = tags.unwrap_or(o.tags);
             o.byte_order = big_endian.map_or(o.byte_order, js::byte_order);
-            Ok(NumericEncoderHandle { encoder: NumericEncoder::new(start_time, o) })
+            Ok(NumericEncoderHandle {
+                encoder: NumericEncoder::new(start_time, o),
+            })
         }
 
         #[wasm_bindgen(js_name = startMetricName)]
@@ -226,12 +284,22 @@ mod encode {
         }
 
         #[wasm_bindgen(js_name = addPoint)]
-        pub fn add_point(&mut self, timestamp: i64, value: f64, tag: Option<String>) -> JsResult<()> {
+        pub fn add_point(
+            &mut self,
+            timestamp: i64,
+            value: f64,
+            tag: Option<String>,
+        ) -> JsResult<()> {
             check(self.encoder.add_point(timestamp, value, tag.as_deref()))
         }
 
         #[wasm_bindgen(js_name = addPoints)]
-        pub fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<Vec<String>>) -> JsResult<()> {
+        pub fn add_points(
+            &mut self,
+            timestamps: &[i64],
+            values: &[f64],
+            tags: Option<Vec<String>>,
+        ) -> JsResult<()> {
             check(self.encoder.add_points(timestamps, values, tags.as_deref()))
         }
 

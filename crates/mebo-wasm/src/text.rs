@@ -5,6 +5,7 @@ use mebo::text::{TextBlob, TextColumns, TextMetric};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult};
+use crate::series::Selection;
 
 /// An opened text blob. It holds its decompressed data payload or, when the
 /// payload has no codec, the bytes it was opened from (read in place).
@@ -27,10 +28,17 @@ impl TextBlobHandle {
 impl TextBlobHandle {
     /// Open a blob. Absent limits keep the core's defaults.
     /// The bytes arrive as one copy in wasm memory that the handle keeps.
-    pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<TextBlobHandle> {
+    pub fn open(
+        bytes: Vec<u8>,
+        max_decompressed_bytes: Option<usize>,
+        max_points: Option<u64>,
+    ) -> JsResult<TextBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
         let byte_length = bytes.len();
-        Ok(TextBlobHandle { blob: check(TextBlob::open_owned(bytes, &limits))?, byte_length })
+        Ok(TextBlobHandle {
+            blob: check(TextBlob::open_owned(bytes, &limits))?,
+            byte_length,
+        })
     }
 
     /// Where the blob's bytes go, from the header's offsets: `{ total,
@@ -44,7 +52,10 @@ impl TextBlobHandle {
             .set("header", mebo::text::header::HEADER_SIZE as f64)
             .set("names", (index - mebo::text::header::HEADER_SIZE) as f64)
             .set("index", (data - index) as f64)
-            .set("data", js::payload(self.byte_length - data, self.blob.data_size()))
+            .set(
+                "data",
+                js::payload(self.byte_length - data, self.blob.data_size()),
+            )
             .into()
     }
 
@@ -79,6 +90,16 @@ impl TextBlobHandle {
         check(self.metric(index)?.timestamp_at(point))
     }
 
+    /// The metric's points with `from <= t < to`: `{ timestamps, values, tags? }`, strings joined.
+    pub fn range(&self, index: usize, from: i64, to: i64) -> JsResult<JsValue> {
+        let m = self.metric(index)?;
+        let timestamps = check(m.timestamps())?;
+        let picked = Selection::of(&timestamps, from, to);
+        let tags = check(m.tags())?.map(|t| picked.pick(&t));
+        let values = js::strings(picked.pick(&check(m.values())?))?;
+        js::series(&picked.pick(&timestamps), values, tags.as_deref())
+    }
+
     #[wasm_bindgen(js_name = valueAt)]
     pub fn value_at(&self, index: usize, point: usize) -> JsResult<String> {
         Ok(check(self.metric(index)?.value_at(point))?.to_string())
@@ -107,7 +128,10 @@ pub(crate) fn columns(c: &TextColumns) -> JsResult<JsValue> {
         .set("ids", BigUint64Array::from(c.ids.as_slice()))
         .set("offsets", Uint32Array::from(c.offsets.as_slice()))
         .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
-        .set("values", js::joined_strings(&c.values.bytes, &c.values.offsets)?)
+        .set(
+            "values",
+            js::joined_strings(&c.values.bytes, &c.values.offsets)?,
+        )
         .set("tags", tags)
         .into())
 }
@@ -147,7 +171,9 @@ mod encode {
                 tags: tags.unwrap_or(d.tags),
                 byte_order: big_endian.map_or(d.byte_order, js::byte_order),
             };
-            Ok(TextEncoderHandle { encoder: check(TextEncoder::new(start_time, options))? })
+            Ok(TextEncoderHandle {
+                encoder: check(TextEncoder::new(start_time, options))?,
+            })
         }
 
         #[wasm_bindgen(js_name = startMetricName)]
@@ -161,13 +187,26 @@ mod encode {
         }
 
         #[wasm_bindgen(js_name = addPoint)]
-        pub fn add_point(&mut self, timestamp: i64, value: &str, tag: Option<String>) -> JsResult<()> {
+        pub fn add_point(
+            &mut self,
+            timestamp: i64,
+            value: &str,
+            tag: Option<String>,
+        ) -> JsResult<()> {
             check(self.encoder.add_point(timestamp, value, tag.as_deref()))
         }
 
         #[wasm_bindgen(js_name = addPoints)]
-        pub fn add_points(&mut self, timestamps: &[i64], values: Vec<String>, tags: Option<Vec<String>>) -> JsResult<()> {
-            check(self.encoder.add_points(timestamps, &values, tags.as_deref()))
+        pub fn add_points(
+            &mut self,
+            timestamps: &[i64],
+            values: Vec<String>,
+            tags: Option<Vec<String>>,
+        ) -> JsResult<()> {
+            check(
+                self.encoder
+                    .add_points(timestamps, &values, tags.as_deref()),
+            )
         }
 
         #[wasm_bindgen(js_name = endMetric)]

@@ -112,6 +112,15 @@ export abstract class BlobReader<H extends BlobHandle> extends Owned<H> {
     return call(() => this.live().tagAt(index, point));
   }
 
+  /** A metric's id, and its name when the blob has names or `key` is one. */
+  protected metricId(index: number, key: MetricKey): { id: bigint; name?: string } {
+    const handle = this.live();
+    const head: { id: bigint; name?: string } = { id: call(() => handle.id(index)) };
+    const name = call(() => handle.name(index)) ?? (typeof key === 'string' ? key : undefined);
+    if (name !== undefined) head.name = name;
+    return head;
+  }
+
   /** The fields every decoded metric has. */
   protected metricHead(index: number): { id: bigint; name?: string; timestamps: BigInt64Array; tags?: string[] } {
     const handle = this.live();

@@ -11,6 +11,7 @@ import type { NumericColumns } from './numeric.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { Owned } from './owned.js';
 import { splitOptionalStrings, splitStrings, type JoinedStrings } from './strings.js';
+import { decimateArgs, timeBound, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
 import type { TextColumns } from './text.js';
 
 /** One metric's series over every blob of a set. */
@@ -31,15 +32,21 @@ export interface SetHandle {
   metricLength(id: bigint): number;
   metricDuration(id: bigint): bigint;
   materializeMetric(id: bigint): unknown;
+  range(id: bigint, from: bigint, to: bigint): unknown;
   materialize(): unknown;
 }
 
-interface SetHandleClass {
-  open(bytes: Uint8Array, lengths: Uint32Array, maxBytes?: number, maxPoints?: bigint): SetHandle;
+/** @internal The numeric set handle also decimates. */
+export interface NumericSetHandle extends SetHandle {
+  decimate(id: bigint, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Decimated;
+}
+
+interface SetHandleClass<H extends SetHandle> {
+  open(bytes: Uint8Array, lengths: Uint32Array, maxBytes?: number, maxPoints?: bigint): H;
 }
 
 /** Concatenate the blobs so one call into wasm opens the whole set. */
-function openSet(handleClass: SetHandleClass, blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): SetHandle {
+function openSet<H extends SetHandle>(handleClass: SetHandleClass<H>, blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): H {
   ready();
   const parts = Array.from(blobs, (b, i) => args.bytes(b, `blob ${i}`));
   if (parts.length === 0) throw invalidArgument('a blob set needs at least one blob');
@@ -59,7 +66,24 @@ function idOf(key: MetricKey): bigint {
   return typeof key === 'bigint' ? args.u64(key, 'metric id') : metricId(key);
 }
 
-abstract class BlobSetReader extends Owned<SetHandle> {
+/** A series of the bindings (`{ timestamps, values, tags? }`) with the SDK's types. */
+function numericSeries(id: bigint, raw: unknown): MaterializedMetric<Float64Array> {
+  const r = raw as { timestamps: BigInt64Array; values: Float64Array; tags?: JoinedStrings };
+  return withTags({ id, timestamps: r.timestamps, values: r.values }, r.tags);
+}
+
+function textSeries(id: bigint, raw: unknown): MaterializedMetric<string[]> {
+  const r = raw as { timestamps: BigInt64Array; values: JoinedStrings; tags?: JoinedStrings };
+  return withTags({ id, timestamps: r.timestamps, values: splitStrings(r.values) }, r.tags);
+}
+
+function withTags<V>(metric: MaterializedMetric<V>, joined: JoinedStrings | undefined): MaterializedMetric<V> {
+  const tags = splitOptionalStrings(joined);
+  if (tags !== undefined) metric.tags = tags;
+  return metric;
+}
+
+abstract class BlobSetReader<H extends SetHandle> extends Owned<H> {
   /** Number of blobs. */
   get length(): number {
     return call(() => this.live().blobCount());
@@ -94,28 +118,34 @@ abstract class BlobSetReader extends Owned<SetHandle> {
 }
 
 /** Numeric blobs of consecutive windows. Free it with `free()` (or `using`). */
-export class NumericBlobSet extends BlobSetReader {
-  private constructor(handle: SetHandle) {
+export class NumericBlobSet extends BlobSetReader<NumericSetHandle> {
+  private constructor(handle: NumericSetHandle) {
     super(handle);
   }
 
   /** Open every blob (copied, not kept) and order them by start time. */
   static from(blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): NumericBlobSet {
-    return new NumericBlobSet(openSet(NumericBlobSetHandle, blobs, limits));
+    return new NumericBlobSet(openSet<NumericSetHandle>(NumericBlobSetHandle, blobs, limits));
   }
 
   /** One metric's series over every blob, in time order. */
   materializeMetric(key: MetricKey): MaterializedMetric<Float64Array> {
     const id = this.id(key);
-    const raw = call(() => this.live().materializeMetric(id)) as {
-      timestamps: BigInt64Array;
-      values: Float64Array;
-      tags?: JoinedStrings;
-    };
-    const metric: MaterializedMetric<Float64Array> = { id, timestamps: raw.timestamps, values: raw.values };
-    const tags = splitOptionalStrings(raw.tags);
-    if (tags !== undefined) metric.tags = tags;
-    return metric;
+    return numericSeries(id, call(() => this.live().materializeMetric(id)));
+  }
+
+  /** One metric's points with `from <= t < to` (bigint µs or number ms) over every blob. */
+  range(key: MetricKey, from: TimeBound, to: TimeBound): MaterializedMetric<Float64Array> {
+    const id = this.id(key);
+    const [lo, hi] = [timeBound(from, 'from'), timeBound(to, 'to')];
+    return numericSeries(id, call(() => this.live().range(id, lo, hi)));
+  }
+
+  /** One metric over every blob, thinned for a chart in wasm (see `NumericBlob.decimate`). */
+  decimate(key: MetricKey, options: DecimateOptions): Decimated {
+    const id = this.id(key);
+    const [buckets, lttb, from, to] = decimateArgs(options);
+    return call(() => this.live().decimate(id, buckets, lttb, from, to));
   }
 
   /** Every metric's series as columns (ids ascending), like a blob's `decodeAll`. */
@@ -125,7 +155,7 @@ export class NumericBlobSet extends BlobSetReader {
 }
 
 /** Text blobs of consecutive windows. Free it with `free()` (or `using`). */
-export class TextBlobSet extends BlobSetReader {
+export class TextBlobSet extends BlobSetReader<SetHandle> {
   private constructor(handle: SetHandle) {
     super(handle);
   }
@@ -138,15 +168,14 @@ export class TextBlobSet extends BlobSetReader {
   /** One metric's series over every blob, in time order. */
   materializeMetric(key: MetricKey): MaterializedMetric<string[]> {
     const id = this.id(key);
-    const raw = call(() => this.live().materializeMetric(id)) as {
-      timestamps: BigInt64Array;
-      values: JoinedStrings;
-      tags?: JoinedStrings;
-    };
-    const metric: MaterializedMetric<string[]> = { id, timestamps: raw.timestamps, values: splitStrings(raw.values) };
-    const tags = splitOptionalStrings(raw.tags);
-    if (tags !== undefined) metric.tags = tags;
-    return metric;
+    return textSeries(id, call(() => this.live().materializeMetric(id)));
+  }
+
+  /** One metric's points with `from <= t < to` (bigint µs or number ms) over every blob. */
+  range(key: MetricKey, from: TimeBound, to: TimeBound): MaterializedMetric<string[]> {
+    const id = this.id(key);
+    const [lo, hi] = [timeBound(from, 'from'), timeBound(to, 'to')];
+    return textSeries(id, call(() => this.live().range(id, lo, hi)));
   }
 
   /** Every metric's series as columns (ids ascending), like a blob's `decodeAll`. */

@@ -18,4 +18,6 @@ export { metricId } from './hash.js';
 export { NumericBlobSet, TextBlobSet } from './blobSet.js';
 export type { MaterializedMetric } from './blobSet.js';
 export { blobKind } from './kind.js';
+export { alignedSeries } from './series.js';
+export type { Decimated, DecimateOptions, SeriesSource, TimeBound } from './series.js';
 export type { BlobKind } from './kind.js';

@@ -16,6 +16,8 @@ import {
   type ValueEncoding,
 } from './options.js';
 import { BlobEncoder, encodeAll, type EncoderBindings, type MetricInput } from './encoder.js';
+import { decimateArgs, timeBound, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
+import { splitOptionalStrings, type JoinedStrings } from './strings.js';
 
 /** What a numeric blob's header says. Also valid as encoder options, to write the same kind of blob. */
 export interface NumericBlobOptions {
@@ -81,6 +83,8 @@ export interface NumericHandle extends BlobHandle {
   valueAt(index: number, point: number): number;
   decodeAll(): NumericColumns;
   decodeAllInto(timestamps: BigInt64Array, values: Float64Array): Pick<NumericColumns, 'ids' | 'offsets'>;
+  range(index: number, from: bigint, to: bigint): { timestamps: BigInt64Array; values: Float64Array; tags?: JoinedStrings };
+  decimate(index: number, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Decimated;
 }
 
 /** An opened numeric blob. Free it with `free()` (or `using`) when done. */
@@ -131,6 +135,31 @@ export class NumericBlob extends BlobReader<NumericHandle> {
     const index = this.indexOf(key);
     const point = args.index(i, 'point index');
     return call(() => this.live().valueAt(index, point));
+  }
+
+  /**
+   * A metric's points with `from <= t < to` (bigint µs or number ms), in
+   * stored order; timestamps need not be sorted. An empty range is an empty
+   * result.
+   */
+  range(key: MetricKey, from: TimeBound, to: TimeBound): NumericMetric {
+    const index = this.indexOf(key);
+    const [lo, hi] = [timeBound(from, 'from'), timeBound(to, 'to')];
+    const raw = call(() => this.live().range(index, lo, hi));
+    const metric: NumericMetric = { ...this.metricId(index, key), timestamps: raw.timestamps, values: raw.values };
+    const tags = splitOptionalStrings(raw.tags);
+    if (tags !== undefined) metric.tags = tags;
+    return metric;
+  }
+
+  /**
+   * A metric thinned for a chart of about `buckets` pixels, computed in wasm:
+   * `{ method: 'minmax' | 'lttb', buckets, from?, to? }` (see `DecimateOptions`).
+   */
+  decimate(key: MetricKey, options: DecimateOptions): Decimated {
+    const index = this.indexOf(key);
+    const [buckets, lttb, from, to] = decimateArgs(options);
+    return call(() => this.live().decimate(index, buckets, lttb, from, to));
   }
 
   /** Every metric in one call: one copy per column out of wasm memory. */

@@ -15,6 +15,7 @@ import {
 import type { PayloadSize } from './numeric.js';
 import { BlobEncoder, encodeAll, type EncoderBindings, type MetricInput } from './encoder.js';
 import { splitOptionalStrings, splitStrings, type JoinedStrings } from './strings.js';
+import { timeBound, type TimeBound } from './series.js';
 
 /** Text blobs store raw or delta timestamps. */
 export type TextTimestampEncoding = 'raw' | 'delta';
@@ -68,6 +69,7 @@ export interface TextHandle extends BlobHandle {
   sections(): TextSections;
   values(index: number): JoinedStrings;
   valueAt(index: number, point: number): string;
+  range(index: number, from: bigint, to: bigint): { timestamps: BigInt64Array; values: JoinedStrings; tags?: JoinedStrings };
   decodeAll(): {
     ids: BigUint64Array;
     offsets: Uint32Array;
@@ -125,6 +127,21 @@ export class TextBlob extends BlobReader<TextHandle> {
     const index = this.indexOf(key);
     const point = args.index(i, 'point index');
     return call(() => this.live().valueAt(index, point));
+  }
+
+  /**
+   * A metric's points with `from <= t < to` (bigint µs or number ms), in
+   * stored order; timestamps need not be sorted. An empty range is an empty
+   * result.
+   */
+  range(key: MetricKey, from: TimeBound, to: TimeBound): TextMetric {
+    const index = this.indexOf(key);
+    const [lo, hi] = [timeBound(from, 'from'), timeBound(to, 'to')];
+    const raw = call(() => this.live().range(index, lo, hi));
+    const metric: TextMetric = { ...this.metricId(index, key), timestamps: raw.timestamps, values: splitStrings(raw.values) };
+    const tags = splitOptionalStrings(raw.tags);
+    if (tags !== undefined) metric.tags = tags;
+    return metric;
   }
 
   /** Every metric in one call into wasm. */
