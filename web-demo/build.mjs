@@ -27,7 +27,7 @@ const SHARED = process.env.MEBO_SHARED_DIR ?? join(ROOT, '../shared');
 const DIST = join(HERE, 'dist');
 const require = createRequire(join(HERE, 'package.json'));
 
-/** The bundled samples: [id, group, source dir under shared/, case name, note]. */
+/** The bundled samples: [id, group, source dir under shared/, case name (several: the windows of a set), note]. */
 const SAMPLES = [
   ['seed-gorilla', 'bench set (200 × 250)', 'bench', 'num-seed200x250-delta-none-gorilla-none-notags-le-v1', '200 metrics × 250 points, 1 s ±5% jitter, ±2% random walks: the benchmark dataset, delta timestamps and Gorilla values.'],
   ['seed-zstd', 'bench set (200 × 250)', 'bench', 'num-seed200x250-delta-zstd-gorilla-zstd-notags-le-v1', 'The same data with both columns zstd-compressed.'],
@@ -40,12 +40,17 @@ const SAMPLES = [
   ['decimal1', 'conformance vectors', 'vectors', 'num-decimal1-delta-none-alp-none-notags-le-v1', 'Decimal gauges, a counter, noise and mostly-zero data, ALP-encoded.'],
   ['special', 'conformance vectors', 'vectors', 'num-special-delta-zstd-gorilla-lz4-notags-le-v2-shared', 'NaN, ±Inf, -0.0, subnormals, repeating and backward timestamps, v2-shared layout.'],
   ['shared', 'conformance vectors', 'vectors', 'num-shared-delta-none-chimp-none-notags-le-v2', 'Metrics that share timestamp columns (v2 layout).'],
-  ['long', 'conformance vectors', 'vectors', 'num-long-delta-none-gorilla-none-notags-le-v2', 'One metric of 66,000 points: v2 with extended index entries.'],
+  ['long', 'conformance vectors', 'vectors', 'num-long-delta-none-gorilla-none-notags-le-v2', 'One metric of 66,000 points: v2 with extended index entries. Charted decimated; zoom in to read the range at full resolution.'],
+  ['set1', 'conformance vectors', 'vectors', [0, 1, 2, 3].map((w) => `num-set1-w${w}-delta-none-gorilla-none-notags-le-v1`), 'Four consecutive windows opened as one blob set: one series per metric across all of them.'],
   ['ids', 'conformance vectors', 'vectors', 'num-ids-delta-none-gorilla-none-notags-le-v1', 'Metrics started by numeric id (no names), including 2^64 − 1.'],
   ['status1', 'conformance vectors', 'vectors', 'txt-status1-tagged-raw-zstd-tags-le', 'Text statuses with tags: empty, non-ASCII, 255-byte and escaped strings.'],
   ['textids', 'conformance vectors', 'vectors', 'txt-textids-delta-zstd-tags-le', 'Text metrics by numeric id, timestamps that go backwards and cross zero.'],
 ];
 const DEFAULT_SAMPLE = 'seed-gorilla';
+
+function fail(message) {
+  throw new Error(message);
+}
 
 function readJson(path) {
   return JSON.parse(readFileSync(path, 'utf8'));
@@ -74,14 +79,19 @@ function copySamples() {
     bench: readJson(join(SHARED, 'bench/manifest.json')).cases,
   };
   mkdirSync(join(DIST, 'samples'), { recursive: true });
-  const samples = SAMPLES.map(([id, group, source, name, note]) => {
-    const c = manifests[source].find((x) => x.name === name);
-    if (!c) throw new Error(`web-demo: no case ${name} in shared/${source}`);
-    const file = `${id}.mebo`;
-    copyFileSync(join(SHARED, source, c.file), join(DIST, 'samples', file));
+  const samples = SAMPLES.map(([id, group, source, caseNames, note]) => {
+    const cases = [caseNames].flat().map((name) => manifests[source].find((x) => x.name === name) ?? fail(`web-demo: no case ${name} in shared/${source}`));
+    const files = cases.map((c, i) => {
+      const file = cases.length === 1 ? `${id}.mebo` : `${id}-w${i}.mebo`;
+      copyFileSync(join(SHARED, source, c.file), join(DIST, 'samples', file));
+      return file;
+    });
+    const c = cases[0];
     const o = c.options;
-    const label = c.kind === 'text' ? `${id}: text ${o.timestampEncoding}-${o.dataCompression}` : `${id}: ${configName(c)}`;
-    return { id, label, group, kind: c.kind, file, bytes: c.size, note, names: namesOf(join(SHARED, source, o.input)) };
+    const config = c.kind === 'text' ? `text ${o.timestampEncoding}-${o.dataCompression}` : configName(c);
+    const label = `${id}: ${config}${cases.length > 1 ? `, set of ${cases.length}` : ''}`;
+    const names = Object.assign({}, ...cases.map((x) => namesOf(join(SHARED, source, x.options.input))));
+    return { id, label, group, kind: c.kind, files, bytes: cases.reduce((n, x) => n + x.size, 0), note, names };
   });
   writeFileSync(join(DIST, 'samples/index.json'), JSON.stringify({ default: DEFAULT_SAMPLE, samples }));
   return samples.length;

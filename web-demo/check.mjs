@@ -109,12 +109,53 @@ try {
   const note = await page.textContent('#view-note');
   expect(note?.includes('NaN'), `opened file charted; note: ${note}`);
 
-  // 4. A corrupt file is reported, not thrown.
+  // 4. The long sample is charted decimated; a zoom re-reads the visible range at full resolution.
+  await page.selectOption('#sample', 'long');
+  await page.waitForFunction(() => globalThis.meboDemo.state === 'charted' && globalThis.meboDemo.sample === 'long', null, { timeout: TIMEOUT });
+  const long = await page.evaluate(() => globalThis.meboDemo);
+  expect(long.decimated && long.sourcePoints >= 66_000 && long.points < 8_000, `long sample: ${long.sourcePoints} points decimated to ${long.points}`);
+  const over = await page.locator('#chart .u-over').boundingBox();
+  const y = over.y + over.height / 2;
+  await page.mouse.move(over.x + over.width * 0.4, y);
+  await page.mouse.down();
+  await page.mouse.move(over.x + over.width * 0.403, y, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction(() => globalThis.meboDemo.view !== undefined && globalThis.meboDemo.state === 'charted', null, { timeout: TIMEOUT });
+  const zoomed = await page.evaluate(() => globalThis.meboDemo);
+  // Independently: the long vector's input points inside the window (bounds in ms, as the SDK rounds them up to µs).
+  const vectors = join(HERE, '../../shared/vectors');
+  const longCase = JSON.parse(readFileSync(join(vectors, 'manifest.json'), 'utf8')).cases.find((c) => c.name === 'num-long-delta-none-gorilla-none-notags-le-v2');
+  const longInput = JSON.parse(readFileSync(join(vectors, longCase.options.input), 'utf8'));
+  const [fromUs, toUs] = [zoomed.view.from, zoomed.view.to].map((ms) => BigInt(Math.ceil(ms * 1000)));
+  const isNaNBits = (hex) => {
+    const bits = BigInt(`0x${hex}`);
+    return ((bits >> 52n) & 0x7ffn) === 0x7ffn && (bits & ((1n << 52n) - 1n)) !== 0n;
+  };
+  let inside = 0;
+  for (const m of longInput.metrics) m.timestamps.forEach((t, i) => (inside += BigInt(t) >= fromUs && BigInt(t) < toUs && !isNaNBits(m.values[i]) ? 1 : 0));
+  expect(inside > 0 && !zoomed.decimated && zoomed.points === inside && zoomed.sourcePoints === inside, `zoom re-read ${zoomed.points} points at full resolution (the input has ${inside} in the window)`);
+  await page.locator('.chart-card').screenshot({ path: join(SHOTS, 'demo-zoom.png') });
+  await page.dblclick('#chart .u-over');
+  await page.waitForFunction(() => globalThis.meboDemo.view === undefined && globalThis.meboDemo.decimated, null, { timeout: TIMEOUT });
+  expect(true, 'double-click goes back to the whole series, decimated');
+
+  // 5. A set sample, and several picked files, open as one series per metric over the windows.
+  await page.selectOption('#sample', 'set1');
+  await page.waitForFunction(() => globalThis.meboDemo.state === 'charted' && globalThis.meboDemo.sample === 'set1', null, { timeout: TIMEOUT });
+  const set = await page.evaluate(() => globalThis.meboDemo);
+  expect(set.blobs === 4 && set.series > 0 && (await page.textContent('#options')).includes('set of 4 blobs'), `set sample charted over ${set.blobs} blobs (${set.sourcePoints} points)`);
+  const windows = [0, 1, 2, 3].map((w) => ({ name: `w${w}.mebo`, mimeType: 'application/octet-stream', buffer: readFileSync(join(DIST, `samples/set1-w${w}.mebo`)) }));
+  await page.setInputFiles('#file', windows.reverse());
+  await page.waitForFunction(() => globalThis.meboDemo.state === 'charted' && globalThis.meboDemo.sample === undefined && globalThis.meboDemo.blobs === 4, null, { timeout: TIMEOUT });
+  const picked = await page.evaluate(() => globalThis.meboDemo);
+  expect(picked.sourcePoints === set.sourcePoints, `four picked files (out of order) chart the same ${picked.sourcePoints} points as the set sample`);
+
+  // 6. A corrupt file is reported, not thrown.
   await page.setInputFiles('#file', { name: 'bad.mebo', mimeType: 'application/octet-stream', buffer: dropped.subarray(0, 40) });
   await page.waitForSelector('#error:not([hidden])', { timeout: TIMEOUT });
   expect(true, `truncated file reported: ${await page.textContent('#error')}`);
 
-  // 5. The benchmark, started by the URL, with the local API: native, Node and this browser.
+  // 7. The benchmark, started by the URL, with the local API: native, Node and this browser.
   if (!process.argv.includes('--no-bench')) {
     await page.goto(`${server.url}?bench=quick`);
     await page.waitForFunction(() => globalThis.meboDemo?.bench && !globalThis.meboDemo.bench.running && (globalThis.meboDemo.bench.done || globalThis.meboDemo.bench.error), null, { timeout: 300_000, polling: 500 });
@@ -178,7 +219,7 @@ try {
   }
 
 
-  // 6. Served without the API (any static host): native and Node from bench-results.json, labelled.
+  // 8. Served without the API (any static host): native and Node from bench-results.json, labelled.
   const staticServer = await startServer({ root: DIST });
   try {
     const fallback = await browser.newPage({ viewport: { width: 1400, height: 1000 } });

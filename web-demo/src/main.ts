@@ -1,12 +1,16 @@
-// The dashboard: open a mebo blob (a bundled sample, a dropped or picked
-// file), show its options and metrics, chart the selected numeric metrics
-// with uPlot, list text metrics as rows. Everything is decoded here, in the
-// browser, by the SDK's WebAssembly.
+// The dashboard: open a mebo blob or a set of consecutive blobs (a bundled
+// sample, dropped or picked files), show its options and metrics, chart the
+// selected numeric metrics with uPlot, list text metrics as rows. Everything
+// is decoded here, in the browser, by the SDK's WebAssembly. Charts are drawn
+// from series decimated in wasm to the chart's pixel width (M4: first, min,
+// max and last point per pixel column, which draws the same lines as every
+// point); zooming re-reads the visible range from the blob at full resolution.
 
 import * as mebo from 'mebo';
 import uPlot from 'uplot';
 import { setupBench } from './bench-panel.js';
-import { idHex, type Sample, type SampleIndex } from './samples.js';
+import type { Sample, SampleIndex } from './samples.js';
+import { open, type MetricRow, type Opened } from './view.js';
 
 const PALETTE = ['#3158d4', '#e0662d', '#1b9e77', '#c2338a', '#7a5af8', '#b7950b', '#0e9384', '#d92d20', '#475467', '#2e90fa', '#66c61c', '#ee46bc'];
 /** Most series charted at once. */
@@ -16,33 +20,24 @@ const TEXT_ROWS = 500;
 /** Metrics selected when a blob opens. */
 const DEFAULT_SELECTION = 4;
 
-interface MetricRow {
-  id: bigint;
-  hex: string;
-  name: string | undefined;
-  points: number;
-}
-
-interface Opened {
-  kind: 'numeric' | 'text';
-  blob: mebo.NumericBlob | mebo.TextBlob;
-  label: string;
-  size: number;
-  metrics: MetricRow[];
-  totalPoints: number;
-  decodeMs: number;
-}
-
 /** What the headless check (check.mjs) reads. */
 interface DemoState {
   state: 'loading' | 'ready' | 'charted' | 'listed' | 'error';
   sample: string | undefined;
   series: number;
+  /** Points drawn (after decimation) or rows listed. */
   points: number;
+  /** The chart's time window: epoch ms, or undefined for everything. */
+  view: { from: number; to: number } | undefined;
+  /** Points of the window the drawn points were taken from (NaN values not counted). */
+  sourcePoints: number;
+  decimated: boolean;
+  /** Blobs opened (1, or the windows of a set). */
+  blobs: number;
   errors: string[];
 }
 
-const state: DemoState = { state: 'loading', sample: undefined, series: 0, points: 0, errors: [] };
+const state: DemoState = { state: 'loading', sample: undefined, series: 0, points: 0, view: undefined, sourcePoints: 0, decimated: false, blobs: 0, errors: [] };
 (globalThis as unknown as { meboDemo: DemoState }).meboDemo = state;
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
@@ -52,6 +47,8 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
 };
 
 let current: Opened | undefined;
+/** The chart's zoomed time window (epoch ms), or undefined for everything. */
+let window_: { from: number; to: number } | undefined;
 let selected: bigint[] = [];
 let chart: uPlot | undefined;
 let samples: Sample[] = [];
@@ -96,80 +93,63 @@ function showError(error: unknown): void {
 
 // ------------------------------------------------------------------ opening blobs
 
-/** Text blobs carry magic 0xEB1 in bits 4–15 of the little-endian first word; numeric ones 0xEA1–0xEA3. */
-function isTextBlob(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 && ((bytes[0] | (bytes[1] << 8)) & 0xfff0) === 0xeb10;
-}
-
-function open(bytes: Uint8Array, label: string, names: Record<string, string>): Opened {
-  const kind = isTextBlob(bytes) ? 'text' : 'numeric';
-  const t0 = performance.now();
-  const blob = kind === 'text' ? mebo.TextBlob.from(bytes) : mebo.NumericBlob.from(bytes);
-  try {
-    // One call decodes every metric: the figure shown is open + decodeAll.
-    const columns = blob.decodeAll();
-    const decodeMs = performance.now() - t0;
-    const blobNames = blob.names;
-    const metrics: MetricRow[] = Array.from(columns.ids, (id, i) => {
-      const hex = idHex(id);
-      return { id, hex, name: blobNames?.[i] ?? names[hex], points: columns.offsets[i + 1] - columns.offsets[i] };
-    });
-    return { kind, blob, label, size: bytes.length, metrics, totalPoints: columns.values.length, decodeMs };
-  } catch (error) {
-    blob.free();
-    throw error;
-  }
-}
-
-function show(bytes: Uint8Array, label: string, names: Record<string, string>): void {
+function show(parts: Uint8Array[], label: string, names: Record<string, string>): void {
   $('error').hidden = true;
   let opened: Opened;
   try {
-    opened = open(bytes, label, names);
+    opened = open(parts, label, names);
   } catch (error) {
     showError(error);
     state.state = 'error';
     return;
   }
-  current?.blob.free();
+  current?.free();
   current = opened;
+  state.blobs = opened.blobs;
+  window_ = undefined;
   selected = opened.metrics.slice(0, opened.kind === 'text' ? 1 : DEFAULT_SELECTION).map((m) => m.id);
   renderOptions();
   renderMetrics();
   renderView();
 }
 
+async function fetchBytes(path: string): Promise<Uint8Array> {
+  const response = await fetch(path);
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
 async function loadSample(sample: Sample): Promise<void> {
   state.state = 'loading';
   state.sample = sample.id;
   $('sample-note').textContent = sample.note;
-  const response = await fetch(`samples/${sample.file}`);
-  if (!response.ok) throw new Error(`samples/${sample.file}: HTTP ${response.status}`);
-  show(new Uint8Array(await response.arrayBuffer()), sample.label, sample.names);
+  const parts = await Promise.all(sample.files.map((f) => fetchBytes(`samples/${f}`)));
+  show(parts, sample.label, sample.names);
 }
 
-async function loadFile(file: File): Promise<void> {
+/** One file opens as a blob; several as a set of consecutive windows, charted as one series per metric. */
+async function loadFiles(files: File[]): Promise<void> {
   state.sample = undefined;
   ($('sample') as HTMLSelectElement).value = '';
-  $('sample-note').textContent = `${file.name}: opened from your disk; names are shown when the blob carries them, else ids.`;
-  show(new Uint8Array(await file.arrayBuffer()), file.name, {});
+  const label = files.length === 1 ? files[0].name : `${files.length} files (${files.map((f) => f.name).join(', ')})`;
+  $('sample-note').textContent = `${label}: opened from your disk${files.length > 1 ? ' as a set of windows' : ''}; names are shown when the blob carries them, else ids.`;
+  show(await Promise.all(files.map(async (f) => new Uint8Array(await f.arrayBuffer()))), label, {});
 }
 
 // ------------------------------------------------------------------ rendering
 
 function renderOptions(): void {
   if (!current) return;
-  const { blob, kind, size, totalPoints, metrics, decodeMs } = current;
-  const options = blob.options as unknown as Record<string, unknown>;
-  const start = blob.startTime;
+  const { kind, size, totalPoints, metrics, decodeMs, options, blobs } = current;
+  const start = current.startTime;
   const entries: [string, string][] = [
-    ['kind', kind],
+    ['kind', blobs > 1 ? `${kind} set of ${blobs} blobs` : kind],
     ['size', `${bytesText(size)} (${integer.format(size)} bytes)`],
     ['metrics', integer.format(metrics.length)],
     ['points', integer.format(totalPoints)],
     ['bytes / point', totalPoints ? (size / totalPoints).toFixed(2) : '-'],
     ['start time', timeText(Number(start) / 1000)],
-    ['decoded in', `${decodeMs.toFixed(2)} ms (open + decodeAll, first run)`],
+    ['decoded in', `${decodeMs.toFixed(2)} ms (${blobs > 1 ? 'open + materialize' : 'open + decodeAll'}, first run)`],
     ...Object.entries(options).map(([key, value]): [string, string] => [key, String(value)]),
   ];
   $('options').replaceChildren(...entries.flatMap(([k, v]) => [el('dt', { textContent: k }), el('dd', { textContent: v })]));
@@ -206,54 +186,89 @@ function toggle(id: bigint): void {
 
 function renderView(): void {
   if (!current) return;
-  if (current.kind === 'numeric') renderChart(current.blob as mebo.NumericBlob);
-  else renderText(current.blob as mebo.TextBlob);
+  if (current.kind === 'numeric') renderChart(current);
+  else renderText(current);
 }
 
-function renderChart(blob: mebo.NumericBlob): void {
+/** The chart's data for the current window: each metric decimated in wasm to the chart's pixel width, joined on time. */
+function chartData(view: Opened, shown: bigint[], width: number) {
+  let sourcePoints = 0;
+  let infinite = 0;
+  const tables: uPlot.AlignedData[] = shown.map((id) => {
+    const d = view.decimate(id, { method: 'minmax', buckets: Math.max(64, Math.round(width)), ...(window_ ?? {}) });
+    sourcePoints += d.sourcePoints;
+    const ys = Array.from(d.values, (v) => {
+      if (Number.isFinite(v)) return v;
+      infinite++;
+      return null;
+    });
+    return [d.timestampsMs, ys] as uPlot.AlignedData;
+  });
+  // uPlot wants one x column: align the metrics on the union of their timestamps.
+  const data = tables.length === 1 ? tables[0] : uPlot.join(tables);
+  const points = tables.reduce((n, t) => n + t[0].length, 0);
+  return { data, points, sourcePoints, infinite };
+}
+
+function renderChart(view: Opened): void {
   $('text-view').hidden = true;
   const chartBox = $('chart');
   chartBox.hidden = false;
   chart?.destroy();
   chart = undefined;
   const shown = selected.slice(0, MAX_SERIES);
-  $('view-title').textContent = `Chart — ${current!.label}`;
+  $('view-title').textContent = `Chart — ${view.label}`;
   if (shown.length === 0) {
     $('view-note').textContent = 'Select metrics in the list to chart them.';
-    state.series = 0;
-    state.points = 0;
-    state.state = 'ready';
+    Object.assign(state, { series: 0, points: 0, sourcePoints: 0, decimated: false, view: undefined, state: 'ready' });
     return;
   }
-  const byId = new Map(current!.metrics.map((m) => [m.id, m]));
-  let nonFinite = 0;
-  let backwards = false;
-  const tables: uPlot.AlignedData[] = shown.map((id) => {
-    const ms = blob.timestampsMs(id);
-    const values = blob.values(id);
-    const ys = Array.from(values, (v) => {
-      if (Number.isFinite(v)) return v;
-      nonFinite++;
-      return null;
-    });
-    for (let i = 1; i < ms.length; i++) if (ms[i] < ms[i - 1]) backwards = true;
-    return [ms, ys] as uPlot.AlignedData;
-  });
-  // uPlot wants one x column: align the metrics on the union of their timestamps.
-  const data = tables.length === 1 ? tables[0] : uPlot.join(tables);
-  const points = tables.reduce((n, t) => n + t[0].length, 0);
-  const notes = [`${shown.length} metric${shown.length > 1 ? 's' : ''}, ${integer.format(points)} points; drag to zoom, double-click to reset.`];
-  if (selected.length > MAX_SERIES) notes.push(`Only the first ${MAX_SERIES} selected metrics are charted.`);
-  if (nonFinite) notes.push(`${nonFinite} NaN / ±Inf values are left out of the chart.`);
-  if (backwards) notes.push('Some timestamps go backwards: the chart shows points in time order.');
-  $('view-note').textContent = notes.join(' ');
-
+  const byId = new Map(view.metrics.map((m) => [m.id, m]));
   const width = Math.max(320, chartBox.clientWidth);
+  const first = chartData(view, shown, width);
+
+  /** Re-read the window from the blob (not from the thinned points) and redraw. */
+  const redraw = (u: uPlot) => {
+    const next = chartData(view, shown, u.width);
+    u.setData(next.data, window_ === undefined);
+    if (window_) u.setScale('x', { min: window_.from, max: window_.to });
+    describe(next);
+  };
+  let pending = 0;
+
+  const describe = ({ points, sourcePoints, infinite }: ReturnType<typeof chartData>) => {
+    const decimated = points < sourcePoints;
+    const range = window_ ? `, ${timeText(window_.from)} – ${timeText(window_.to)}` : '';
+    const notes = [
+      `${shown.length} metric${shown.length > 1 ? 's' : ''}${view.blobs > 1 ? ` over ${view.blobs} blobs` : ''}${range}: ` +
+        (decimated
+          ? `${integer.format(sourcePoints)} points decimated in wasm to ${integer.format(points)} (first, min, max and last per pixel column).`
+          : `all ${integer.format(sourcePoints)} points.`),
+      'Drag to zoom (the range is re-read at full resolution), double-click to reset.',
+    ];
+    if (selected.length > MAX_SERIES) notes.push(`Only the first ${MAX_SERIES} selected metrics are charted.`);
+    const missing = window_ ? 0 : shown.reduce((n, id) => n + (byId.get(id)?.points ?? 0), 0) - sourcePoints;
+    if (missing > 0) notes.push(`${missing} NaN values are left out.`);
+    if (infinite) notes.push(`${infinite} ±Inf values are not drawn.`);
+    $('view-note').textContent = notes.join(' ');
+    Object.assign(state, { series: shown.length, points, sourcePoints, decimated, view: window_ ? { ...window_ } : undefined, state: 'charted' });
+  };
+
   const opts: uPlot.Options = {
     width,
     height: 380,
-    ms: 1, // x values are epoch milliseconds (the SDK's timestampsMs)
-    cursor: { drag: { x: true, y: false } },
+    ms: 1, // x values are epoch milliseconds (decimate's timestampsMs)
+    cursor: {
+      drag: { x: true, y: false },
+      bind: {
+        // Double-click: back to every point, re-read from the blob.
+        dblclick: (u) => () => {
+          window_ = undefined;
+          redraw(u);
+          return null;
+        },
+      },
+    },
     scales: { x: { time: true } },
     axes: [{}, { size: 70 }],
     series: [
@@ -266,31 +281,38 @@ function renderChart(blob: mebo.NumericBlob): void {
         points: { show: (byId.get(id)?.points ?? 0) <= 80 },
       })),
     ],
+    hooks: {
+      // A drag selects a time range: uPlot zooms to it, and the range is read
+      // again from the blob so the zoomed chart is not drawn from thinned points.
+      setSelect: [
+        (u) => {
+          if (u.select.width < 2) return;
+          window_ = { from: u.posToVal(u.select.left, 'x'), to: u.posToVal(u.select.left + u.select.width, 'x') };
+          cancelAnimationFrame(pending);
+          pending = requestAnimationFrame(() => redraw(u));
+        },
+      ],
+    },
   };
-  chart = new uPlot(opts, data, chartBox);
-  state.series = shown.length;
-  state.points = points;
-  state.state = 'charted';
+  chart = new uPlot(opts, first.data, chartBox);
+  describe(first);
 }
 
-function renderText(blob: mebo.TextBlob): void {
+function renderText(view: Opened): void {
   chart?.destroy();
   chart = undefined;
   $('chart').hidden = true;
   $('text-view').hidden = false;
-  $('view-title').textContent = `Rows — ${current!.label}`;
-  const byId = new Map(current!.metrics.map((m) => [m.id, m]));
-  const hasTags = blob.options.tags;
+  $('view-title').textContent = `Rows — ${view.label}`;
+  const byId = new Map(view.metrics.map((m) => [m.id, m]));
   const table = $('text-table') as HTMLTableElement;
   table.tHead!.replaceChildren(
-    el('tr', {}, el('th', { textContent: '#' }), el('th', { textContent: 'time (UTC)' }), el('th', { textContent: 'value' }), ...(hasTags ? [el('th', { textContent: 'tag' })] : [])),
+    el('tr', {}, el('th', { textContent: '#' }), el('th', { textContent: 'time (UTC)' }), el('th', { textContent: 'value' }), ...(view.hasTags ? [el('th', { textContent: 'tag' })] : [])),
   );
   const rows: HTMLTableRowElement[] = [];
   let total = 0;
   for (const id of selected) {
-    const ms = blob.timestampsMs(id);
-    const values = blob.values(id);
-    const tags = hasTags ? blob.tags(id) : undefined;
+    const { timestampsMs: ms, values, tags } = view.rows(id);
     total += values.length;
     for (let i = 0; i < values.length && rows.length < TEXT_ROWS; i++) {
       const value = values[i];
@@ -301,7 +323,7 @@ function renderText(blob: mebo.TextBlob): void {
           el('td', { className: 'num', textContent: String(i) }),
           el('td', { className: 'time', textContent: timeText(ms[i]) }),
           el('td', { className: 'value val', textContent: value === '' ? '∅ (empty)' : value }),
-          ...(tags ? [el('td', { className: 'value', textContent: tags[i] })] : []),
+          ...(view.hasTags ? [el('td', { className: 'value', textContent: tags?.[i] ?? '' })] : []),
         ),
       );
     }
@@ -309,7 +331,7 @@ function renderText(blob: mebo.TextBlob): void {
   table.tBodies[0].replaceChildren(...rows);
   const metric = selected.length ? metricLabel(byId.get(selected[0])!) : undefined;
   $('view-note').textContent = metric
-    ? `${metric}: ${integer.format(total)} rows${total > rows.length ? `, the first ${rows.length} shown` : ''}. Text blobs hold strings; pick another metric in the list.`
+    ? `${metric}: ${integer.format(total)} rows${view.blobs > 1 ? ` over ${view.blobs} blobs` : ''}${total > rows.length ? `, the first ${rows.length} shown` : ''}. Text blobs hold strings; pick another metric in the list.`
     : 'Select a metric in the list to see its rows.';
   state.series = selected.length;
   state.points = rows.length;
@@ -335,8 +357,8 @@ function wire(): void {
   });
   const fileInput = $('file') as HTMLInputElement;
   fileInput.addEventListener('change', () => {
-    const file = fileInput.files?.[0];
-    if (file) loadFile(file).catch(showError);
+    const files = [...(fileInput.files ?? [])];
+    if (files.length) loadFiles(files).catch(showError);
     fileInput.value = '';
   });
   const drop = $('drop');
@@ -351,8 +373,8 @@ function wire(): void {
   window.addEventListener('drop', (e) => {
     e.preventDefault();
     drop.classList.remove('over');
-    const file = e.dataTransfer?.files[0];
-    if (file) loadFile(file).catch(showError);
+    const files = [...(e.dataTransfer?.files ?? [])];
+    if (files.length) loadFiles(files).catch(showError);
   });
   drop.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' || e.key === ' ') fileInput.click();

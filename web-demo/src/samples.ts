@@ -6,7 +6,8 @@ export interface Sample {
   label: string;
   group: string;
   kind: 'numeric' | 'text';
-  file: string;
+  /** One blob, or the windows of a blob set. */
+  files: string[];
   bytes: number;
   /** One line about what the sample shows. */
   note: string;
@@ -17,9 +18,4 @@ export interface Sample {
 export interface SampleIndex {
   default: string;
   samples: Sample[];
-}
-
-/** A metric id as the 16 hex digits the vectors use. */
-export function idHex(id: bigint): string {
-  return id.toString(16).padStart(16, '0');
 }

@@ -1,0 +1,135 @@
+// What the dashboard opened: one blob, or several blobs as a set of
+// consecutive windows (one series per metric over all of them). Both answer
+// the same questions, so the views below do not care which it is.
+
+import * as mebo from 'mebo';
+
+export interface MetricRow {
+  id: bigint;
+  hex: string;
+  name: string | undefined;
+  points: number;
+}
+
+export interface TextRows {
+  timestampsMs: Float64Array;
+  values: string[];
+  tags: string[] | undefined;
+}
+
+export interface Opened {
+  kind: 'numeric' | 'text';
+  /** How many blobs: 1, or the windows of a set. */
+  blobs: number;
+  label: string;
+  size: number;
+  metrics: MetricRow[];
+  totalPoints: number;
+  /** Open + decode of every metric (decodeAll, or a set's materialize), first run. */
+  decodeMs: number;
+  /** The header options (of the first window for a set). */
+  options: Record<string, unknown>;
+  startTime: bigint;
+  hasTags: boolean;
+  /** A numeric metric thinned in wasm for a chart (see the SDK's `decimate`). */
+  decimate(id: bigint, options: mebo.DecimateOptions): mebo.Decimated;
+  /** A text metric's rows. */
+  rows(id: bigint): TextRows;
+  free(): void;
+}
+
+/** Text blobs carry magic 0xEB1 in bits 4–15 of the little-endian first word; numeric ones 0xEA1–0xEA3. */
+function isTextBlob(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && ((bytes[0] | (bytes[1] << 8)) & 0xfff0) === 0xeb10;
+}
+
+/** A metric id as the 16 hex digits the vectors use. */
+export function idHex(id: bigint): string {
+  return id.toString(16).padStart(16, '0');
+}
+
+function metricRows(columns: { ids: BigUint64Array; offsets: Uint32Array }, names: (i: number, hex: string) => string | undefined): MetricRow[] {
+  return Array.from(columns.ids, (id, i) => {
+    const hex = idHex(id);
+    return { id, hex, name: names(i, hex), points: columns.offsets[i + 1] - columns.offsets[i] };
+  });
+}
+
+const msOf = (timestamps: BigInt64Array) => Float64Array.from(timestamps, (t) => Number(t) / 1000);
+
+/**
+ * Open `parts` (one blob, or the windows of a set, all of one kind) and
+ * decode every metric once, timed. `names` maps 16-hex-digit ids to names
+ * for blobs that store ids only.
+ */
+export function open(parts: Uint8Array[], label: string, names: Record<string, string>): Opened {
+  if (parts.length === 0) throw new Error('nothing to open');
+  const kind = isTextBlob(parts[0]) ? 'text' : 'numeric';
+  if (parts.some((p) => (isTextBlob(p) ? 'text' : 'numeric') !== kind)) throw new Error('a set holds blobs of one kind: these mix numeric and text blobs');
+  const size = parts.reduce((n, p) => n + p.length, 0);
+  const Blob = kind === 'text' ? mebo.TextBlob : mebo.NumericBlob;
+
+  if (parts.length === 1) {
+    const t0 = performance.now();
+    const blob = Blob.from(parts[0]);
+    try {
+      const columns = blob.decodeAll();
+      const decodeMs = performance.now() - t0;
+      const blobNames = blob.names;
+      const options = blob.options as unknown as Record<string, unknown>;
+      return {
+        kind,
+        blobs: 1,
+        label,
+        size,
+        metrics: metricRows(columns, (i, hex) => blobNames?.[i] ?? names[hex]),
+        totalPoints: columns.timestamps.length,
+        decodeMs,
+        options,
+        startTime: blob.startTime,
+        hasTags: options.tags === true,
+        decimate: (id, o) => (blob as mebo.NumericBlob).decimate(id, o),
+        rows: (id) => {
+          const text = blob as mebo.TextBlob;
+          return { timestampsMs: text.timestampsMs(id), values: text.values(id), tags: text.tags(id) };
+        },
+        free: () => blob.free(),
+      };
+    } catch (error) {
+      blob.free();
+      throw error;
+    }
+  }
+
+  // Several blobs: a set. Options and start time come from the first window.
+  const first = Blob.from(parts[0]);
+  const options = first.options as unknown as Record<string, unknown>;
+  first.free();
+  const t0 = performance.now();
+  const set = kind === 'text' ? mebo.TextBlobSet.from(parts) : mebo.NumericBlobSet.from(parts);
+  try {
+    const columns = set.materialize();
+    const decodeMs = performance.now() - t0;
+    return {
+      kind,
+      blobs: set.length,
+      label,
+      size,
+      metrics: metricRows(columns, (_i, hex) => names[hex]),
+      totalPoints: columns.timestamps.length,
+      decodeMs,
+      options,
+      startTime: set.timeRange[0],
+      hasTags: options.tags === true,
+      decimate: (id, o) => (set as mebo.NumericBlobSet).decimate(id, o),
+      rows: (id) => {
+        const m = (set as mebo.TextBlobSet).materializeMetric(id);
+        return { timestampsMs: msOf(m.timestamps), values: m.values, tags: m.tags };
+      },
+      free: () => set.free(),
+    };
+  } catch (error) {
+    set.free();
+    throw error;
+  }
+}
