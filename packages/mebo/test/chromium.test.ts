@@ -10,7 +10,9 @@ import { extname, join, normalize, sep } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectSampleDecoded, sampleCases } from './helpers/hosts.js';
+import * as mebo from '../src/index.js';
+import { expectSampleDecoded, sampleBlobs, sampleCases } from './helpers/hosts.js';
+import { seriesSample } from './hosts/series-document.js';
 import { PACKAGE_ROOT, REPO_ROOT, VECTORS } from './helpers/vectors.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -100,6 +102,17 @@ import { decodeSample } from '/packages/mebo/test/hosts/decode-document.js';`,
       ),
     },
   );
+  generated.set(
+    '/test-page/series.html',
+    {
+      type: TYPES['.html']!,
+      body: page(
+        `import * as mebo from '/packages/mebo/dist/index.js';
+import { seriesSample } from '/packages/mebo/test/hosts/series-document.js';`,
+        `mebo.init().then(() => seriesSample(mebo, sample))`,
+      ),
+    },
+  );
   generated.set('/test-page/bundle.html', { type: TYPES['.html']!, body: page(`import { run } from './consumer.js';`, `run(sample)`) });
 
   server = createServer((request, response) => {
@@ -158,4 +171,12 @@ it('an esbuild bundle of an app importing `mebo` decodes the host sample (wasm a
   const out = await outcome('/test-page/bundle.html');
   expect(out.variant).toBe('scalar');
   expectSampleDecoded(out.results);
+});
+
+it('range and decimate (M4, LTTB, a window) give in Chromium what they give in Node', async () => {
+  const out = (await outcome('/test-page/series.html')) as unknown as Record<string, unknown>;
+  await mebo.init();
+  const want = seriesSample(mebo, sampleBlobs());
+  expect(Object.keys(want).length).toBeGreaterThanOrEqual(8);
+  expect(out).toEqual(want);
 });
