@@ -50,17 +50,11 @@ impl From<JsObject> for JsValue {
 
 /// One payload's size in the blob and after decompression, as `{ bytes, decompressedBytes }`.
 pub fn payload(bytes: usize, decompressed: usize) -> JsValue {
-    JsObject::new()
-        .set("bytes", bytes as f64)
-        .set("decompressedBytes", decompressed as f64)
-        .into()
+    JsObject::new().set("bytes", bytes as f64).set("decompressedBytes", decompressed as f64).into()
 }
 
 /// Decode limits from the SDK's optional fields; absent ones keep the core's defaults.
-pub fn decode_limits(
-    max_decompressed_bytes: Option<usize>,
-    max_points: Option<u64>,
-) -> DecodeLimits {
+pub fn decode_limits(max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> DecodeLimits {
     let defaults = DecodeLimits::default();
     DecodeLimits {
         max_decompressed_bytes: max_decompressed_bytes.unwrap_or(defaults.max_decompressed_bytes),
@@ -86,10 +80,7 @@ pub fn byte_order(big_endian: bool) -> ByteOrder {
 
 /// Parse an optional option name with the core's parser, or keep `default`.
 #[cfg(feature = "encode")]
-pub fn parse_or<T: std::str::FromStr<Err = Error>>(
-    value: Option<String>,
-    default: T,
-) -> JsResult<T> {
+pub fn parse_or<T: std::str::FromStr<Err = Error>>(value: Option<String>, default: T) -> JsResult<T> {
     match value {
         Some(name) => check(name.parse()),
         None => Ok(default),
@@ -111,25 +102,6 @@ pub fn strings<'s>(items: impl IntoIterator<Item = &'s str>) -> JsResult<JsValue
     strings_with_ends(&text, units, ends)
 }
 
-/// [`strings`] for strings already concatenated, with UTF-8 byte offsets
-/// (`offsets[i]..offsets[i + 1]` is string `i`), as the core's string columns.
-pub fn joined_strings(text: &str, offsets: &[u32]) -> JsResult<JsValue> {
-    let ends: Vec<usize> = if text.is_ascii() {
-        offsets.iter().skip(1).map(|&end| end as usize).collect()
-    } else {
-        let mut units = 0;
-        offsets
-            .windows(2)
-            .map(|w| {
-                units += text.get(w[0] as usize..w[1] as usize).map_or(0, utf16_len);
-                units
-            })
-            .collect()
-    };
-    let total = ends.last().copied().unwrap_or(0);
-    strings_with_ends(text, total, ends)
-}
-
 fn strings_with_ends(text: &str, units: usize, ends: Vec<usize>) -> JsResult<JsValue> {
     if units > MAX_JS_STRING_UNITS {
         return Err(error(Error::SizeCap {
@@ -140,10 +112,7 @@ fn strings_with_ends(text: &str, units: usize, ends: Vec<usize>) -> JsResult<JsV
     }
     // Below MAX_JS_STRING_UNITS, so every end fits u32.
     let ends: Vec<u32> = ends.into_iter().map(|e| e as u32).collect();
-    Ok(JsObject::new()
-        .set("text", text)
-        .set("ends", Uint32Array::from(ends.as_slice()))
-        .into())
+    Ok(JsObject::new().set("text", text).set("ends", Uint32Array::from(ends.as_slice())).into())
 }
 
 /// Microsecond timestamps as epoch milliseconds, the unit of JS `Date` and
@@ -160,6 +129,25 @@ fn utf16_len(s: &str) -> usize {
     }
 }
 
+/// One series as `{ timestamps, values, tags }`: `values` already a JS value,
+/// tags joined, or `undefined` without tags.
+pub fn series<S: AsRef<str>>(timestamps: &[i64], values: JsValue, tags: Option<&[S]>) -> JsResult<JsValue> {
+    let tags = match tags {
+        Some(t) => strings(t.iter().map(AsRef::as_ref))?,
+        None => JsValue::UNDEFINED,
+    };
+    Ok(JsObject::new().set("timestamps", js_sys::BigInt64Array::from(timestamps)).set("values", values).set("tags", tags).into())
+}
+
+/// The decimation the SDK asked for (it validates the method's name).
+pub fn decimation(lttb: bool) -> crate::series::Method {
+    if lttb {
+        crate::series::Method::Lttb
+    } else {
+        crate::series::Method::MinMax
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::utf16_len;
@@ -171,44 +159,5 @@ mod tests {
         assert_eq!(utf16_len("é"), 1);
         assert_eq!(utf16_len("温度"), 2);
         assert_eq!(utf16_len("😀"), 2);
-    }
-}
-
-/// One series as `{ timestamps, values, tags }`: `values` already a JS value,
-/// tags joined, or `undefined` without tags.
-pub fn series<S: AsRef<str>>(
-    timestamps: &[i64],
-    values: JsValue,
-    tags: Option<&[S]>,
-) -> JsResult<JsValue> {
-    let tags = match tags {
-        Some(t) => strings(t.iter().map(AsRef::as_ref))?,
-        None => JsValue::UNDEFINED,
-    };
-    Ok(JsObject::new()
-        .set("timestamps", js_sys::BigInt64Array::from(timestamps))
-        .set("values", values)
-        .set("tags", tags)
-        .into())
-}
-
-/// A decimated series as `{ timestampsMs, values, sourcePoints }`.
-pub fn decimated(d: crate::series::Decimated) -> JsValue {
-    JsObject::new()
-        .set(
-            "timestampsMs",
-            js_sys::Float64Array::from(d.timestamps_ms.as_slice()),
-        )
-        .set("values", js_sys::Float64Array::from(d.values.as_slice()))
-        .set("sourcePoints", d.source_points as f64)
-        .into()
-}
-
-/// The decimation the SDK asked for (it validates the method's name).
-pub fn decimation(lttb: bool) -> crate::series::Method {
-    if lttb {
-        crate::series::Method::Lttb
-    } else {
-        crate::series::Method::MinMax
     }
 }

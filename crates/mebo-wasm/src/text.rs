@@ -1,7 +1,9 @@
 //! Text blobs: a reader handle and an encoder handle, shaped as the numeric ones.
 
 use js_sys::{BigInt64Array, BigUint64Array, Uint32Array};
-use mebo::text::{TextBlob, TextColumns, TextMetric};
+use std::collections::HashMap;
+
+use mebo::text::{StringColumn, TextBlob, TextColumns, TextMetric};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult};
@@ -28,17 +30,10 @@ impl TextBlobHandle {
 impl TextBlobHandle {
     /// Open a blob. Absent limits keep the core's defaults.
     /// The bytes arrive as one copy in wasm memory that the handle keeps.
-    pub fn open(
-        bytes: Vec<u8>,
-        max_decompressed_bytes: Option<usize>,
-        max_points: Option<u64>,
-    ) -> JsResult<TextBlobHandle> {
+    pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<TextBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
         let byte_length = bytes.len();
-        Ok(TextBlobHandle {
-            blob: check(TextBlob::open_owned(bytes, &limits))?,
-            byte_length,
-        })
+        Ok(TextBlobHandle { blob: check(TextBlob::open_owned(bytes, &limits))?, byte_length })
     }
 
     /// Where the blob's bytes go, from the header's offsets: `{ total,
@@ -52,10 +47,7 @@ impl TextBlobHandle {
             .set("header", mebo::text::header::HEADER_SIZE as f64)
             .set("names", (index - mebo::text::header::HEADER_SIZE) as f64)
             .set("index", (data - index) as f64)
-            .set(
-                "data",
-                js::payload(self.byte_length - data, self.blob.data_size()),
-            )
+            .set("data", js::payload(self.byte_length - data, self.blob.data_size()))
             .into()
     }
 
@@ -110,30 +102,109 @@ impl TextBlobHandle {
         Ok(check(self.metric(index)?.tag_at(point))?.map(str::to_string))
     }
 
-    /// Every metric at once: `{ ids, offsets, timestamps, values, tags? }`,
-    /// typed arrays copied once out of wasm memory, strings joined.
+    /// Every metric at once: `{ ids, offsets, timestamps, dictionary, codes,
+    /// tagDictionary?, tagCodes? }` (see [`columns`]).
     #[wasm_bindgen(js_name = decodeAll)]
     pub fn decode_all(&self) -> JsResult<JsValue> {
         columns(&check(self.blob.decode_all())?)
     }
+
+    /// [`decode_all`](Self::decode_all) into the caller's `timestamps`, `codes`
+    /// and, when the blob has tags, `tag_codes` (their first `totalPoints`
+    /// elements; they must hold that many). Returns `{ ids, offsets,
+    /// dictionary, tagDictionary? }`.
+    #[wasm_bindgen(js_name = decodeAllInto)]
+    pub fn decode_all_into(&self, timestamps: &BigInt64Array, codes: &Uint32Array, tag_codes: Option<Uint32Array>) -> JsResult<JsValue> {
+        let c = check(self.blob.decode_all())?;
+        let n = c.timestamps.len();
+        let short = |len: u32| (len as usize) < n;
+        if short(timestamps.length()) || short(codes.length()) || (c.tags.is_some() && tag_codes.as_ref().is_none_or(|t| short(t.length()))) {
+            return Err(js_sys::RangeError::new(&format!("decodeAllInto needs arrays of at least {n} elements")).into());
+        }
+        let values = Dictionary::of(&c.values)?;
+        timestamps.subarray(0, n as u32).copy_from(&c.timestamps);
+        codes.subarray(0, n as u32).copy_from(&values.codes);
+        let mut out = JsObject::new()
+            .set("ids", BigUint64Array::from(c.ids.as_slice()))
+            .set("offsets", Uint32Array::from(c.offsets.as_slice()))
+            .set("dictionary", js::strings(values.strings)?);
+        if let (Some(tags), Some(tag_codes)) = (&c.tags, tag_codes) {
+            let tags = Dictionary::of(tags)?;
+            tag_codes.subarray(0, n as u32).copy_from(&tags.codes);
+            out = out.set("tagDictionary", js::strings(tags.strings)?);
+        }
+        Ok(out.into())
+    }
 }
 
-/// Columns as `{ ids, offsets, timestamps, values, tags }`, strings joined.
+/// A string column as Arrow's dictionary vectors hold one: each distinct
+/// string once, in order of first appearance, and per point the index of its
+/// string. JavaScript then makes one string per distinct value, not per
+/// point (text columns are mostly statuses that repeat).
+pub(crate) struct Dictionary<'a> {
+    pub strings: Vec<&'a str>,
+    pub codes: Vec<u32>,
+}
+
+/// Distinct strings looked up by a linear scan before a hash map is built:
+/// most text columns hold a handful of statuses, and comparing a few short
+/// strings is cheaper than hashing one.
+const LINEAR_LOOKUP: usize = 16;
+
+impl<'a> Dictionary<'a> {
+    pub fn of(column: &'a StringColumn) -> JsResult<Dictionary<'a>> {
+        let mut strings: Vec<&'a str> = Vec::new();
+        // Filled once there are more than LINEAR_LOOKUP distinct strings.
+        // std's SipHash, not a faster unkeyed hash: a blob is hostile input,
+        // and colliding strings must not make this quadratic.
+        let mut index: HashMap<&'a str, u32> = HashMap::new();
+        let mut codes = Vec::with_capacity(column.offsets.len().saturating_sub(1));
+        let mut last: Option<(&str, u32)> = None;
+        for w in column.offsets.windows(2) {
+            // The core built the offsets at string boundaries; a miss is a bug, reported, not a panic.
+            let s = column.bytes.get(w[0] as usize..w[1] as usize).ok_or_else(|| {
+                js::error(mebo::Error::OffsetOutOfRange { what: "text column string", offset: w[1] as usize, limit: column.bytes.len() })
+            })?;
+            let code = match last {
+                // Runs of one value (a status that holds) look nothing up.
+                Some((previous, code)) if previous == s => code,
+                _ if index.is_empty() => match strings.iter().position(|&d| d == s) {
+                    Some(k) => k as u32,
+                    None => {
+                        strings.push(s);
+                        if strings.len() > LINEAR_LOOKUP {
+                            index.extend(strings.iter().enumerate().map(|(k, &d)| (d, k as u32)));
+                        }
+                        (strings.len() - 1) as u32
+                    }
+                },
+                _ => *index.entry(s).or_insert_with(|| {
+                    strings.push(s);
+                    (strings.len() - 1) as u32
+                }),
+            };
+            last = Some((s, code));
+            codes.push(code);
+        }
+        Ok(Dictionary { strings, codes })
+    }
+}
+
+/// Columns as `{ ids, offsets, timestamps, dictionary, codes, tagDictionary?,
+/// tagCodes? }`: values and tags as dictionaries (strings joined).
 pub(crate) fn columns(c: &TextColumns) -> JsResult<JsValue> {
-    let tags = match &c.tags {
-        Some(tags) => js::joined_strings(&tags.bytes, &tags.offsets)?,
-        None => JsValue::UNDEFINED,
-    };
-    Ok(JsObject::new()
+    let values = Dictionary::of(&c.values)?;
+    let mut out = JsObject::new()
         .set("ids", BigUint64Array::from(c.ids.as_slice()))
         .set("offsets", Uint32Array::from(c.offsets.as_slice()))
         .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
-        .set(
-            "values",
-            js::joined_strings(&c.values.bytes, &c.values.offsets)?,
-        )
-        .set("tags", tags)
-        .into())
+        .set("dictionary", js::strings(values.strings)?)
+        .set("codes", Uint32Array::from(values.codes.as_slice()));
+    if let Some(tags) = &c.tags {
+        let tags = Dictionary::of(tags)?;
+        out = out.set("tagDictionary", js::strings(tags.strings)?).set("tagCodes", Uint32Array::from(tags.codes.as_slice()));
+    }
+    Ok(out.into())
 }
 
 #[cfg(feature = "encode")]
@@ -171,9 +242,7 @@ mod encode {
                 tags: tags.unwrap_or(d.tags),
                 byte_order: big_endian.map_or(d.byte_order, js::byte_order),
             };
-            Ok(TextEncoderHandle {
-                encoder: check(TextEncoder::new(start_time, options))?,
-            })
+            Ok(TextEncoderHandle { encoder: check(TextEncoder::new(start_time, options))? })
         }
 
         #[wasm_bindgen(js_name = startMetricName)]
@@ -187,26 +256,13 @@ mod encode {
         }
 
         #[wasm_bindgen(js_name = addPoint)]
-        pub fn add_point(
-            &mut self,
-            timestamp: i64,
-            value: &str,
-            tag: Option<String>,
-        ) -> JsResult<()> {
+        pub fn add_point(&mut self, timestamp: i64, value: &str, tag: Option<String>) -> JsResult<()> {
             check(self.encoder.add_point(timestamp, value, tag.as_deref()))
         }
 
         #[wasm_bindgen(js_name = addPoints)]
-        pub fn add_points(
-            &mut self,
-            timestamps: &[i64],
-            values: Vec<String>,
-            tags: Option<Vec<String>>,
-        ) -> JsResult<()> {
-            check(
-                self.encoder
-                    .add_points(timestamps, &values, tags.as_deref()),
-            )
+        pub fn add_points(&mut self, timestamps: &[i64], values: Vec<String>, tags: Option<Vec<String>>) -> JsResult<()> {
+            check(self.encoder.add_points(timestamps, &values, tags.as_deref()))
         }
 
         #[wasm_bindgen(js_name = endMetric)]

@@ -11,8 +11,8 @@ import type { NumericColumns } from './numeric.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { Owned } from './owned.js';
 import { splitOptionalStrings, splitStrings, type JoinedStrings } from './strings.js';
-import { decimateArgs, timeBound, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
-import type { TextColumns } from './text.js';
+import { decimateArgs, timeBound, unpackDecimated, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
+import { textColumns, type RawTextColumns, type TextColumns } from './text.js';
 
 /** One metric's series over every blob of a set. */
 export interface MaterializedMetric<V> {
@@ -38,7 +38,7 @@ export interface SetHandle {
 
 /** @internal The numeric set handle also decimates. */
 export interface NumericSetHandle extends SetHandle {
-  decimate(id: bigint, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Decimated;
+  decimate(id: bigint, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Float64Array;
 }
 
 interface SetHandleClass<H extends SetHandle> {
@@ -145,7 +145,7 @@ export class NumericBlobSet extends BlobSetReader<NumericSetHandle> {
   decimate(key: MetricKey, options: DecimateOptions): Decimated {
     const id = this.id(key);
     const [buckets, lttb, from, to] = decimateArgs(options);
-    return call(() => this.live().decimate(id, buckets, lttb, from, to));
+    return unpackDecimated(call(() => this.live().decimate(id, buckets, lttb, from, to)));
   }
 
   /** Every metric's series as columns (ids ascending), like a blob's `decodeAll`. */
@@ -180,16 +180,6 @@ export class TextBlobSet extends BlobSetReader<SetHandle> {
 
   /** Every metric's series as columns (ids ascending), like a blob's `decodeAll`. */
   materialize(): TextColumns {
-    const raw = call(() => this.live().materialize()) as {
-      ids: BigUint64Array;
-      offsets: Uint32Array;
-      timestamps: BigInt64Array;
-      values: JoinedStrings;
-      tags?: JoinedStrings;
-    };
-    const columns: TextColumns = { ids: raw.ids, offsets: raw.offsets, timestamps: raw.timestamps, values: splitStrings(raw.values) };
-    const tags = splitOptionalStrings(raw.tags);
-    if (tags !== undefined) columns.tags = tags;
-    return columns;
+    return textColumns(call(() => this.live().materialize()) as RawTextColumns);
   }
 }

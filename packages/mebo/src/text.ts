@@ -53,14 +53,83 @@ export interface TextSections {
   data: PayloadSize;
 }
 
-/** Every metric of a blob at once: metric `i` owns points `offsets[i]` to `offsets[i + 1]`. */
+/**
+ * Every metric of a blob at once: metric `i` owns points `offsets[i]` to
+ * `offsets[i + 1]`. Values (and tags) come as Arrow's dictionary vectors do:
+ * each distinct string once in `dictionary`, and per point its index in
+ * `codes`; one JavaScript string is made per distinct value, not per point.
+ * `values` (and `tags`) give the per-point strings, built on first access.
+ */
 export interface TextColumns {
   ids: BigUint64Array;
   offsets: Uint32Array;
   timestamps: BigInt64Array;
-  values: string[];
-  /** Present when the blob has tags. */
-  tags?: string[];
+  /** Each distinct value once, in order of first appearance. */
+  dictionary: string[];
+  /** Per point, the index of its value in `dictionary`. */
+  codes: Uint32Array;
+  /** Per point, its value: `dictionary[codes[i]]`. */
+  readonly values: string[];
+  /** Present when the blob has tags: each distinct tag once. */
+  tagDictionary?: string[];
+  /** Present when the blob has tags: per point, the index of its tag in `tagDictionary`. */
+  tagCodes?: Uint32Array;
+  /** Per point, its tag, when the blob has tags. */
+  readonly tags?: string[];
+}
+
+/** @internal The columns of the bindings: dictionaries as joined strings. */
+export interface RawTextColumns {
+  ids: BigUint64Array;
+  offsets: Uint32Array;
+  timestamps: BigInt64Array;
+  dictionary: JoinedStrings;
+  codes: Uint32Array;
+  tagDictionary?: JoinedStrings;
+  tagCodes?: Uint32Array;
+}
+
+/** Per-point strings of a dictionary vector. */
+function expand(dictionary: string[], codes: Uint32Array): string[] {
+  const out = new Array<string>(codes.length);
+  for (let i = 0; i < codes.length; i++) out[i] = dictionary[codes[i]];
+  return out;
+}
+
+class DictionaryColumns implements TextColumns {
+  #values: string[] | undefined;
+  #tags: string[] | undefined;
+  readonly tagDictionary?: string[];
+  readonly tagCodes?: Uint32Array;
+
+  constructor(
+    readonly ids: BigUint64Array,
+    readonly offsets: Uint32Array,
+    readonly timestamps: BigInt64Array,
+    readonly dictionary: string[],
+    readonly codes: Uint32Array,
+    tags?: { dictionary: string[]; codes: Uint32Array },
+  ) {
+    if (tags) {
+      this.tagDictionary = tags.dictionary;
+      this.tagCodes = tags.codes;
+    }
+  }
+
+  get values(): string[] {
+    return (this.#values ??= expand(this.dictionary, this.codes));
+  }
+
+  get tags(): string[] | undefined {
+    if (!this.tagDictionary || !this.tagCodes) return undefined;
+    return (this.#tags ??= expand(this.tagDictionary, this.tagCodes));
+  }
+}
+
+/** @internal TextColumns from the bindings' raw columns (a blob's decodeAll, a set's materialize). */
+export function textColumns(raw: RawTextColumns): TextColumns {
+  const tags = raw.tagDictionary && raw.tagCodes ? { dictionary: splitStrings(raw.tagDictionary), codes: raw.tagCodes } : undefined;
+  return new DictionaryColumns(raw.ids, raw.offsets, raw.timestamps, splitStrings(raw.dictionary), raw.codes, tags);
 }
 
 /** @internal The text handle of the bindings, described structurally. */
@@ -70,13 +139,8 @@ export interface TextHandle extends BlobHandle {
   values(index: number): JoinedStrings;
   valueAt(index: number, point: number): string;
   range(index: number, from: bigint, to: bigint): { timestamps: BigInt64Array; values: JoinedStrings; tags?: JoinedStrings };
-  decodeAll(): {
-    ids: BigUint64Array;
-    offsets: Uint32Array;
-    timestamps: BigInt64Array;
-    values: JoinedStrings;
-    tags: JoinedStrings | undefined;
-  };
+  decodeAll(): RawTextColumns;
+  decodeAllInto(timestamps: BigInt64Array, codes: Uint32Array, tagCodes?: Uint32Array): Omit<RawTextColumns, 'timestamps' | 'codes' | 'tagCodes'>;
 }
 
 /** An opened text blob. Free it with `free()` (or `using`) when done. */
@@ -144,18 +208,30 @@ export class TextBlob extends BlobReader<TextHandle> {
     return metric;
   }
 
-  /** Every metric in one call into wasm. */
+  /** Every metric in one call into wasm; values and tags as dictionaries (see `TextColumns`). */
   decodeAll(): TextColumns {
-    const raw = call(() => this.live().decodeAll());
-    const columns: TextColumns = {
-      ids: raw.ids,
-      offsets: raw.offsets,
-      timestamps: raw.timestamps,
-      values: splitStrings(raw.values),
-    };
-    const tags = splitOptionalStrings(raw.tags);
-    if (tags !== undefined) columns.tags = tags;
-    return columns;
+    return textColumns(call(() => this.live().decodeAll()));
+  }
+
+  /**
+   * `decodeAll` into arrays you keep, for decoding blob after blob without
+   * allocating: the result's `timestamps`, `codes` and `tagCodes` are views of
+   * the first `totalPoints` elements of `into`'s arrays when they are that
+   * long, else new arrays. Pass the previous result back in.
+   */
+  decodeAllInto(into: Pick<TextColumns, 'timestamps' | 'codes' | 'tagCodes'>): TextColumns {
+    const target = (into ?? {}) as Partial<TextColumns>;
+    if (!(target.timestamps instanceof BigInt64Array) || !(target.codes instanceof Uint32Array) || (target.tagCodes !== undefined && !(target.tagCodes instanceof Uint32Array))) {
+      throw invalidArgument('decodeAllInto needs { timestamps: BigInt64Array, codes: Uint32Array, tagCodes?: Uint32Array }');
+    }
+    const total = this.totalPoints;
+    const fit = <T extends BigInt64Array | Uint32Array>(kept: T | undefined, make: (n: number) => T): T =>
+      kept !== undefined && kept.length >= total ? (kept.subarray(0, total) as T) : make(total);
+    const timestamps = fit(target.timestamps, (n) => new BigInt64Array(n));
+    const codes = fit(target.codes, (n) => new Uint32Array(n));
+    const tagCodes = this.options.tags ? fit(target.tagCodes, (n) => new Uint32Array(n)) : undefined;
+    const raw = call(() => this.live().decodeAllInto(timestamps, codes, tagCodes));
+    return textColumns({ ...raw, timestamps, codes, tagCodes });
   }
 }
 
