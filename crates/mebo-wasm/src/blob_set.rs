@@ -25,18 +25,14 @@ fn open_each<B>(
         .iter()
         .map(|&len| {
             let (blob, tail) = rest.split_at_checked(len as usize).ok_or_else(|| {
-                js::error(Error::BlobSet {
-                    detail: format!("blob lengths add up past the {} bytes given", bytes.len()),
-                })
+                js::error(Error::BlobSet { detail: format!("blob lengths add up past the {} bytes given", bytes.len()) })
             })?;
             rest = tail;
             check(open(blob, limits))
         })
         .collect::<JsResult<Vec<B>>>()?;
     if !rest.is_empty() {
-        return Err(js::error(Error::BlobSet {
-            detail: format!("{} bytes after the last blob", rest.len()),
-        }));
+        return Err(js::error(Error::BlobSet { detail: format!("{} bytes after the last blob", rest.len()) }));
     }
     Ok(blobs)
 }
@@ -57,9 +53,7 @@ macro_rules! set_handle {
                 let blobs = open_each(bytes, lengths, &limits, |b, l| {
                     $blob::open_with_limits(b, l).map($blob::into_owned)
                 })?;
-                Ok($handle {
-                    set: check(Windows::new(blobs))?,
-                })
+                Ok($handle { set: check(Windows::new(blobs))? })
             }
 
             /// Number of blobs.
@@ -110,11 +104,7 @@ impl NumericBlobSetHandle {
     #[wasm_bindgen(js_name = materializeMetric)]
     pub fn materialize_metric(&self, id: u64) -> JsResult<JsValue> {
         let m = check(self.set.materialize_metric(id))?;
-        js::series(
-            &m.timestamps,
-            Float64Array::from(m.values.as_slice()).into(),
-            m.tags.as_deref(),
-        )
+        js::series(&m.timestamps, Float64Array::from(m.values.as_slice()).into(), m.tags.as_deref())
     }
 
     /// One metric's points with `from <= t < to` over every blob: `{ timestamps, values, tags? }`.
@@ -122,31 +112,13 @@ impl NumericBlobSetHandle {
         let m = check(self.set.materialize_metric(id))?;
         let picked = Selection::of(&m.timestamps, from, to);
         let tags = m.tags.map(|t| picked.pick(&t));
-        js::series(
-            &picked.pick(&m.timestamps),
-            Float64Array::from(picked.pick(&m.values).as_slice()).into(),
-            tags.as_deref(),
-        )
+        js::series(&picked.pick(&m.timestamps), Float64Array::from(picked.pick(&m.values).as_slice()).into(), tags.as_deref())
     }
 
-    /// One metric over every blob, decimated (see `series::decimate`): `{ timestampsMs, values, sourcePoints }`.
-    pub fn decimate(
-        &self,
-        id: u64,
-        buckets: usize,
-        lttb: bool,
-        from: Option<i64>,
-        to: Option<i64>,
-    ) -> JsResult<JsValue> {
+    /// One metric over every blob, decimated (see `series::decimate`), packed: `[timestampsMs…, values…, sourcePoints]`.
+    pub fn decimate(&self, id: u64, buckets: usize, lttb: bool, from: Option<i64>, to: Option<i64>) -> JsResult<Vec<f64>> {
         let m = check(self.set.materialize_metric(id))?;
-        Ok(js::decimated(series::decimate(
-            &m.timestamps,
-            &m.values,
-            from,
-            to,
-            buckets,
-            js::decimation(lttb),
-        )))
+        Ok(series::decimate(&m.timestamps, &m.values, from, to, buckets, js::decimation(lttb)).packed())
     }
 
     /// Every metric over every blob, as `decodeAll` columns (ids ascending).
@@ -169,11 +141,7 @@ impl TextBlobSetHandle {
     #[wasm_bindgen(js_name = materializeMetric)]
     pub fn materialize_metric(&self, id: u64) -> JsResult<JsValue> {
         let m = check(self.set.materialize_metric(id))?;
-        js::series(
-            &m.timestamps,
-            js::strings(m.values.iter().map(String::as_str))?,
-            m.tags.as_deref(),
-        )
+        js::series(&m.timestamps, js::strings(m.values.iter().map(String::as_str))?, m.tags.as_deref())
     }
 
     /// One metric's points with `from <= t < to` over every blob: `{ timestamps, values, tags? }`, strings joined.
@@ -181,11 +149,7 @@ impl TextBlobSetHandle {
         let m = check(self.set.materialize_metric(id))?;
         let picked = Selection::of(&m.timestamps, from, to);
         let tags = m.tags.map(|t| picked.pick(&t));
-        js::series(
-            &picked.pick(&m.timestamps),
-            js::strings(picked.pick(&m.values).iter().map(String::as_str))?,
-            tags.as_deref(),
-        )
+        js::series(&picked.pick(&m.timestamps), js::strings(picked.pick(&m.values).iter().map(String::as_str))?, tags.as_deref())
     }
 
     /// Every metric over every blob, as `decodeAll` columns (ids ascending).

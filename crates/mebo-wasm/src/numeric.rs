@@ -31,17 +31,10 @@ impl NumericBlobHandle {
 impl NumericBlobHandle {
     /// Open a blob. Absent limits keep the core's defaults.
     /// The bytes arrive as one copy in wasm memory that the handle keeps.
-    pub fn open(
-        bytes: Vec<u8>,
-        max_decompressed_bytes: Option<usize>,
-        max_points: Option<u64>,
-    ) -> JsResult<NumericBlobHandle> {
+    pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
         let byte_length = bytes.len();
-        Ok(NumericBlobHandle {
-            blob: check(NumericBlob::open_owned(bytes, &limits))?,
-            byte_length,
-        })
+        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned(bytes, &limits))?, byte_length })
     }
 
     /// Where the blob's bytes go, from the header's offsets: `{ total,
@@ -50,21 +43,14 @@ impl NumericBlobHandle {
     /// offsets, so the differences cannot underflow).
     pub fn sections(&self) -> JsValue {
         let h = self.blob.header();
-        let (ts, val, tag) = (
-            h.timestamp_offset as usize,
-            h.value_offset as usize,
-            h.tag_offset as usize,
-        );
+        let (ts, val, tag) = (h.timestamp_offset as usize, h.value_offset as usize, h.tag_offset as usize);
         let index_start = h.index_offset as usize;
         let index_end = index_start + h.metric_count as usize * h.index_kind.entry_size();
         let (ts_size, val_size, tag_size) = self.blob.payload_sizes();
         JsObject::new()
             .set("total", self.byte_length as f64)
             .set("header", mebo::section::header::HEADER_SIZE as f64)
-            .set(
-                "names",
-                (index_start - mebo::section::header::HEADER_SIZE) as f64,
-            )
+            .set("names", (index_start - mebo::section::header::HEADER_SIZE) as f64)
             .set("index", (index_end - index_start) as f64)
             .set("sharedTable", (ts - index_end) as f64)
             .set("timestamps", js::payload(val - ts, ts_size))
@@ -117,25 +103,11 @@ impl NumericBlobHandle {
         js::series(&picked.pick(&timestamps), values.into(), tags.as_deref())
     }
 
-    /// The metric decimated for a chart (see `series::decimate`): `{ timestampsMs, values, sourcePoints }`.
-    pub fn decimate(
-        &self,
-        index: usize,
-        buckets: usize,
-        lttb: bool,
-        from: Option<i64>,
-        to: Option<i64>,
-    ) -> JsResult<JsValue> {
+    /// The metric decimated for a chart (see `series::decimate`), packed: `[timestampsMs…, values…, sourcePoints]`.
+    pub fn decimate(&self, index: usize, buckets: usize, lttb: bool, from: Option<i64>, to: Option<i64>) -> JsResult<Vec<f64>> {
         let m = self.metric(index)?;
         let (timestamps, values) = (check(m.timestamps())?, check(m.values())?);
-        Ok(js::decimated(series::decimate(
-            &timestamps,
-            &values,
-            from,
-            to,
-            buckets,
-            js::decimation(lttb),
-        )))
+        Ok(series::decimate(&timestamps, &values, from, to, buckets, js::decimation(lttb)).packed())
     }
 
     #[wasm_bindgen(js_name = valueAt)]
@@ -159,18 +131,11 @@ impl NumericBlobHandle {
     /// (their first `totalPoints` elements; they must hold that many).
     /// Returns `{ ids, offsets }`.
     #[wasm_bindgen(js_name = decodeAllInto)]
-    pub fn decode_all_into(
-        &self,
-        timestamps: &BigInt64Array,
-        values: &Float64Array,
-    ) -> JsResult<JsValue> {
+    pub fn decode_all_into(&self, timestamps: &BigInt64Array, values: &Float64Array) -> JsResult<JsValue> {
         self.with_columns(|c| {
             let n = c.values.len();
             if (timestamps.length() as usize) < n || (values.length() as usize) < n {
-                return Err(js_sys::RangeError::new(&format!(
-                    "decodeAllInto needs arrays of at least {n} elements"
-                ))
-                .into());
+                return Err(js_sys::RangeError::new(&format!("decodeAllInto needs arrays of at least {n} elements")).into());
             }
             // `n` fits: it is below both lengths, which are u32.
             timestamps.subarray(0, n as u32).copy_from(&c.timestamps);
@@ -185,10 +150,7 @@ impl NumericBlobHandle {
 
 impl NumericBlobHandle {
     /// Decode every metric into the module's reused columns and hand them to `f`.
-    fn with_columns(
-        &self,
-        f: impl FnOnce(&NumericColumns) -> JsResult<JsValue>,
-    ) -> JsResult<JsValue> {
+    fn with_columns(&self, f: impl FnOnce(&NumericColumns) -> JsResult<JsValue>) -> JsResult<JsValue> {
         DECODE_SCRATCH.with_borrow_mut(|scratch| {
             check(self.blob.decode_all_into(scratch))?;
             let out = f(scratch);
@@ -268,9 +230,7 @@ mod encode {
             o.layout = parse_or(layout, o.layout)?;
             o.tags = tags.unwrap_or(o.tags);
             o.byte_order = big_endian.map_or(o.byte_order, js::byte_order);
-            Ok(NumericEncoderHandle {
-                encoder: NumericEncoder::new(start_time, o),
-            })
+            Ok(NumericEncoderHandle { encoder: NumericEncoder::new(start_time, o) })
         }
 
         #[wasm_bindgen(js_name = startMetricName)]
@@ -284,22 +244,12 @@ mod encode {
         }
 
         #[wasm_bindgen(js_name = addPoint)]
-        pub fn add_point(
-            &mut self,
-            timestamp: i64,
-            value: f64,
-            tag: Option<String>,
-        ) -> JsResult<()> {
+        pub fn add_point(&mut self, timestamp: i64, value: f64, tag: Option<String>) -> JsResult<()> {
             check(self.encoder.add_point(timestamp, value, tag.as_deref()))
         }
 
         #[wasm_bindgen(js_name = addPoints)]
-        pub fn add_points(
-            &mut self,
-            timestamps: &[i64],
-            values: &[f64],
-            tags: Option<Vec<String>>,
-        ) -> JsResult<()> {
+        pub fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<Vec<String>>) -> JsResult<()> {
             check(self.encoder.add_points(timestamps, values, tags.as_deref()))
         }
 

@@ -21,11 +21,7 @@ impl Selection {
             let hi = timestamps.partition_point(|&t| t < to).max(lo);
             Selection::Span(lo..hi)
         } else {
-            Selection::Picked(
-                (0..timestamps.len())
-                    .filter(|&i| from <= timestamps[i] && timestamps[i] < to)
-                    .collect(),
-            )
+            Selection::Picked((0..timestamps.len()).filter(|&i| from <= timestamps[i] && timestamps[i] < to).collect())
         }
     }
 
@@ -58,6 +54,17 @@ pub struct Decimated {
     pub source_points: usize,
 }
 
+impl Decimated {
+    /// `[timestamps_ms…, values…, source_points]`: one array crosses the
+    /// boundary instead of an object of two (the SDK splits it into views).
+    pub fn packed(self) -> Vec<f64> {
+        let mut all = self.timestamps_ms;
+        all.extend_from_slice(&self.values);
+        all.push(self.source_points as f64);
+        all
+    }
+}
+
 /// Epoch microseconds as fractional milliseconds, as `timestampsMs` gives them.
 pub fn micros_to_millis(t: i64) -> f64 {
     t as f64 / 1000.0
@@ -66,82 +73,77 @@ pub fn micros_to_millis(t: i64) -> f64 {
 /// Thin the points with `from <= t < to` (either bound may be absent) to
 /// about `buckets` points. NaN values are skipped, ±Inf kept; points are
 /// taken in time order (a stable sort when timestamps go backwards).
-pub fn decimate(
-    timestamps: &[i64],
-    values: &[f64],
-    from: Option<i64>,
-    to: Option<i64>,
-    buckets: usize,
-    method: Method,
-) -> Decimated {
-    let inside =
-        |i: usize| from.is_none_or(|f| f <= timestamps[i]) && to.is_none_or(|t| timestamps[i] < t);
-    let mut order: Vec<usize> = (0..timestamps.len().min(values.len()))
-        .filter(|&i| !values[i].is_nan() && inside(i))
-        .collect();
-    if !order.is_sorted_by_key(|&i| timestamps[i]) {
-        order.sort_by_key(|&i| timestamps[i]);
-    }
+pub fn decimate(timestamps: &[i64], values: &[f64], from: Option<i64>, to: Option<i64>, buckets: usize, method: Method) -> Decimated {
+    let n = timestamps.len().min(values.len());
+    let (ts, vs) = (&timestamps[..n], &values[..n]);
+    let inside = |t: i64| from.is_none_or(|f| f <= t) && to.is_none_or(|end| t < end);
+    // The usual series (sorted, no NaN, no window) is read in place; any other
+    // is first copied into the points to look at, in time order.
+    let kept: Option<(Vec<i64>, Vec<f64>)> = if ts.is_sorted() && !vs.iter().any(|v| v.is_nan()) && ts.iter().all(|&t| inside(t)) {
+        None
+    } else {
+        let mut order: Vec<usize> = (0..n).filter(|&i| !vs[i].is_nan() && inside(ts[i])).collect();
+        if !order.is_sorted_by_key(|&i| ts[i]) {
+            order.sort_by_key(|&i| ts[i]);
+        }
+        Some((order.iter().map(|&i| ts[i]).collect(), order.iter().map(|&i| vs[i]).collect()))
+    };
+    let (ts, vs) = kept.as_ref().map_or((ts, vs), |(t, v)| (t.as_slice(), v.as_slice()));
     let picked = match method {
-        Method::MinMax => min_max(&order, timestamps, values, from, to, buckets),
-        Method::Lttb => lttb(
-            &order,
-            |i| micros_to_millis(timestamps[i]),
-            |i| values[i],
-            buckets,
-        ),
+        Method::MinMax => min_max(ts, vs, from, to, buckets),
+        Method::Lttb => lttb(ts, vs, buckets),
     };
     Decimated {
-        timestamps_ms: picked
-            .iter()
-            .map(|&i| micros_to_millis(timestamps[i]))
-            .collect(),
-        values: picked.iter().map(|&i| values[i]).collect(),
-        source_points: order.len(),
+        timestamps_ms: picked.iter().map(|&i| micros_to_millis(ts[i])).collect(),
+        values: picked.iter().map(|&i| vs[i]).collect(),
+        source_points: ts.len(),
     }
 }
 
-/// M4 over `order` (point indexes in time order). Buckets split `from..to`
-/// into equal parts, an absent bound replaced by the first or last point's
-/// time (the last point included); integer arithmetic in i128, so any two
-/// i64 timestamps work.
-fn min_max(
-    order: &[usize],
-    ts: &[i64],
-    vs: &[f64],
-    from: Option<i64>,
-    to: Option<i64>,
-    buckets: usize,
-) -> Vec<usize> {
-    let (Some(&first), Some(&last)) = (order.first(), order.last()) else {
+/// M4 over a time-ordered series. Buckets split `from..to` into equal
+/// parts, an absent bound replaced by the first or last point's time (the
+/// last point included); integer arithmetic in i128, so any two i64
+/// timestamps work.
+fn min_max(ts: &[i64], vs: &[f64], from: Option<i64>, to: Option<i64>, buckets: usize) -> Vec<usize> {
+    let (Some(&first), Some(&last)) = (ts.first(), ts.last()) else {
         return Vec::new();
     };
-    let lo = i128::from(from.unwrap_or(ts[first]));
-    let span = to.map_or(i128::from(ts[last]) + 1, i128::from) - lo;
+    let lo = i128::from(from.unwrap_or(first));
+    let span = to.map_or(i128::from(last) + 1, i128::from) - lo;
     let buckets = buckets.max(1) as i128;
-    let bucket_of = |p: usize| (i128::from(ts[order[p]]) - lo) * buckets / span;
+    // Bucket b starts at offset ceil(b * span / buckets): one division per
+    // non-empty bucket, none per point; in i64 when the products fit (i128
+    // division is a slow library call in wasm), else in i128.
+    let fits_i64 = span <= (i128::from(i64::MAX) - buckets) / buckets;
+    let bucket_end = |t: i64| {
+        let offset = i128::from(t) - lo;
+        let end = if fits_i64 {
+            let (offset, span, buckets) = (offset as i64, span as i64, buckets as i64);
+            i128::from(((offset * buckets / span + 1) * span + buckets - 1) / buckets)
+        } else {
+            ((offset * buckets / span + 1) * span + buckets - 1) / buckets
+        };
+        lo + end
+    };
     let mut out = Vec::new();
     let mut start = 0;
-    while start < order.len() {
-        let bucket = bucket_of(start);
-        let mut end = start + 1;
-        while end < order.len() && bucket_of(end) == bucket {
+    while start < ts.len() {
+        let end_time = bucket_end(ts[start]);
+        let (mut end, mut min_at, mut max_at) = (start + 1, start, start);
+        while end < ts.len() && i128::from(ts[end]) < end_time {
+            if vs[end] < vs[min_at] {
+                min_at = end;
+            }
+            if vs[end] > vs[max_at] {
+                max_at = end;
+            }
             end += 1;
-        }
-        let (mut min_at, mut max_at) = (start, start);
-        for p in start..end {
-            if vs[order[p]] < vs[order[min_at]] {
-                min_at = p;
-            }
-            if vs[order[p]] > vs[order[max_at]] {
-                max_at = p;
-            }
         }
         let mut picks = [start, min_at, max_at, end - 1];
         picks.sort_unstable();
         for (j, &p) in picks.iter().enumerate() {
             if j == 0 || p != picks[j - 1] {
-                out.push(order[p]);
+                out.push(p);
             }
         }
         start = end;
@@ -149,49 +151,45 @@ fn min_max(
     out
 }
 
-/// LTTB over `order`, step for step as Steinarsson's `largestTriangleThreeBuckets`
-/// (flot-downsample), so results match it point for point. As there, the chosen
-/// point carries over to the next bucket when no area beats -1 (NaN areas
-/// from infinite values); before any was chosen, that is the first point.
-fn lttb(
-    order: &[usize],
-    x: impl Fn(usize) -> f64,
-    y: impl Fn(usize) -> f64,
-    threshold: usize,
-) -> Vec<usize> {
-    let n = order.len();
+/// LTTB over a time-ordered series, step for step as Steinarsson's
+/// `largestTriangleThreeBuckets` (flot-downsample), so results match it point
+/// for point (x: epoch milliseconds). As there, the chosen point carries over
+/// to the next bucket when no area beats -1 (NaN areas from infinite values);
+/// before any was chosen, that is the first point.
+fn lttb(ts: &[i64], vs: &[f64], threshold: usize) -> Vec<usize> {
+    let n = ts.len();
     if threshold >= n || threshold == 0 {
-        return order.to_vec();
+        return (0..n).collect();
     }
-    let (x, y) = (|p: usize| x(order[p]), |p: usize| y(order[p]));
+    let x = |p: usize| micros_to_millis(ts[p]);
     let every = (n - 2) as f64 / (threshold as f64 - 2.0);
     let bound = |k: usize| (k as f64 * every).floor() as usize + 1;
     let mut out = Vec::with_capacity(threshold);
-    out.push(order[0]);
+    out.push(0);
     let (mut a, mut next_a) = (0, 0);
     for i in 0..threshold.saturating_sub(2) {
         let (avg_start, avg_end) = (bound(i + 1), bound(i + 2).min(n));
         let (mut avg_x, mut avg_y) = (0.0, 0.0);
         for p in avg_start..avg_end {
             avg_x += x(p);
-            avg_y += y(p);
+            avg_y += vs[p];
         }
         let avg_len = avg_end as f64 - avg_start as f64;
         avg_x /= avg_len;
         avg_y /= avg_len;
-        let (ax, ay) = (x(a), y(a));
+        let (ax, ay) = (x(a), vs[a]);
         let mut max_area = -1.0;
         for p in bound(i)..bound(i + 1) {
-            let area = ((ax - avg_x) * (y(p) - ay) - (ax - x(p)) * (avg_y - ay)).abs() * 0.5;
+            let area = ((ax - avg_x) * (vs[p] - ay) - (ax - x(p)) * (avg_y - ay)).abs() * 0.5;
             if area > max_area {
                 max_area = area;
                 next_a = p;
             }
         }
-        out.push(order[next_a]);
+        out.push(next_a);
         a = next_a;
     }
-    out.push(order[n - 1]);
+    out.push(n - 1);
     out
 }
 
@@ -205,10 +203,7 @@ mod tests {
         assert_eq!(Selection::of(&sorted, 20, 40), Selection::Span(1..4));
         assert_eq!(Selection::of(&sorted, 41, 50), Selection::Span(5..5));
         assert_eq!(Selection::of(&sorted, 30, 10), Selection::Span(3..3));
-        assert_eq!(
-            Selection::of(&sorted, i64::MIN, i64::MAX).pick(&sorted),
-            sorted.to_vec()
-        );
+        assert_eq!(Selection::of(&sorted, i64::MIN, i64::MAX).pick(&sorted), sorted.to_vec());
         let unsorted = [30, 10, 20, 40, 15];
         let picked = Selection::of(&unsorted, 15, 31);
         assert_eq!(picked, Selection::Picked(vec![0, 2, 4]));
@@ -221,45 +216,19 @@ mod tests {
         let ts = [0, 1, 2, 3, 4, 5, 6, 7];
         let vs = [5.0, 1.0, 9.0, 4.0, 2.0, 2.0, f64::NAN, 2.0];
         let d = decimate(&ts, &vs, Some(0), Some(8), 2, Method::MinMax);
-        assert_eq!(
-            d.timestamps_ms,
-            vec![0.0, 0.001, 0.002, 0.003, 0.004, 0.007]
-        );
+        assert_eq!(d.timestamps_ms, vec![0.0, 0.001, 0.002, 0.003, 0.004, 0.007]);
         assert_eq!(d.values, vec![5.0, 1.0, 9.0, 4.0, 2.0, 2.0]);
         assert_eq!(d.source_points, 7);
         // Out-of-order timestamps are taken in time order; ±Inf kept.
-        let d = decimate(
-            &[3, 1, 2],
-            &[f64::INFINITY, f64::NEG_INFINITY, 0.0],
-            None,
-            None,
-            1,
-            Method::MinMax,
-        );
+        let d = decimate(&[3, 1, 2], &[f64::INFINITY, f64::NEG_INFINITY, 0.0], None, None, 1, Method::MinMax);
         assert_eq!(d.timestamps_ms, vec![0.001, 0.003]);
         assert_eq!(d.values, vec![f64::NEG_INFINITY, f64::INFINITY]);
         // Extreme timestamps do not overflow the bucket arithmetic.
-        let d = decimate(
-            &[i64::MIN, 0, i64::MAX],
-            &[1.0, 2.0, 3.0],
-            None,
-            None,
-            3,
-            Method::MinMax,
-        );
+        let d = decimate(&[i64::MIN, 0, i64::MAX], &[1.0, 2.0, 3.0], None, None, 3, Method::MinMax);
         assert_eq!(d.values, vec![1.0, 2.0, 3.0]);
-        assert!(decimate(&[], &[], None, None, 10, Method::MinMax)
-            .values
-            .is_empty());
+        assert!(decimate(&[], &[], None, None, 10, Method::MinMax).values.is_empty());
         // One bound: from 4 µs to the last point, two buckets [4, 6) and [6, 8).
-        let d = decimate(
-            &ts,
-            &[0.0, 0.0, 0.0, 0.0, 1.0, 3.0, 2.0, 5.0],
-            Some(4),
-            None,
-            2,
-            Method::MinMax,
-        );
+        let d = decimate(&ts, &[0.0, 0.0, 0.0, 0.0, 1.0, 3.0, 2.0, 5.0], Some(4), None, 2, Method::MinMax);
         assert_eq!(d.values, vec![1.0, 3.0, 2.0, 5.0]);
     }
 
@@ -271,15 +240,7 @@ mod tests {
         assert_eq!(d.values, vec![0.0, 10.0, -10.0, 0.0]);
         assert_eq!(d.timestamps_ms, vec![0.0, 2.0, 6.0, 9.0]);
         // Enough buckets: every point; two: the ends.
-        assert_eq!(
-            decimate(&ts, &vs, None, None, 10, Method::Lttb)
-                .values
-                .len(),
-            10
-        );
-        assert_eq!(
-            decimate(&ts, &vs, None, None, 2, Method::Lttb).values,
-            vec![0.0, 0.0]
-        );
+        assert_eq!(decimate(&ts, &vs, None, None, 10, Method::Lttb).values.len(), 10);
+        assert_eq!(decimate(&ts, &vs, None, None, 2, Method::Lttb).values, vec![0.0, 0.0]);
     }
 }

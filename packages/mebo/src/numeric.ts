@@ -16,7 +16,7 @@ import {
   type ValueEncoding,
 } from './options.js';
 import { BlobEncoder, encodeAll, type EncoderBindings, type MetricInput } from './encoder.js';
-import { decimateArgs, timeBound, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
+import { decimateArgs, timeBound, unpackDecimated, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
 import { splitOptionalStrings, type JoinedStrings } from './strings.js';
 
 /** What a numeric blob's header says. Also valid as encoder options, to write the same kind of blob. */
@@ -84,7 +84,7 @@ export interface NumericHandle extends BlobHandle {
   decodeAll(): NumericColumns;
   decodeAllInto(timestamps: BigInt64Array, values: Float64Array): Pick<NumericColumns, 'ids' | 'offsets'>;
   range(index: number, from: bigint, to: bigint): { timestamps: BigInt64Array; values: Float64Array; tags?: JoinedStrings };
-  decimate(index: number, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Decimated;
+  decimate(index: number, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Float64Array;
 }
 
 /** An opened numeric blob. Free it with `free()` (or `using`) when done. */
@@ -159,7 +159,7 @@ export class NumericBlob extends BlobReader<NumericHandle> {
   decimate(key: MetricKey, options: DecimateOptions): Decimated {
     const index = this.indexOf(key);
     const [buckets, lttb, from, to] = decimateArgs(options);
-    return call(() => this.live().decimate(index, buckets, lttb, from, to));
+    return unpackDecimated(call(() => this.live().decimate(index, buckets, lttb, from, to)));
   }
 
   /** Every metric in one call: one copy per column out of wasm memory. */

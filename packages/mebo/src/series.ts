@@ -27,12 +27,21 @@ export interface DecimateOptions {
   to?: TimeBound;
 }
 
-/** A series thinned for a chart: x as epoch milliseconds, in time order. NaN values are left out. */
+/**
+ * A series thinned for a chart: x as epoch milliseconds, in time order. NaN
+ * values are left out. The two arrays are views of one buffer.
+ */
 export interface Decimated {
   timestampsMs: Float64Array;
   values: Float64Array;
   /** Points of the range (NaN values not counted) the result was drawn from. */
   sourcePoints: number;
+}
+
+/** The bindings' packed result, `[timestampsMs…, values…, sourcePoints]`, as views of one buffer. */
+export function unpackDecimated(all: Float64Array): Decimated {
+  const n = (all.length - 1) / 2;
+  return { timestampsMs: all.subarray(0, n), values: all.subarray(n, 2 * n), sourcePoints: all[2 * n] };
 }
 
 /** A time bound as epoch microseconds for the bindings. */
