@@ -4,7 +4,7 @@
 // load: the SDK's init is once per realm) and times decode of every bench blob.
 
 import * as mebo from 'mebo';
-import { PLANS, breakdown as measureBreakdown, configName, decodeNumeric, decodeNumericInto, decodeText, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decimateAll, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
 
 async function fetchBytes(path) {
   const response = await fetch(path);
@@ -27,12 +27,24 @@ globalThis.runBench = async ({ variant = 'simd', quick = false, breakdown = fals
     open.free();
     const op = text ? () => decodeText(mebo, bytes) : () => decodeNumeric(mebo, bytes);
     rows.push({ config: configName(benchCase), runtime, op: 'decode', points, bytes: bytes.length, ...measure(op, plan) });
-    if (!text) {
-      const reuse = {};
-      rows.push({ config: configName(benchCase), runtime, op: 'decode-into', points, bytes: bytes.length, ...measure(() => decodeNumericInto(mebo, bytes, reuse), plan) });
-    }
+    const reuse = {};
+    const into = text ? () => decodeTextInto(mebo, bytes, reuse) : () => decodeNumericInto(mebo, bytes, reuse);
+    rows.push({ config: configName(benchCase), runtime, op: 'decode-into', points, bytes: bytes.length, ...measure(into, plan) });
     if (breakdown && !text) parts.push({ config: configName(benchCase), runtime, ...measureBreakdown(mebo, bytes, plan) });
     await new Promise((resolve) => setTimeout(resolve, 0)); // let the page breathe between rows
+  }
+  // A chart's read of every metric, thinned to 1,000 points in wasm or in JavaScript (decimate.json: see chromium.mjs).
+  for (const { config, file } of await (await fetch('decimate.json')).json()) {
+    const bytes = await fetchBytes(file);
+    const blob = mebo.NumericBlob.from(bytes);
+    const points = blob.totalPoints;
+    blob.free();
+    for (const method of ['minmax', 'lttb']) {
+      for (const js of [false, true]) {
+        const op = `decimate-${method}${js ? '-js' : ''}`;
+        rows.push({ config, runtime, op, points, bytes: bytes.length, ...measure(() => decimateAll(mebo, bytes, method, js), plan) });
+      }
+    }
   }
   return { rows, breakdown: parts, crossOriginIsolated: globalThis.crossOriginIsolated === true, userAgent: navigator.userAgent };
 };

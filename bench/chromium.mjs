@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { startServer } from '../web-demo/serve.mjs';
-import { BENCH_DIR, ROOT, manifest } from './data.mjs';
+import { BENCH_DIR, ROOT, decimateCases, manifest } from './data.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -60,6 +60,11 @@ async function buildPage() {
     copyFileSync(join(BENCH_DIR, c.file), join(dir, c.file));
   }
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ cases }));
+  const decimate = decimateCases().map(({ config, file }) => {
+    copyFileSync(file, join(dir, `decimate-${config}.mebo`));
+    return { config, file: `decimate-${config}.mebo` };
+  });
+  writeFileSync(join(dir, 'decimate.json'), JSON.stringify(decimate));
   return dir;
 }
 

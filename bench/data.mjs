@@ -11,6 +11,24 @@ import { configName } from './harness.mjs';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BENCH_DIR = process.env.MEBO_BENCH_DIR ?? join(ROOT, '../shared/bench');
 export const REFERENCE_DIR = join(ROOT, '../shared/reference');
+export const VECTORS_DIR = join(ROOT, '../shared/vectors');
+
+/** The conformance vector of one 66,000-point metric: the decimation benchmark's long series. */
+export const LONG_VECTOR = 'num-long-delta-none-gorilla-none-notags-le-v2';
+
+/**
+ * The blobs the decimation benchmark thins for a chart: the long vector and
+ * the bench blob of the reference's default configuration. `file` is
+ * absolute.
+ */
+export function decimateCases() {
+  const long = readJson(join(VECTORS_DIR, 'manifest.json')).cases.find((c) => c.name === LONG_VECTOR);
+  const bench = manifest().find((c) => configName(c) === 'delta-none-gorilla-none');
+  return [
+    { config: 'long-66000', file: join(VECTORS_DIR, long.file) },
+    { config: 'delta-none-gorilla-none', file: join(BENCH_DIR, bench.file) },
+  ];
+}
 
 export function readJson(path) {
   return JSON.parse(readFileSync(path, 'utf8'));

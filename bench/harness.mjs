@@ -191,3 +191,103 @@ export function breakdown(mebo, bytes, plan) {
     copy_out_reused_ns: reused.median_ns,
   };
 }
+
+/** Buckets of the decimation benchmark: a chart about 1,000 pixels wide. */
+export const DECIMATE_BUCKETS = 1000;
+
+/** M4 in plain JavaScript over `xs` (ascending) and `ys`: per bucket its first, min, max and last point. */
+function minMaxJs(xs, ys, buckets) {
+  const n = xs.length;
+  const outX = [];
+  const outY = [];
+  if (n === 0) return [outX, outY];
+  const lo = xs[0];
+  const span = xs[n - 1] - lo || 1;
+  let start = 0;
+  while (start < n) {
+    const bucket = Math.min(buckets - 1, Math.floor(((xs[start] - lo) / span) * buckets));
+    let end = start + 1;
+    while (end < n && Math.min(buckets - 1, Math.floor(((xs[end] - lo) / span) * buckets)) === bucket) end++;
+    let min = start;
+    let max = start;
+    for (let k = start; k < end; k++) {
+      if (ys[k] < ys[min]) min = k;
+      if (ys[k] > ys[max]) max = k;
+    }
+    const picks = [start, min, max, end - 1].sort((a, b) => a - b);
+    for (let j = 0; j < 4; j++) {
+      if (j === 0 || picks[j] !== picks[j - 1]) {
+        outX.push(xs[picks[j]]);
+        outY.push(ys[picks[j]]);
+      }
+    }
+    start = end;
+  }
+  return [outX, outY];
+}
+
+/** Steinarsson's LTTB in plain JavaScript over `xs` and `ys`. */
+function lttbJs(xs, ys, threshold) {
+  const n = xs.length;
+  if (threshold >= n || threshold === 0) return [Array.from(xs), Array.from(ys)];
+  const every = (n - 2) / (threshold - 2);
+  const outX = [xs[0]];
+  const outY = [ys[0]];
+  let a = 0;
+  let nextA = 0;
+  for (let i = 0; i < threshold - 2; i++) {
+    let avgX = 0;
+    let avgY = 0;
+    const avgStart = Math.floor((i + 1) * every) + 1;
+    const avgEnd = Math.min(Math.floor((i + 2) * every) + 1, n);
+    for (let k = avgStart; k < avgEnd; k++) {
+      avgX += xs[k];
+      avgY += ys[k];
+    }
+    avgX /= avgEnd - avgStart;
+    avgY /= avgEnd - avgStart;
+    const ax = xs[a];
+    const ay = ys[a];
+    let maxArea = -1;
+    for (let k = Math.floor(i * every) + 1, to = Math.floor((i + 1) * every) + 1; k < to; k++) {
+      const area = Math.abs((ax - avgX) * (ys[k] - ay) - (ax - xs[k]) * (avgY - ay)) * 0.5;
+      if (area > maxArea) {
+        maxArea = area;
+        nextA = k;
+      }
+    }
+    outX.push(xs[nextA]);
+    outY.push(ys[nextA]);
+    a = nextA;
+  }
+  outX.push(xs[n - 1]);
+  outY.push(ys[n - 1]);
+  return [outX, outY];
+}
+
+/**
+ * A chart's read of every metric of a numeric blob (its time series sorted,
+ * as the bench and the long vector are), thinned to `DECIMATE_BUCKETS`
+ * points: open, decimate each metric, free. With `js`, the same without
+ * `decimate`: each metric's `timestampsMs` and `values` from wasm, thinned in
+ * JavaScript, as a dashboard does today. Returns a checksum-ish number.
+ */
+export function decimateAll(mebo, bytes, method, js) {
+  const blob = mebo.NumericBlob.from(bytes);
+  try {
+    let sink = 0;
+    for (const id of blob.metricIds) {
+      if (js) {
+        const thin = method === 'lttb' ? lttbJs : minMaxJs;
+        const [xs, ys] = thin(blob.timestampsMs(id), blob.values(id), DECIMATE_BUCKETS);
+        sink += xs.length + ys[ys.length - 1];
+      } else {
+        const d = blob.decimate(id, { method, buckets: DECIMATE_BUCKETS });
+        sink += d.timestampsMs.length + d.values[d.values.length - 1];
+      }
+    }
+    return sink;
+  } finally {
+    blob.free();
+  }
+}

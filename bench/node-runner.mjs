@@ -2,20 +2,23 @@
 // One Node process of `npm run bench`: the SDK with one wasm build (its init
 // is once per process, so each build gets its own process).
 //
-//   node bench/node-runner.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--breakdown] [--no-decode] [--out FILE] [--stream]
+//   node bench/node-runner.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--breakdown] [--decimate] [--no-decode] [--out FILE] [--stream]
 //
 // Times, on every configuration of the bench set: decode (NumericBlob.from +
 // decodeAll + free; text blobs likewise); with --encode, encodeNumeric of the
 // bench input with the configuration's options; with --baselines, JSON.parse
-// and Apache Arrow reads of the same data. Writes the rows as JSON to FILE;
+// and Apache Arrow reads of the same data; with --decimate, every metric of
+// the long vector and of a bench blob thinned to 1,000 points for a chart,
+// by the SDK's decimate (wasm) and by JavaScript over decoded columns. Writes the rows as JSON to FILE;
 // with --stream, also each row as one line of JSON on stdout as soon as it is
 // measured (the web demo's local API relays them to the page).
 
 import { writeFileSync } from 'node:fs';
 import * as arrow from 'apache-arrow';
 import * as mebo from 'mebo';
-import { PLANS, breakdown as measureBreakdown, configName, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeText, measure } from './harness.mjs';
-import { arrowPayload, blobBytes, checkPayloads, jsonPayload, manifest, numericInput } from './data.mjs';
+import { readFileSync } from 'node:fs';
+import { PLANS, breakdown as measureBreakdown, configName, decimateAll, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
+import { arrowPayload, blobBytes, checkPayloads, decimateCases, jsonPayload, manifest, numericInput } from './data.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
@@ -59,6 +62,8 @@ for (const benchCase of flag('--no-decode') ? [] : manifest()) {
     const points = blob.totalPoints;
     blob.free();
     record({ config, runtime, op: 'decode', points, bytes: bytes.length, ...measure(() => decodeText(mebo, bytes), plan) });
+    const reuse = {};
+    record({ config, runtime, op: 'decode-into', points, bytes: bytes.length, ...measure(() => decodeTextInto(mebo, bytes, reuse), plan) });
     continue;
   }
   const input = numericInput(benchCase.options.input);
@@ -88,6 +93,22 @@ for (const benchCase of flag('--no-decode') ? [] : manifest()) {
     blob.free();
     const t = measure(() => mebo.encodeNumeric(input.metrics, options).length, plan);
     record({ config, runtime, op: 'encode', points, bytes: encoded.length, ...t });
+  }
+}
+
+// --decimate: a chart's read of every metric, thinned in wasm or in JavaScript.
+if (flag('--decimate')) {
+  for (const { config, file } of decimateCases()) {
+    const bytes = new Uint8Array(readFileSync(file));
+    const blob = mebo.NumericBlob.from(bytes);
+    const points = blob.totalPoints;
+    blob.free();
+    for (const method of ['minmax', 'lttb']) {
+      for (const js of [false, true]) {
+        const op = `decimate-${method}${js ? '-js' : ''}`;
+        record({ config, runtime, op, points, bytes: bytes.length, ...measure(() => decimateAll(mebo, bytes, method, js), plan) });
+      }
+    }
   }
 }
 

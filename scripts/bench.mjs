@@ -130,7 +130,7 @@ for (let round = 1; round <= rounds; round++) {
     rows.push(...child('go-reference', join(tmp, 'go-reference'), ['-bench-dir', BENCH_DIR, '-out', out, ...(quick ? ['-quick'] : [])], out));
   }
   if (wants('wasm-node') || wants('baselines')) {
-    const extra = [...(wants('wasm-node') ? ['--encode'] : ['--no-decode']), ...(wants('wasm-node') && round === 1 ? ['--breakdown'] : []), ...(wants('baselines') ? ['--baselines'] : [])];
+    const extra = [...(wants('wasm-node') ? ['--encode', '--decimate'] : ['--no-decode']), ...(wants('wasm-node') && round === 1 ? ['--breakdown'] : []), ...(wants('baselines') ? ['--baselines'] : [])];
     const written = nodeRunner('simd', extra);
     rows.push(...written.rows);
     breakdown.push(...written.breakdown);
@@ -265,6 +265,18 @@ if (breakdown.length) {
   }
 }
 
+const decimateRows = rows.filter((r) => r.op.startsWith('decimate-') && !r.op.endsWith('-js'));
+if (decimateRows.length) {
+  console.log('');
+  console.log('decimation for a chart: every metric thinned to 1,000 points, median µs (open + decimate in wasm, vs timestampsMs + values');
+  console.log('from wasm and the same algorithm in JavaScript); ratio: JavaScript / wasm (above 1: decimate is faster)');
+  console.log(mLine(['config', 'runtime', 'method', 'wasm', 'js', 'js/wasm']).trimEnd());
+  for (const r of decimateRows) {
+    const js = find(r.config, r.runtime, `${r.op}-js`);
+    console.log(mLine([r.config, r.runtime.replace('wasm-', ''), r.op.replace('decimate-', ''), us(r.median_ns), us(js?.median_ns), ratio(js && js.median_ns / r.median_ns)]).trimEnd());
+  }
+}
+
 console.log('');
 console.log(`sizes (same 200 x 250 points): JSON ${sizes.json.bytes} bytes (${sizes.json.gzip} gzipped), Arrow IPC ${sizes.arrow.bytes} (${sizes.arrow.gzip} gzipped)`);
 console.log(mLine(['config', 'bytes', 'gzip', 'seed-x86', 'vs JSON', 'vs Arrow']).trimEnd());
@@ -335,6 +347,14 @@ function targetsFor(stat) {
     // engine's GC: into kept arrays, the ratio is that of the two builds' code.
     simdGain('simd >= 1.2x faster than scalar, wasm-node decode-into (same configs)', 'wasm-node', 'wasm-node-scalar', 'decode-into'),
     simdGain('simd >= 1.2x faster than scalar, wasm-chromium decode-into (same configs)', 'wasm-chromium', 'wasm-chromium-scalar', 'decode-into'),
+    ...['wasm-node', 'wasm-chromium'].map((runtime) =>
+      check(`${runtime}: decode + decimate in wasm >= 3x faster than decode + the same decimation in JavaScript`, decimateRowsFor(runtime), (key) => {
+        const [config, op] = key.split(' ');
+        const wasm = t(find(config, runtime, op));
+        const js = t(find(config, runtime, `${op}-js`));
+        return wasm !== undefined && js !== undefined && { value: js / wasm, ok: js >= 3 * wasm };
+      }),
+    ),
     ...(inRunOnly
       ? []
       : ['rust-native', 'wasm-node'].map((runtime) =>
@@ -362,6 +382,11 @@ log(`bench: wrote ${rows.length} rows to ${outFile}`);
 
 function round(x) {
   return Math.round(x * 1000) / 1000;
+}
+
+/** `config op` keys of the decimation rows of a runtime (the wasm side). */
+function decimateRowsFor(runtime) {
+  return rows.filter((r) => r.runtime === runtime && r.op.startsWith('decimate-') && !r.op.endsWith('-js')).map((r) => `${r.config} ${r.op}`);
 }
 
 /** One target over `configs`: `measure(config)` returns `{ value, ok }` or undefined when not measured. */
