@@ -11,8 +11,9 @@
 //   npm run demo -- --no-build   serve / check what is already built
 
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, run } from './lib.mjs';
+import { ROOT, output, run } from './lib.mjs';
 
 const argv = process.argv.slice(2);
 const check = argv.includes('--check') || process.env.CI === 'true';
@@ -22,6 +23,10 @@ if (!argv.includes('--no-build')) {
   run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
   run(process.execPath, [join(ROOT, 'web-demo/build.mjs')]);
   run('cargo', ['build', '--release', '-p', 'mebo-bench']);
+  // A developer's local harness of the reference (never committed): the page can time it live too.
+  if (existsSync(join(ROOT, 'bench/go-reference/main.go')) && output('go', ['version']) !== undefined) {
+    run('go', ['build', '-o', join(ROOT, 'target/go-reference/mebo-go-reference'), '.'], { cwd: join(ROOT, 'bench/go-reference') });
+  }
 }
 
 if (check) {

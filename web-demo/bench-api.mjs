@@ -8,8 +8,10 @@
 //                                             or {"type":"error","message":"..."}
 //
 // R is `rust-native` (target/release/mebo-bench) or `wasm-node` (the SDK's
-// simd build in a Node child process, bench/node-runner.mjs); P is `quick` or
-// `full` (bench/harness.mjs PLANS). The request names nothing else: every
+// simd build in a Node child process, bench/node-runner.mjs), and
+// `go-reference` where a developer keeps the local, uncommitted harness of
+// the reference (bench/go-reference, built by `npm run demo` into
+// target/go-reference); P is `quick` or `full` (bench/harness.mjs PLANS). The request names nothing else: every
 // command, argument and path below is fixed here, and the runners read only
 // the bench blobs of ../shared/bench, the same ones the page bundles. Anything
 // else is refused: other parameters or values (400), other methods (405), a
@@ -23,16 +25,22 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { BENCH_DIR } from '../bench/data.mjs';
 import { cpuName } from '../bench/machine.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const NATIVE_BENCH = join(ROOT, 'target/release/mebo-bench');
+/** The reference's timing harness, when a developer has one (never committed; see bench/README.md). */
+export const GO_REFERENCE = join(ROOT, 'target/go-reference/mebo-go-reference');
 
 /** The runtimes the API runs, each a fixed command; `plan` is the only thing the request picks. */
 const RUNNERS = {
   'rust-native': (quick) => [NATIVE_BENCH, ['--stream', '--decode-only', ...(quick ? ['--quick'] : [])]],
   'wasm-node': (quick) => [process.execPath, [join(ROOT, 'bench/node-runner.mjs'), '--variant', 'simd', '--stream', ...(quick ? ['--quick'] : [])]],
+  'go-reference': (quick) => [GO_REFERENCE, ['-bench-dir', BENCH_DIR, '-stream', ...(quick ? ['-quick'] : [])]],
 };
+/** Runtimes that can run here: go-reference only where its harness was built. */
+const available = () => Object.keys(RUNNERS).filter((r) => r !== 'go-reference' || existsSync(GO_REFERENCE));
 const PLANS = ['quick', 'full'];
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -124,7 +132,7 @@ export function createBenchApi() {
     if (url.pathname === '/api/bench') {
       if (params.length) return refuse(res, 400, `/api/bench takes no parameters (got ${params.join(', ')})`);
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(`${JSON.stringify({ runtimes: Object.keys(RUNNERS), plans: PLANS, machine, running: running !== undefined })}\n`);
+      res.end(`${JSON.stringify({ runtimes: available(), plans: PLANS, machine, running: running !== undefined })}\n`);
       return true;
     }
     if (url.pathname === '/api/bench/run') {
@@ -132,7 +140,7 @@ export function createBenchApi() {
       if (unknown.length) return refuse(res, 400, `unknown parameter ${unknown.join(', ')}: a run takes only runtime and plan`);
       const runtime = url.searchParams.getAll('runtime');
       const plan = url.searchParams.getAll('plan');
-      if (runtime.length !== 1 || !Object.hasOwn(RUNNERS, runtime[0])) return refuse(res, 400, `runtime must be one of ${Object.keys(RUNNERS).join(', ')}`);
+      if (runtime.length !== 1 || !available().includes(runtime[0])) return refuse(res, 400, `runtime must be one of ${available().join(', ')}`);
       if (plan.length !== 1 || !PLANS.includes(plan[0])) return refuse(res, 400, `plan must be one of ${PLANS.join(', ')}`);
       return run(req, res, runtime[0], plan[0]);
     }

@@ -5,6 +5,7 @@
 // Passes, one after another (they would skew each other on a small machine):
 //   native   the Rust decoder, release build  } through the local API of `npm run demo`
 //   Node     the SDK (simd) in Node            } (web-demo/bench-api.mjs), rows streamed as measured
+//   Go       the reference, where a developer has its local harness (never committed)
 //   cold     fresh workers: fetch + compile + init() of the wasm, then a first decode
 //   simd     a worker with the simd build: decodeAll() (fresh arrays) and decodeAllInto() (kept arrays)
 //   scalar   the same with the build without simd128
@@ -219,6 +220,7 @@ export async function setupBench(): Promise<void> {
       { label: 'Node (kept arrays)', color: '#1b9e77', values: per((c) => nsOf(hostRow(c, 'wasm-node', 'decode-into'))) },
       { label: 'this browser (kept arrays)', color: '#3158d4', values: per((c) => nsOf(live(c, 'wasm-browser', 'decode-into'))) },
       { label: 'this browser (fresh arrays)', color: '#98acf0', values: per((c) => nsOf(live(c, 'wasm-browser', 'decode'))) },
+      { label: 'reference, measured now', color: '#93370d', values: per((c) => nsOf(live(c, 'go-reference', 'decode'))) },
       { label: 'reference, this machine kind', color: '#e0662d', values: per(goNs) },
       { label: 'documented x86', color: '#b7950b', values: per(seedNs) },
     ];
@@ -243,8 +245,9 @@ export async function setupBench(): Promise<void> {
     const series = chartSeries();
     const width = Math.max(480, chartCanvas.parentElement!.clientWidth);
     hitTest = drawBarChart(chartCanvas, { categories: cases.map((c) => c.config), series, scale: 'log', axis: 'decode throughput, Mpoints/s (log scale; longer is faster)', format: (v) => (v >= 1 ? integer.format(v) : String(v)) }, width);
-    state.charted = series.filter((s) => s.values.some((v) => v !== undefined)).map(({ label, color }) => ({ label, color }));
-    $('bench-legend').replaceChildren(legend(series));
+    const drawn = series.filter((s) => s.values.some((v) => v !== undefined));
+    state.charted = drawn.map(({ label, color }) => ({ label, color }));
+    $('bench-legend').replaceChildren(legend(drawn));
   }
 
   function renderSizes(): void {
@@ -273,9 +276,11 @@ export async function setupBench(): Promise<void> {
       ['browser kept', 'µs, decodeAllInto in this browser (simd build)'],
       ['browser fresh', 'µs, decodeAll in this browser (simd build)'],
       ['scalar kept', 'µs, decodeAllInto, build without simd128'],
+      ['ref now', 'µs, mebo Go decode + Materialize measured now on this machine (local harness only)'],
       ['reference', 'µs, mebo Go decode + Materialize on the project machine kind (recorded)'],
       ['x86 doc', 'µs, documented decode + iterate on an i7-9700K'],
-      ['kept ÷ ref', 'reference time / browser kept time (above 1: the browser is faster)'],
+      ['kept ÷ ref now', 'reference measured now / browser kept time (above 1: the browser is faster)'],
+      ['kept ÷ ref', 'recorded reference time / browser kept time (above 1: the browser is faster)'],
       ['fresh ÷ ref', 'reference time / browser fresh time'],
       ['kept ÷ x86', 'documented x86 time / browser kept time'],
       ['native ÷ kept', 'how much faster native Rust is than this browser (kept arrays)'],
@@ -291,6 +296,7 @@ export async function setupBench(): Promise<void> {
         const fresh = live(c.config, 'wasm-browser', 'decode');
         const native = hostRow(c.config, 'rust-native', 'decode');
         const ref = goNs(c.config);
+        const refNow = nsOf(live(c.config, 'go-reference', 'decode'));
         const x86 = seedNs(c.config);
         return el(
           'tr',
@@ -301,8 +307,10 @@ export async function setupBench(): Promise<void> {
           timed(kept),
           timed(fresh),
           timed(live(c.config, 'wasm-browser-scalar', 'decode-into')),
+          timed(live(c.config, 'go-reference', 'decode')),
           cell(us(ref)),
           cell(us(x86)),
+          judged(refNow && nsOf(kept) ? refNow / kept!.median_ns : undefined),
           judged(ref && nsOf(kept) ? ref / kept!.median_ns : undefined),
           judged(ref && nsOf(fresh) ? ref / fresh!.median_ns : undefined),
           judged(x86 && nsOf(kept) ? x86 / kept!.median_ns : undefined),
@@ -323,20 +331,24 @@ export async function setupBench(): Promise<void> {
       return;
     }
     const native = hostRow(FOCUS, 'rust-native', 'decode');
-    const parts = [`${times(seedNs(FOCUS)! / kept.median_ns)} the documented x86 figure`, `${times(goNs(FOCUS)! / kept.median_ns)} the reference on this machine kind`];
+    const refNow = live(FOCUS, 'go-reference', 'decode');
+    const parts = [`${times(seedNs(FOCUS)! / kept.median_ns)} the documented x86 figure`];
+    if (refNow) parts.push(`${times(refNow.median_ns / kept.median_ns)} the reference measured now on this machine`);
+    parts.push(`${times(goNs(FOCUS)! / kept.median_ns)} the reference's recorded figure on the project's machine kind`);
     if (native) parts.push(`${times(native.median_ns / kept.median_ns)} native Rust`);
     let text = `This browser decodes ${FOCUS} at ${fixed(mpps(c.points, kept.median_ns)!)} Mpoints/s into kept arrays${fresh ? ` (${fixed(mpps(c.points, fresh.median_ns)!)} into fresh ones)` : ''}: ${parts.join(', ')}.`;
+    const against = refNow ? 'the reference measured now' : 'the recorded reference';
     const ratios = cases
       .filter((x) => x.kind === 'numeric')
       .map((x) => {
         const row = live(x.config, 'wasm-browser', 'decode-into');
-        const ref = goNs(x.config);
+        const ref = refNow ? nsOf(live(x.config, 'go-reference', 'decode')) : goNs(x.config);
         return row && ref ? ref / row.median_ns : undefined;
       })
       .filter((r): r is number => r !== undefined)
       .sort((a, b) => a - b);
     if (ratios.length > 1) {
-      text += ` Over ${ratios.length} numeric configurations, kept arrays run at ${times(ratios[0])}–${times(ratios[ratios.length - 1])} the reference (median ${times(ratios[ratios.length >> 1])}).`;
+      text += ` Over ${ratios.length} numeric configurations, kept arrays run at ${times(ratios[0])}–${times(ratios[ratios.length - 1])} ${against} (median ${times(ratios[ratios.length >> 1])}).`;
     }
     $('bench-headline').textContent = text;
   }
@@ -374,7 +386,10 @@ export async function setupBench(): Promise<void> {
         'this browser',
         `${browser.name}, ${browser.cores ?? '?'} logical cores, crossOriginIsolated ${browser.isolated ? 'yes' : 'no'}, timer resolution ${fixed(browser.timerUs, browser.timerUs < 10 ? 1 : 0)} µs; one Web Worker per wasm build; kept arrays: decodeAllInto, fresh arrays: decodeAll (text: TextBlob, same calls).`,
       ],
-      ['reference, this machine kind', `${go?.machine ?? 'go-v1.9-epyc.json missing'}: mebo Go v1.9 decode + Materialize (every column decoded into slices), recorded in shared/reference/go-v1.9-epyc.json, not timed in this run.`],
+      ...(api?.runtimes.includes('go-reference')
+        ? [['reference, measured now', `mebo Go v1.9 decode + Materialize timed in this run on this machine by a developer's local harness (bench/go-reference, never committed): the fair comparison when this machine is not the one the reference was recorded on.`] as [string, string]]
+        : []),
+      ['reference, this machine kind', `${go?.machine ?? 'go-v1.9-epyc.json missing'}: mebo Go v1.9 decode + Materialize (every column decoded into slices), recorded in shared/reference/go-v1.9-epyc.json, not timed in this run. Machines of this kind differ (the CPU model changes): on a slower one every live figure looks slower against it.`],
       ['documented x86', `${seed?.machine ?? 'seed-x86.json missing'}: decode + iterate, from the reference's documentation (4 configurations).`],
       ['plan', `warm-up, then 30 (quick) or 40 (full) samples a row, each repeating the call for ≥ 1–2 ms; median shown, minimum in each cell's tooltip. Absolute figures drift between runs and machines; ratios within one run hold.`],
     ];
@@ -419,11 +434,10 @@ export async function setupBench(): Promise<void> {
     const configsDone = (runtime: string) => new Set(state.rows.filter((r) => r.runtime === runtime).map((r) => r.config)).size;
     const workerCases: BenchCase[] = cases.map(({ config, kind, file, points }) => ({ config, kind, file, points }));
     const passes: [Pass, () => Promise<void>][] = [];
-    if (state.api) {
-      for (const [runtime, label] of [
-        ['rust-native', 'native Rust'],
-        ['wasm-node', 'Node'],
-      ] as const) {
+    if (api) {
+      const labels: Record<string, string> = { 'rust-native': 'native Rust', 'wasm-node': 'Node', 'go-reference': 'reference (Go)' };
+      for (const runtime of api.runtimes) {
+        const label = labels[runtime] ?? runtime;
         const pass = new Pass(label, cases.length);
         passes.push([pass, () => streamRows(runtime, plan, signal, (row) => (add(row), pass.step(configsDone(runtime), row.config)))]);
       }
@@ -481,7 +495,7 @@ export async function setupBench(): Promise<void> {
         $('bench-status').textContent = `failed: ${state.error}`;
       }
     } finally {
-      controller.abort(); // stops whatever is still streaming
+      if (!state.done) controller.abort(); // a failed run: stop whatever is still streaming
       state.running = false;
       runButton.disabled = false;
       cancelButton.disabled = true;
