@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds dist/: index.js (one ESM bundle of src/ and the wasm-bindgen glue,
-// by esbuild) and the .d.ts files (by tsc). Needs wasm/ built first
-// (scripts/build.mjs at the repository root).
+// by esbuild), worker/pool.js and worker/thread.js (`mebo/worker`: they import
+// ../index.js, not a copy of it) and the .d.ts files (by tsc). Needs wasm/
+// built first (scripts/build.mjs at the repository root).
 
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -23,6 +24,26 @@ await build({
   target: 'es2022',
   sourcemap: true,
   logLevel: 'warning',
+});
+
+// The pool and its worker share the main bundle: one module instance per realm.
+const mainEntryExternal = {
+  name: 'main-entry-external',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: '../index.js', external: true }));
+  },
+};
+await build({
+  entryPoints: { 'worker/pool': 'src/worker/pool.ts', 'worker/thread': 'src/worker/thread.ts' },
+  outdir: 'dist',
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  external: ['node:*'],
+  target: 'es2022',
+  sourcemap: true,
+  logLevel: 'warning',
+  plugins: [mainEntryExternal],
 });
 
 const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));

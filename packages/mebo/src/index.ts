@@ -12,7 +12,7 @@ export { defaultDecodeLimits } from './options.js';
 export type { ByteOrder, Compression, DecodeLimits, Layout, MetricKey, TimestampEncoding, ValueEncoding } from './options.js';
 export { NumericBlob, NumericEncoder, encodeNumeric } from './numeric.js';
 export type { NumericBlobOptions, NumericSections, PayloadSize, NumericColumns, NumericEncodeOptions, NumericMetric, NumericMetricInput } from './numeric.js';
-export { TextBlob, TextBlobEncoder, encodeText } from './text.js';
+export { TextBlob, TextBlobEncoder, encodeText, dictionaryColumns } from './text.js';
 export type { TextBlobOptions, TextSections, TextColumns, TextEncodeOptions, TextMetric, TextMetricInput, TextTimestampEncoding } from './text.js';
 export { metricId } from './hash.js';
 export { NumericBlobSet, TextBlobSet } from './blobSet.js';

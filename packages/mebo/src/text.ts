@@ -128,8 +128,17 @@ class DictionaryColumns implements TextColumns {
 
 /** @internal TextColumns from the bindings' raw columns (a blob's decodeAll, a set's materialize). */
 export function textColumns(raw: RawTextColumns): TextColumns {
-  const tags = raw.tagDictionary && raw.tagCodes ? { dictionary: splitStrings(raw.tagDictionary), codes: raw.tagCodes } : undefined;
-  return new DictionaryColumns(raw.ids, raw.offsets, raw.timestamps, splitStrings(raw.dictionary), raw.codes, tags);
+  return dictionaryColumns({
+    ...raw,
+    dictionary: splitStrings(raw.dictionary),
+    tagDictionary: raw.tagDictionary && splitStrings(raw.tagDictionary),
+  });
+}
+
+/** @internal TextColumns from their fields (also as they cross from a worker: `mebo/worker`). */
+export function dictionaryColumns(c: Pick<TextColumns, 'ids' | 'offsets' | 'timestamps' | 'dictionary' | 'codes' | 'tagDictionary' | 'tagCodes'>): TextColumns {
+  const tags = c.tagDictionary && c.tagCodes ? { dictionary: c.tagDictionary, codes: c.tagCodes } : undefined;
+  return new DictionaryColumns(c.ids, c.offsets, c.timestamps, c.dictionary, c.codes, tags);
 }
 
 /** @internal The text handle of the bindings, described structurally. */

@@ -113,6 +113,34 @@ import { seriesSample } from '/packages/mebo/test/hosts/series-document.js';`,
       ),
     },
   );
+  generated.set(
+    '/test-page/pool.html',
+    {
+      type: TYPES['.html']!,
+      body: page(
+        `import * as mebo from '/packages/mebo/dist/index.js';
+import { DecodePool } from '/packages/mebo/dist/worker/pool.js';`,
+        `(async () => {
+  await mebo.init();
+  const pool = await DecodePool.create({ size: 2 });
+  const bits = (a) => Array.from(a instanceof Float64Array ? new BigUint64Array(a.buffer, a.byteOffset, a.length) : a, String).join();
+  const same = {};
+  const results = await Promise.all(sample.map(({ bytes }) => pool.decodeAll(bytes)));
+  sample.forEach(({ name, bytes }, i) => {
+    const blob = mebo.blobKind(bytes) === 'text' ? mebo.TextBlob.from(bytes) : mebo.NumericBlob.from(bytes);
+    const want = blob.decodeAll();
+    blob.free();
+    const got = results[i];
+    same[name] = ['ids', 'offsets', 'timestamps', 'values'].every((k) => Array.isArray(want[k]) ? want[k].join('\\0') === got[k].join('\\0') : bits(want[k]) === bits(got[k]));
+  });
+  let refused;
+  try { await pool.decodeAll(sample[0].bytes.subarray(0, 40)); } catch (e) { refused = e instanceof mebo.MeboError ? e.code : String(e); }
+  pool.terminate();
+  return { size: pool.size, same, refused };
+})()`,
+      ),
+    },
+  );
   generated.set('/test-page/bundle.html', { type: TYPES['.html']!, body: page(`import { run } from './consumer.js';`, `run(sample)`) });
 
   server = createServer((request, response) => {
@@ -179,4 +207,12 @@ it('range and decimate (M4, LTTB, a window) give in Chromium what they give in N
   const want = seriesSample(mebo, sampleBlobs());
   expect(Object.keys(want).length).toBeGreaterThanOrEqual(8);
   expect(out).toEqual(want);
+});
+
+it('mebo/worker: a pool of Web Workers decodes the host sample as the main thread does', async () => {
+  const out = (await outcome('/test-page/pool.html')) as unknown as { size: number; same: Record<string, boolean>; refused: string };
+  expect(out.size).toBe(2);
+  expect(Object.keys(out.same).length).toBe(sampleCases().length);
+  expect(Object.entries(out.same).filter(([, ok]) => !ok)).toEqual([]);
+  expect(out.refused).toBe('OFFSET_OUT_OF_RANGE');
 });

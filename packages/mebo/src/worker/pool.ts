@@ -1,0 +1,190 @@
+// `mebo/worker`: decode off the main thread. A pool of workers (Web Workers
+// in browsers and Deno, worker_threads in Node), each with its own instance
+// of the module, runs the SDK's calls on blobs it is handed and sends the
+// typed arrays back transferred (moved, not copied). The calls have the shape
+// of the main-thread ones, as promises.
+//
+//   const pool = await DecodePool.create();          // one worker per core by default
+//   const columns = await pool.decodeAll(bytes);     // NumericColumns or TextColumns
+//   const line = await pool.decimate(bytes, 'cpu', { method: 'minmax', buckets: 1200 });
+//   pool.terminate();
+
+import { MeboError, dictionaryColumns, type InitOptions, type NumericColumns, type NumericMetric, type TextColumns, type TextMetric } from '../index.js';
+import type { MaterializedMetric } from '../blobSet.js';
+import type { MeboErrorCode } from '../errors.js';
+import type { MetricKey } from '../options.js';
+import type { Decimated, DecimateOptions, TimeBound } from '../series.js';
+import type { Job, Request, Response } from './jobs.js';
+
+export interface PoolOptions {
+  /** Workers to start: default the host's cores (`navigator.hardwareConcurrency`, `os.availableParallelism()`). */
+  size?: number;
+  /**
+   * How each worker loads the module, as `init()` takes it (a URL string, or
+   * a compiled `WebAssembly.Module`, which browsers and Node hand to workers
+   * without recompiling). Default: the build beside the package.
+   */
+  init?: Pick<InitOptions, 'variant'> & { wasm?: string | URL | WebAssembly.Module };
+}
+
+export interface CallOptions {
+  /** Transfer the input's buffer to the worker instead of copying it (the caller's array is detached). */
+  transfer?: boolean;
+}
+
+/** One worker, seen the same way in every runtime. */
+interface Endpoint {
+  post(message: Request, transfer: ArrayBuffer[]): void;
+  onMessage(handler: (message: Response) => void): void;
+  onError(handler: (error: Error) => void): void;
+  terminate(): unknown;
+}
+
+/** node:* module names, as expressions so browser bundlers leave them alone. */
+const NODE_WORKER_THREADS: string = ['node:worker', 'threads'].join('_');
+const NODE_OS: string = ['node', 'os'].join(':');
+
+async function spawn(): Promise<Endpoint> {
+  if (typeof Worker === 'function') {
+    // Browsers, Deno, Bun. Literal URL: bundlers (Vite, webpack 5) emit the worker from it.
+    const worker = new Worker(new URL('./thread.js', import.meta.url), { type: 'module' });
+    return {
+      post: (message, transfer) => worker.postMessage(message, transfer),
+      onMessage: (handler) => worker.addEventListener('message', (event: MessageEvent<Response>) => handler(event.data)),
+      onError: (handler) => worker.addEventListener('error', (event) => handler(new Error(event.message || 'worker failed'))),
+      terminate: () => worker.terminate(),
+    };
+  }
+  const threads = (await import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_WORKER_THREADS)) as typeof import('node:worker_threads');
+  const worker = new threads.Worker(new URL('./thread.js', import.meta.url));
+  worker.unref(); // an idle pool does not keep a Node process alive
+  return {
+    post: (message, transfer) => worker.postMessage(message, transfer),
+    onMessage: (handler) => worker.on('message', handler),
+    onError: (handler) => worker.on('error', handler),
+    terminate: () => worker.terminate(),
+  };
+}
+
+async function cores(): Promise<number> {
+  if (typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0) return navigator.hardwareConcurrency;
+  try {
+    const os = (await import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_OS)) as typeof import('node:os');
+    return os.availableParallelism();
+  } catch {
+    return 2;
+  }
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+class PoolWorker {
+  readonly pending = new Map<number, Pending>();
+  constructor(readonly endpoint: Endpoint) {
+    endpoint.onMessage((message) => {
+      const call = this.pending.get(message.id);
+      if (!call) return;
+      this.pending.delete(message.id);
+      if ('error' in message) call.reject(new MeboError(message.error.code as MeboErrorCode, message.error.message));
+      else call.resolve(message.text ? dictionaryColumns(message.ok as TextColumns) : message.ok);
+    });
+    endpoint.onError((error) => {
+      for (const call of this.pending.values()) call.reject(new MeboError('INTERNAL', `a pool worker failed: ${error.message}`, { cause: error }));
+      this.pending.clear();
+    });
+  }
+}
+
+let nextId = 1;
+
+/** A pool of decoding workers. Create it with `DecodePool.create()`; `terminate()` when done. */
+export class DecodePool {
+  #workers: PoolWorker[];
+  #closed = false;
+
+  private constructor(workers: PoolWorker[]) {
+    this.#workers = workers;
+  }
+
+  /** Start the workers and load the module in each (resolves once all are ready). */
+  static async create(options: PoolOptions = {}): Promise<DecodePool> {
+    const size = options.size ?? (await cores());
+    if (!Number.isInteger(size) || size < 1 || size > 256) throw new MeboError('INVALID_ARGUMENT', `size must be an integer from 1 to 256, got ${String(size)}`);
+    const workers = await Promise.all(Array.from({ length: size }, async () => new PoolWorker(await spawn())));
+    const pool = new DecodePool(workers);
+    try {
+      await Promise.all(workers.map((w) => pool.#send(w, { id: nextId++, init: options.init ?? {} }, [])));
+    } catch (error) {
+      pool.terminate();
+      throw error;
+    }
+    return pool;
+  }
+
+  /** Workers in the pool. */
+  get size(): number {
+    return this.#workers.length;
+  }
+
+  /** `decodeAll` of a numeric or text blob (its kind read from its header). */
+  decodeAll(bytes: Uint8Array, options?: CallOptions): Promise<NumericColumns | TextColumns> {
+    return this.#run({ op: 'decodeAll', bytes }, options);
+  }
+
+  /** `range` of one metric (see `NumericBlob.range`). */
+  range(bytes: Uint8Array, key: MetricKey, from: TimeBound, to: TimeBound, options?: CallOptions): Promise<NumericMetric | TextMetric> {
+    return this.#run({ op: 'range', bytes, key, from, to }, options);
+  }
+
+  /** `decimate` of one numeric metric (see `NumericBlob.decimate`). */
+  decimate(bytes: Uint8Array, key: MetricKey, decimation: DecimateOptions, options?: CallOptions): Promise<Decimated> {
+    return this.#run({ op: 'decimate', bytes, key, options: decimation }, options);
+  }
+
+  /** A set's `materialize`: every metric over the windows `blobs` hold. */
+  materialize(blobs: Uint8Array[], options?: CallOptions): Promise<NumericColumns | TextColumns> {
+    return this.#run({ op: 'materialize', blobs }, options);
+  }
+
+  /** A set's `materializeMetric`. */
+  materializeMetric(blobs: Uint8Array[], key: MetricKey, options?: CallOptions): Promise<MaterializedMetric<Float64Array | string[]>> {
+    return this.#run({ op: 'materializeMetric', blobs, key }, options);
+  }
+
+  /** Stop every worker; pending calls fail with FREED. */
+  terminate(): void {
+    this.#closed = true;
+    for (const w of this.#workers) {
+      for (const call of w.pending.values()) call.reject(new MeboError('FREED', 'the pool was terminated'));
+      w.pending.clear();
+      w.endpoint.terminate();
+    }
+  }
+
+  #run<T>(job: Job, options: CallOptions = {}): Promise<T> {
+    if (this.#closed) return Promise.reject(new MeboError('FREED', 'the pool was terminated'));
+    const inputs = 'bytes' in job ? [job.bytes] : job.blobs;
+    for (const input of inputs) {
+      if (!(input instanceof Uint8Array)) return Promise.reject(new MeboError('INVALID_ARGUMENT', 'blob bytes must be a Uint8Array'));
+    }
+    const transfer = options.transfer ? [...new Set(inputs.map((b) => b.buffer).filter((b): b is ArrayBuffer => b instanceof ArrayBuffer))] : [];
+    // The least busy worker takes the call.
+    const worker = this.#workers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    return this.#send(worker, { id: nextId++, job }, transfer) as Promise<T>;
+  }
+
+  #send(worker: PoolWorker, request: Request, transfer: ArrayBuffer[]): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      worker.pending.set(request.id, { resolve, reject });
+      try {
+        worker.endpoint.post(request, transfer);
+      } catch (error) {
+        worker.pending.delete(request.id);
+        reject(new MeboError('INVALID_ARGUMENT', `cannot send to the pool: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+      }
+    });
+  }
+}
