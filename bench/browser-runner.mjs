@@ -4,7 +4,7 @@
 // load: the SDK's init is once per realm) and times decode of every bench blob.
 
 import * as mebo from 'mebo';
-import { PLANS, breakdown as measureBreakdown, configName, decimateAll, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decimateAll, poolRows, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
 
 async function fetchBytes(path) {
   const response = await fetch(path);
@@ -46,6 +46,14 @@ globalThis.runBench = async ({ variant = 'simd', quick = false, breakdown = fals
       }
     }
   }
+  // mebo/worker: 8 bench blobs at once on a pool of Web Workers, served as the package ships
+  // (chromium.mjs copies dist/ and wasm/ to pkg/): the pool's workers load pkg/dist/index.js.
+  const poolModule = 'pkg/dist/worker/pool.js';
+  const { DecodePool } = await import(/* a path, not bundled */ new URL(poolModule, location.href).href);
+  const pool = await DecodePool.create({ init: { variant } });
+  const blobs = await Promise.all(cases.filter((c) => c.kind === 'numeric').slice(0, 8).map((c) => fetchBytes(c.file)));
+  for (const row of await poolRows(mebo, pool, blobs, runtime, plan)) rows.push({ ...row, workers: pool.size });
+  pool.terminate();
   return { rows, breakdown: parts, crossOriginIsolated: globalThis.crossOriginIsolated === true, userAgent: navigator.userAgent };
 };
 globalThis.benchReady = true;

@@ -3,7 +3,7 @@
 // dir beside copies of the bench blobs and the wasm builds, serves it from
 // 127.0.0.1 and collects the rows. Node only.
 
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,9 +51,13 @@ async function buildPage() {
   });
   writeFileSync(join(dir, 'index.html'), HTML);
   mkdirSync(join(dir, 'wasm'));
+  mkdirSync(join(dir, 'pkg/wasm'), { recursive: true });
   for (const variant of ['simd', 'scalar']) {
     copyFileSync(join(ROOT, `packages/mebo/wasm/mebo_${variant}.wasm`), join(dir, `wasm/mebo_${variant}.wasm`));
+    copyFileSync(join(ROOT, `packages/mebo/wasm/mebo_${variant}.wasm`), join(dir, `pkg/wasm/mebo_${variant}.wasm`));
   }
+  // The package's dist/ as it ships, for the worker pool (mebo/worker) and its workers.
+  cpSync(join(ROOT, 'packages/mebo/dist'), join(dir, 'pkg/dist'), { recursive: true });
   const cases = manifest();
   for (const c of cases) {
     mkdirSync(dirname(join(dir, c.file)), { recursive: true });

@@ -45,6 +45,51 @@ export function measure(op, plan = PLANS.full) {
   };
 }
 
+/** `measure` for an operation that returns a promise (the worker pool's calls). */
+export async function measureAsync(op, plan = PLANS.full) {
+  let sink = 0;
+  const start = performance.now();
+  let calls = 0;
+  while (calls < 3 || performance.now() - start < plan.warmupMs) {
+    sink += await op();
+    calls++;
+  }
+  const perCallMs = (performance.now() - start) / calls;
+  const reps = Math.max(1, Math.ceil(plan.minSampleMs / Math.max(perCallMs, 1e-6)));
+  const times = new Float64Array(plan.samples);
+  for (let s = 0; s < plan.samples; s++) {
+    const t0 = performance.now();
+    for (let r = 0; r < reps; r++) sink += await op();
+    times[s] = ((performance.now() - t0) / reps) * 1e6;
+  }
+  times.sort();
+  if (Number.isNaN(sink)) throw new Error('benchmark sink is NaN');
+  return { median_ns: Math.round(times[times.length >> 1]), min_ns: Math.round(times[0]), runs: plan.samples, reps };
+}
+
+/**
+ * The worker-pool benchmark: `blobs` (8 numeric bench blobs) decoded one after
+ * another on this thread, and all at once by `pool` (mebo/worker); and one
+ * tiny blob both ways, for the per-call overhead. Rows for `runtime`.
+ */
+export async function poolRows(mebo, pool, blobs, runtime, plan) {
+  const points = blobs.reduce((n, b) => {
+    const blob = mebo.NumericBlob.from(b);
+    n += blob.totalPoints;
+    blob.free();
+    return n;
+  }, 0);
+  const bytes = blobs.reduce((n, b) => n + b.length, 0);
+  const tiny = mebo.encodeNumeric([{ name: 'tiny', timestamps: [1n, 2n, 3n], values: [1, 2, 3] }]);
+  const row = (config, op, n, size, t) => ({ config, runtime, op, points: n, bytes: size, ...t });
+  return [
+    row(`bench-${blobs.length}-blobs`, 'decode-serial', points, bytes, await measureAsync(async () => blobs.reduce((s, b) => s + decodeNumeric(mebo, b), 0), plan)),
+    row(`bench-${blobs.length}-blobs`, 'decode-pool', points, bytes, await measureAsync(async () => (await Promise.all(blobs.map((b) => pool.decodeAll(b)))).length, plan)),
+    row('tiny', 'decode-serial', 3, tiny.length, await measureAsync(async () => decodeNumeric(mebo, tiny), plan)),
+    row('tiny', 'decode-pool', 3, tiny.length, await measureAsync(async () => (await pool.decodeAll(tiny)).values.length, plan)),
+  ];
+}
+
 /**
  * `num-seed200x250-delta-none-gorilla-none-notags-le-v1` → `delta-none-gorilla-none`;
  * text cases → `text-<tsEnc>-<codec>`; a layout other than v1 is kept as a suffix.

@@ -2,14 +2,15 @@
 // One Node process of `npm run bench`: the SDK with one wasm build (its init
 // is once per process, so each build gets its own process).
 //
-//   node bench/node-runner.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--breakdown] [--decimate] [--no-decode] [--out FILE] [--stream]
+//   node bench/node-runner.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--breakdown] [--decimate] [--pool] [--no-decode] [--out FILE] [--stream]
 //
 // Times, on every configuration of the bench set: decode (NumericBlob.from +
 // decodeAll + free; text blobs likewise); with --encode, encodeNumeric of the
 // bench input with the configuration's options; with --baselines, JSON.parse
 // and Apache Arrow reads of the same data; with --decimate, every metric of
 // the long vector and of a bench blob thinned to 1,000 points for a chart,
-// by the SDK's decimate (wasm) and by JavaScript over decoded columns. Writes the rows as JSON to FILE;
+// by the SDK's decimate (wasm) and by JavaScript over decoded columns; with
+// --pool, 8 bench blobs decoded one after another vs by mebo/worker's pool. Writes the rows as JSON to FILE;
 // with --stream, also each row as one line of JSON on stdout as soon as it is
 // measured (the web demo's local API relays them to the page).
 
@@ -17,7 +18,7 @@ import { writeFileSync } from 'node:fs';
 import * as arrow from 'apache-arrow';
 import * as mebo from 'mebo';
 import { readFileSync } from 'node:fs';
-import { PLANS, breakdown as measureBreakdown, configName, decimateAll, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decimateAll, poolRows, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
 import { arrowPayload, blobBytes, checkPayloads, decimateCases, jsonPayload, manifest, numericInput } from './data.mjs';
 
 const argv = process.argv.slice(2);
@@ -110,6 +111,15 @@ if (flag('--decimate')) {
       }
     }
   }
+}
+
+// --pool: decode off the main thread, a worker per core.
+if (flag('--pool')) {
+  const { DecodePool } = await import('mebo/worker');
+  const pool = await DecodePool.create({ init: { variant } });
+  const blobs = manifest().filter((c) => c.kind === 'numeric').slice(0, 8).map(blobBytes);
+  for (const row of await poolRows(mebo, pool, blobs, runtime, plan)) record({ ...row, workers: pool.size });
+  pool.terminate();
 }
 
 // --breakdown: where the SDK's decode time goes (see harness.mjs).

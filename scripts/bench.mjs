@@ -130,7 +130,7 @@ for (let round = 1; round <= rounds; round++) {
     rows.push(...child('go-reference', join(tmp, 'go-reference'), ['-bench-dir', BENCH_DIR, '-out', out, ...(quick ? ['-quick'] : [])], out));
   }
   if (wants('wasm-node') || wants('baselines')) {
-    const extra = [...(wants('wasm-node') ? ['--encode', '--decimate'] : ['--no-decode']), ...(wants('wasm-node') && round === 1 ? ['--breakdown'] : []), ...(wants('baselines') ? ['--baselines'] : [])];
+    const extra = [...(wants('wasm-node') ? ['--encode', '--decimate', '--pool'] : ['--no-decode']), ...(wants('wasm-node') && round === 1 ? ['--breakdown'] : []), ...(wants('baselines') ? ['--baselines'] : [])];
     const written = nodeRunner('simd', extra);
     rows.push(...written.rows);
     breakdown.push(...written.breakdown);
@@ -277,6 +277,18 @@ if (decimateRows.length) {
   }
 }
 
+const poolRowsOf = rows.filter((r) => r.op === 'decode-pool');
+if (poolRowsOf.length) {
+  console.log('');
+  console.log('mebo/worker: 8 bench blobs decoded one after another on one thread vs at once by the pool (a worker per core), and one');
+  console.log('3-point blob (the per-call overhead: post, decode in a worker, transfer back), median µs');
+  console.log(mLine(['config', 'runtime', 'workers', 'serial', 'pool', 'speedup']).trimEnd());
+  for (const r of poolRowsOf) {
+    const serial = find(r.config, r.runtime, 'decode-serial');
+    console.log(mLine([r.config, r.runtime.replace('wasm-', ''), r.workers ?? '-', us(serial?.median_ns), us(r.median_ns), ratio(serial && serial.median_ns / r.median_ns)]).trimEnd());
+  }
+}
+
 console.log('');
 console.log(`sizes (same 200 x 250 points): JSON ${sizes.json.bytes} bytes (${sizes.json.gzip} gzipped), Arrow IPC ${sizes.arrow.bytes} (${sizes.arrow.gzip} gzipped)`);
 console.log(mLine(['config', 'bytes', 'gzip', 'seed-x86', 'vs JSON', 'vs Arrow']).trimEnd());
@@ -347,6 +359,13 @@ function targetsFor(stat) {
     // engine's GC: into kept arrays, the ratio is that of the two builds' code.
     simdGain('simd >= 1.2x faster than scalar, wasm-node decode-into (same configs)', 'wasm-node', 'wasm-node-scalar', 'decode-into'),
     simdGain('simd >= 1.2x faster than scalar, wasm-chromium decode-into (same configs)', 'wasm-chromium', 'wasm-chromium-scalar', 'decode-into'),
+    ...['wasm-node', 'wasm-chromium'].map((runtime) =>
+      check(`${runtime}: mebo/worker pool >= 1.6x one thread on 8 bench blobs`, ['bench-8-blobs'], (config) => {
+        const serial = t(find(config, runtime, 'decode-serial'));
+        const pool = t(find(config, runtime, 'decode-pool'));
+        return serial !== undefined && pool !== undefined && { value: serial / pool, ok: serial >= 1.6 * pool };
+      }),
+    ),
     ...['wasm-node', 'wasm-chromium'].map((runtime) =>
       check(`${runtime}: decode + decimate in wasm >= 3x faster than decode + the same decimation in JavaScript`, decimateRowsFor(runtime), (key) => {
         const [config, op] = key.split(' ');
