@@ -4,7 +4,7 @@
 // load: the SDK's init is once per realm) and times decode of every bench blob.
 
 import * as mebo from 'mebo';
-import { PLANS, breakdown as measureBreakdown, configName, decimateAll, poolRows, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
 
 async function fetchBytes(path) {
   const response = await fetch(path);
@@ -34,18 +34,8 @@ globalThis.runBench = async ({ variant = 'simd', quick = false, breakdown = fals
     await new Promise((resolve) => setTimeout(resolve, 0)); // let the page breathe between rows
   }
   // A chart's read of every metric, thinned to 1,000 points in wasm or in JavaScript (decimate.json: see chromium.mjs).
-  for (const { config, file } of await (await fetch('decimate.json')).json()) {
-    const bytes = await fetchBytes(file);
-    const blob = mebo.NumericBlob.from(bytes);
-    const points = blob.totalPoints;
-    blob.free();
-    for (const method of ['minmax', 'lttb']) {
-      for (const js of [false, true]) {
-        const op = `decimate-${method}${js ? '-js' : ''}`;
-        rows.push({ config, runtime, op, points, bytes: bytes.length, ...measure(() => decimateAll(mebo, bytes, method, js), plan) });
-      }
-    }
-  }
+  const decimateBlobs = await Promise.all((await (await fetch('decimate.json')).json()).map(async ({ config, file }) => ({ config, bytes: await fetchBytes(file) })));
+  rows.push(...decimateRows(mebo, decimateBlobs, runtime, plan));
   // mebo/worker: 8 bench blobs at once on a pool of Web Workers, served as the package ships
   // (chromium.mjs copies dist/ and wasm/ to pkg/): the pool's workers load pkg/dist/index.js.
   const poolModule = 'pkg/dist/worker/pool.js';

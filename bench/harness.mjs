@@ -20,51 +20,56 @@ export const PLANS = {
  * Returns nanoseconds per call.
  */
 export function measure(op, plan = PLANS.full) {
-  let sink = 0;
-  const start = performance.now();
-  let calls = 0;
-  while (calls < 3 || performance.now() - start < plan.warmupMs) {
-    sink += op();
-    calls++;
-  }
-  const perCallMs = (performance.now() - start) / calls;
-  const reps = Math.max(1, Math.ceil(plan.minSampleMs / Math.max(perCallMs, 1e-6)));
-  const times = new Float64Array(plan.samples);
+  const timing = new Timing(plan);
+  while (timing.warming()) timing.sink += op();
   for (let s = 0; s < plan.samples; s++) {
     const t0 = performance.now();
-    for (let r = 0; r < reps; r++) sink += op();
-    times[s] = ((performance.now() - t0) / reps) * 1e6;
+    for (let r = 0; r < timing.reps; r++) timing.sink += op();
+    timing.sample(s, t0);
   }
-  times.sort();
-  if (Number.isNaN(sink)) throw new Error('benchmark sink is NaN'); // keeps `sink` observable
-  return {
-    median_ns: Math.round(times[times.length >> 1]),
-    min_ns: Math.round(times[0]),
-    runs: plan.samples,
-    reps,
-  };
+  return timing.result();
+}
+
+/** The bookkeeping of `measure` and `measureAsync`: warm-up, repetitions, samples, statistics. */
+class Timing {
+  constructor(plan) {
+    this.plan = plan;
+    this.sink = 0;
+    this.start = performance.now();
+    this.calls = 0;
+    this.reps = 1;
+    this.times = new Float64Array(plan.samples);
+  }
+
+  /** True while the warm-up goes on; once over, fixes the repetitions per sample. */
+  warming() {
+    const elapsed = performance.now() - this.start;
+    if (this.calls++ < 3 || elapsed < this.plan.warmupMs) return true;
+    this.reps = Math.max(1, Math.ceil(this.plan.minSampleMs / Math.max(elapsed / (this.calls - 1), 1e-6)));
+    return false;
+  }
+
+  sample(s, t0) {
+    this.times[s] = ((performance.now() - t0) / this.reps) * 1e6;
+  }
+
+  result() {
+    this.times.sort();
+    if (Number.isNaN(this.sink)) throw new Error('benchmark sink is NaN'); // keeps `sink` observable
+    return { median_ns: Math.round(this.times[this.times.length >> 1]), min_ns: Math.round(this.times[0]), runs: this.plan.samples, reps: this.reps };
+  }
 }
 
 /** `measure` for an operation that returns a promise (the worker pool's calls). */
 export async function measureAsync(op, plan = PLANS.full) {
-  let sink = 0;
-  const start = performance.now();
-  let calls = 0;
-  while (calls < 3 || performance.now() - start < plan.warmupMs) {
-    sink += await op();
-    calls++;
-  }
-  const perCallMs = (performance.now() - start) / calls;
-  const reps = Math.max(1, Math.ceil(plan.minSampleMs / Math.max(perCallMs, 1e-6)));
-  const times = new Float64Array(plan.samples);
+  const timing = new Timing(plan);
+  while (timing.warming()) timing.sink += await op();
   for (let s = 0; s < plan.samples; s++) {
     const t0 = performance.now();
-    for (let r = 0; r < reps; r++) sink += await op();
-    times[s] = ((performance.now() - t0) / reps) * 1e6;
+    for (let r = 0; r < timing.reps; r++) timing.sink += await op();
+    timing.sample(s, t0);
   }
-  times.sort();
-  if (Number.isNaN(sink)) throw new Error('benchmark sink is NaN');
-  return { median_ns: Math.round(times[times.length >> 1]), min_ns: Math.round(times[0]), runs: plan.samples, reps };
+  return timing.result();
 }
 
 /**
@@ -308,6 +313,27 @@ function lttbJs(xs, ys, threshold) {
   outX.push(xs[n - 1]);
   outY.push(ys[n - 1]);
   return [outX, outY];
+}
+
+/**
+ * The decimation benchmark's rows for `runtime`: each of `blobs`
+ * (`{ config, bytes }`) read for a chart by `decimateAll`, in wasm and in
+ * JavaScript, with each method.
+ */
+export function decimateRows(mebo, blobs, runtime, plan) {
+  const rows = [];
+  for (const { config, bytes } of blobs) {
+    const blob = mebo.NumericBlob.from(bytes);
+    const points = blob.totalPoints;
+    blob.free();
+    for (const method of ['minmax', 'lttb']) {
+      for (const js of [false, true]) {
+        const op = `decimate-${method}${js ? '-js' : ''}`;
+        rows.push({ config, runtime, op, points, bytes: bytes.length, ...measure(() => decimateAll(mebo, bytes, method, js), plan) });
+      }
+    }
+  }
+  return rows;
 }
 
 /**

@@ -18,7 +18,7 @@ import { writeFileSync } from 'node:fs';
 import * as arrow from 'apache-arrow';
 import * as mebo from 'mebo';
 import { readFileSync } from 'node:fs';
-import { PLANS, breakdown as measureBreakdown, configName, decimateAll, poolRows, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
 import { arrowPayload, blobBytes, checkPayloads, decimateCases, jsonPayload, manifest, numericInput } from './data.mjs';
 
 const argv = process.argv.slice(2);
@@ -99,18 +99,8 @@ for (const benchCase of flag('--no-decode') ? [] : manifest()) {
 
 // --decimate: a chart's read of every metric, thinned in wasm or in JavaScript.
 if (flag('--decimate')) {
-  for (const { config, file } of decimateCases()) {
-    const bytes = new Uint8Array(readFileSync(file));
-    const blob = mebo.NumericBlob.from(bytes);
-    const points = blob.totalPoints;
-    blob.free();
-    for (const method of ['minmax', 'lttb']) {
-      for (const js of [false, true]) {
-        const op = `decimate-${method}${js ? '-js' : ''}`;
-        record({ config, runtime, op, points, bytes: bytes.length, ...measure(() => decimateAll(mebo, bytes, method, js), plan) });
-      }
-    }
-  }
+  const blobs = decimateCases().map(({ config, file }) => ({ config, bytes: new Uint8Array(readFileSync(file)) }));
+  for (const row of decimateRows(mebo, blobs, runtime, plan)) record(row);
 }
 
 // --pool: decode off the main thread, a worker per core.

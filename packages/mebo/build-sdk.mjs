@@ -12,19 +12,18 @@ import { build } from 'esbuild';
 process.chdir(fileURLToPath(new URL('.', import.meta.url)));
 rmSync('dist', { recursive: true, force: true });
 
-await build({
-  entryPoints: ['src/index.ts'],
-  outfile: 'dist/index.js',
+const common = {
   bundle: true,
   format: 'esm',
-  // Runs in Node, browsers, Deno and workers alike; node:fs is only imported
-  // dynamically on the file: URL path.
+  // Runs in Node, browsers, Deno and workers alike; node:* modules are only
+  // imported dynamically where a runtime has them.
   platform: 'neutral',
   external: ['node:*'],
   target: 'es2022',
   sourcemap: true,
   logLevel: 'warning',
-});
+};
+await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 
 // The pool and its worker share the main bundle: one module instance per realm.
 const mainEntryExternal = {
@@ -34,15 +33,9 @@ const mainEntryExternal = {
   },
 };
 await build({
+  ...common,
   entryPoints: { 'worker/pool': 'src/worker/pool.ts', 'worker/thread': 'src/worker/thread.ts' },
   outdir: 'dist',
-  bundle: true,
-  format: 'esm',
-  platform: 'neutral',
-  external: ['node:*'],
-  target: 'es2022',
-  sourcemap: true,
-  logLevel: 'warning',
   plugins: [mainEntryExternal],
 });
 
