@@ -70,3 +70,35 @@ try { await mebo.init(); console.log('loaded'); } catch (e) { console.log(e.name
   const { stdout } = await runDeno(['run', '--no-config', '--no-lock', '--no-npm', '--no-remote', '--no-prompt', script]);
   expect(stdout.trim()).toBe('MeboError WASM_LOAD');
 });
+
+it('mebo/worker in Deno: a pool of Web Workers decodes as the main thread does', async () => {
+  const [numeric, text] = [sampleCases().find((c) => c.kind === 'numeric')!, sampleCases().find((c) => c.kind === 'text')!];
+  const script = join(denoDir, 'pool.js');
+  const dist = (file: string) => JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'dist', file)).href);
+  writeFileSync(
+    script,
+    `import * as mebo from ${dist('index.js')};
+import { DecodePool } from ${dist('worker/pool.js')};
+await mebo.init();
+const pool = await DecodePool.create({ size: 2 });
+const same = {};
+for (const file of ${JSON.stringify([join(VECTORS, numeric.file), join(VECTORS, text.file)])}) {
+  const bytes = await Deno.readFile(file);
+  const blob = mebo.blobKind(bytes) === 'text' ? mebo.TextBlob.from(bytes) : mebo.NumericBlob.from(bytes);
+  const want = blob.decodeAll();
+  blob.free();
+  const got = await pool.decodeAll(bytes);
+  const flat = (c) => JSON.stringify([c.ids, c.offsets, c.timestamps].map((a) => Array.from(a, String)).concat([Array.isArray(c.values) ? c.values : Array.from(new BigUint64Array(c.values.buffer, c.values.byteOffset, c.values.length), String)]));
+  same[file] = flat(got) === flat(want);
+}
+let refused;
+try { await pool.decodeAll(new Uint8Array(8)); } catch (e) { refused = e.code; }
+pool.terminate();
+console.log(JSON.stringify({ size: pool.size, same, refused }));`,
+  );
+  const { stdout } = await runDeno(['run', '--no-config', '--no-lock', '--no-npm', '--no-remote', '--no-prompt', `--allow-read=${PACKAGE_ROOT},${VECTORS}`, script]);
+  const out = JSON.parse(stdout) as { size: number; same: Record<string, boolean>; refused: string };
+  expect(out.size).toBe(2);
+  expect(Object.values(out.same)).toEqual([true, true]);
+  expect(out.refused).toBe('TRUNCATED');
+});
