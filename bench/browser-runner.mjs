@@ -4,7 +4,7 @@
 // load: the SDK's init is once per realm) and times decode of every bench blob.
 
 import * as mebo from 'mebo';
-import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from './harness.mjs';
 
 async function fetchBytes(path) {
   const response = await fetch(path);
@@ -30,6 +30,7 @@ globalThis.runBench = async ({ variant = 'simd', quick = false, breakdown = fals
     const reuse = {};
     const into = text ? () => decodeTextInto(mebo, bytes, reuse) : () => decodeNumericInto(mebo, bytes, reuse);
     rows.push({ config: configName(benchCase), runtime, op: 'decode-into', points, bytes: bytes.length, ...measure(into, plan) });
+    if (!text) rows.push({ config: configName(benchCase), runtime, op: 'decode-view', points, bytes: bytes.length, ...measure(() => decodeNumericView(mebo, bytes), plan) });
     if (breakdown && !text) parts.push({ config: configName(benchCase), runtime, ...measureBreakdown(mebo, bytes, plan) });
     await new Promise((resolve) => setTimeout(resolve, 0)); // let the page breathe between rows
   }

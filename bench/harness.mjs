@@ -135,6 +135,21 @@ export function decodeNumericInto(mebo, bytes, reuse) {
   }
 }
 
+/**
+ * The same through `columnsView()`: every metric decoded into memory the
+ * blob owns and read through views of the module's memory, no copy out.
+ */
+export function decodeNumericView(mebo, bytes) {
+  const blob = mebo.NumericBlob.from(bytes);
+  try {
+    const c = blob.columnsView();
+    const values = c.values;
+    return values.length + c.offsets.length + values[values.length - 1];
+  } finally {
+    blob.free();
+  }
+}
+
 /** The same for a text blob (strings split into a `string[]`). */
 export function decodeText(mebo, bytes) {
   const blob = mebo.TextBlob.from(bytes);

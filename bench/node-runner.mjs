@@ -18,7 +18,7 @@ import { writeFileSync } from 'node:fs';
 import * as arrow from 'apache-arrow';
 import * as mebo from 'mebo';
 import { readFileSync } from 'node:fs';
-import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from './harness.mjs';
 import { arrowPayload, blobBytes, checkPayloads, decimateCases, jsonPayload, manifest, numericInput } from './data.mjs';
 
 const argv = process.argv.slice(2);
@@ -78,6 +78,7 @@ for (const benchCase of flag('--no-decode') ? [] : manifest()) {
   record({ config, runtime, op: 'decode', points, bytes: bytes.length, ...measure(() => decodeNumeric(mebo, bytes), plan) });
   const reuse = {};
   record({ config, runtime, op: 'decode-into', points, bytes: bytes.length, ...measure(() => decodeNumericInto(mebo, bytes, reuse), plan) });
+  record({ config, runtime, op: 'decode-view', points, bytes: bytes.length, ...measure(() => decodeNumericView(mebo, bytes), plan) });
 
   if (flag('--encode')) {
     const o = benchCase.options;

@@ -230,8 +230,8 @@ for (const r of rows) {
 // Compact decode matrix: one line per configuration.
 console.log('');
 console.log('decode, median µs per blob (numeric: 50,000 points; text: 10,005 points)');
-const mHeader = ['config', 'native', 'go run', 'go epyc', 'node', 'node-in', 'node-sc', 'chrom', 'chrom-sc', 'node/go', 'in/go', 'nat/go', 'chr/node', 'simd gain'];
-const mWidths = [32, 7, 7, 7, 7, 7, 7, 7, 8, 8, 6, 7, 8, 9];
+const mHeader = ['config', 'native', 'go run', 'go epyc', 'node', 'node-in', 'node-vw', 'node-sc', 'chrom', 'chrom-in', 'chrom-vw', 'chrom-sc', 'node/go', 'in/go', 'nat/go', 'chr/node', 'simd gain'];
+const mWidths = [32, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 6, 7, 8, 9];
 const mLine = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(mWidths[i]) : String(c).padStart(mWidths[i] ?? 8))).join(' ');
 console.log(mLine(mHeader));
 /** The reference figure a ratio is taken against: this run's when Go ran, else the recorded one. */
@@ -241,16 +241,17 @@ for (const config of cases.map(configName)) {
     (rt) => find(config, rt)?.median_ns,
   );
   const nodeInto = find(config, 'wasm-node', 'decode-into')?.median_ns;
+  const [nodeView, chrInto, chrView] = [['wasm-node', 'decode-view'], ['wasm-chromium', 'decode-into'], ['wasm-chromium', 'decode-view']].map(([rt, op]) => find(config, rt, op)?.median_ns);
   const go = goRef(config);
   console.log(
-    mLine([config, us(nat), us(goRunNs(config)), us(goDecodeNs(config)), us(node), us(nodeInto), us(nodeSc), us(chr), us(chrSc), ratio(go / node), ratio(go / nodeInto), ratio(go / nat), ratio(chr / node), ratio(nodeSc / node)]),
+    mLine([config, us(nat), us(goRunNs(config)), us(goDecodeNs(config)), us(node), us(nodeInto), us(nodeView), us(nodeSc), us(chr), us(chrInto), us(chrView), us(chrSc), ratio(go / node), ratio(go / nodeInto), ratio(go / nat), ratio(chr / node), ratio(nodeSc / node)]),
   );
 }
 for (const base of ['json', 'arrow']) {
   const r = find(base, base);
   if (r) console.log(`${`${base}: ${r.bytes} bytes`.padEnd(32)} ${us(r.median_ns)} µs (JSON.parse / apache-arrow tableFromIPC into typed arrays, same 50,000 points)`);
 }
-console.log(`(node: decodeAll into fresh arrays; node-in: decodeAllInto arrays kept from the previous call; node/go, in/go, nat/go: against ${rows.some((r) => r.runtime === 'go-reference') ? 'go run' : 'go epyc'}; simd gain: node scalar / node simd)`);
+console.log(`(node, chrom: decodeAll into fresh arrays; -in: decodeAllInto arrays kept from the previous call; -vw: columnsView, views of the module's memory; node/go, in/go, nat/go: against ${rows.some((r) => r.runtime === 'go-reference') ? 'go run' : 'go epyc'}; simd gain: node scalar / node simd)`);
 
 if (breakdown.length) {
   console.log('');

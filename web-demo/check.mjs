@@ -176,6 +176,9 @@ try {
       ['wasm-browser-scalar', 'decode-into'],
     ];
     const valid = (r) => r && r.median_ns > 0 && r.min_ns > 0 && r.min_ns <= r.median_ns && r.runs >= 30 && r.points > 0 && r.bytes > 0;
+    const numericConfigs = configs.filter((c) => !c.startsWith('text-'));
+    const views = numericConfigs.filter((config) => valid(bench.rows.find((r) => r.config === config && r.runtime === 'wasm-browser' && r.op === 'decode-view')));
+    expect(views.length === numericConfigs.length, `wasm-browser decode-view (columnsView): figures for ${views.length} / ${numericConfigs.length} numeric configurations`);
     for (const [runtime, op] of wanted) {
       const missing = configs.filter((config) => !valid(bench.rows.find((r) => r.config === config && r.runtime === runtime && r.op === op)));
       expect(missing.length === 0, `${runtime} ${op}: figures for ${configs.length - missing.length} / ${configs.length} configurations${missing.length ? ` (missing ${missing.join(', ')})` : ''}`);

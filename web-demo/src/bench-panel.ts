@@ -275,6 +275,7 @@ export async function setupBench(): Promise<void> {
       ['Node kept', 'µs, SDK decodeAllInto in Node'],
       ['browser kept', 'µs, decodeAllInto in this browser (simd build)'],
       ['browser fresh', 'µs, decodeAll in this browser (simd build)'],
+      ['browser views', 'µs, columnsView in this browser (simd build): views of the module memory, no copy'],
       ['scalar kept', 'µs, decodeAllInto, build without simd128'],
       ['ref now', 'µs, mebo Go decode + Materialize measured now on this machine (local harness only)'],
       ['reference', 'µs, mebo Go decode + Materialize on the project machine kind (recorded)'],
@@ -306,6 +307,7 @@ export async function setupBench(): Promise<void> {
           timed(hostRow(c.config, 'wasm-node', 'decode-into'), state.sources['wasm-node']),
           timed(kept),
           timed(fresh),
+          timed(live(c.config, 'wasm-browser', 'decode-view')),
           timed(live(c.config, 'wasm-browser-scalar', 'decode-into')),
           timed(live(c.config, 'go-reference', 'decode')),
           cell(us(ref)),
@@ -384,7 +386,7 @@ export async function setupBench(): Promise<void> {
       ['Node', `the SDK's simd build in a Node process: NumericBlob.from + decodeAllInto (kept arrays) + free; ${sourceText('wasm-node')}.`],
       [
         'this browser',
-        `${browser.name}, ${browser.cores ?? '?'} logical cores, crossOriginIsolated ${browser.isolated ? 'yes' : 'no'}, timer resolution ${fixed(browser.timerUs, browser.timerUs < 10 ? 1 : 0)} µs; one Web Worker per wasm build; kept arrays: decodeAllInto, fresh arrays: decodeAll (text: TextBlob, same calls).`,
+        `${browser.name}, ${browser.cores ?? '?'} logical cores, crossOriginIsolated ${browser.isolated ? 'yes' : 'no'}, timer resolution ${fixed(browser.timerUs, browser.timerUs < 10 ? 1 : 0)} µs; one Web Worker per wasm build; kept arrays: decodeAllInto, fresh arrays: decodeAll (text: TextBlob, same calls), views: columnsView (numeric).`,
       ],
       ...(api?.runtimes.includes('go-reference')
         ? [['reference, measured now', `mebo Go v1.9 decode + Materialize timed in this run on this machine by a developer's local harness (bench/go-reference, never committed): the fair comparison when this machine is not the one the reference was recorded on.`] as [string, string]]

@@ -2,13 +2,14 @@
 // once per realm, so each build gets its own worker). Same timing loop,
 // plans and operations as `npm run bench` (bench/harness.mjs). Two jobs:
 //
-//   bench  time every bench blob: decode into fresh arrays (decodeAll) and
-//          into arrays kept from the previous call (decodeAllInto)
+//   bench  time every bench blob: decode into fresh arrays (decodeAll), into
+//          arrays kept from the previous call (decodeAllInto) and, numeric
+//          ones, read through views of the module's memory (columnsView)
 //   cold   what a visitor feels first, in a fresh worker: fetch + compile +
 //          init() of the wasm, then the first decode of one blob
 
 import * as mebo from 'mebo';
-import { PLANS, decodeNumeric, decodeNumericInto, decodeText, decodeTextInto, measure } from '../../bench/harness.mjs';
+import { PLANS, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from '../../bench/harness.mjs';
 import type { BenchRow } from './bench-rows.js';
 
 export interface BenchCase {
@@ -56,6 +57,7 @@ async function bench({ variant, plan, cases }: Extract<BenchRequest, { job: 'ben
     const base = { config: c.config, runtime, points: c.points, bytes: bytes.length };
     scope.postMessage({ type: 'row', row: { ...base, op: 'decode', ...measure(fresh, timing) } });
     scope.postMessage({ type: 'row', row: { ...base, op: 'decode-into', ...measure(kept, timing) } });
+    if (!text) scope.postMessage({ type: 'row', row: { ...base, op: 'decode-view', ...measure(() => decodeNumericView(mebo, bytes), timing) } });
   }
 }
 

@@ -17,6 +17,9 @@ pub struct NumericBlobHandle {
     blob: NumericBlob<'static>,
     /// Length of the bytes it was opened from (for `sections`).
     byte_length: usize,
+    /// Every metric decoded once by `decodeAllView`, kept until the handle is
+    /// freed: JavaScript reads it through views of the module's memory.
+    columns: Option<NumericColumns>,
 }
 
 crate::accessors::blob_handle_accessors!(NumericBlobHandle);
@@ -34,7 +37,7 @@ impl NumericBlobHandle {
     pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
         let byte_length = bytes.len();
-        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned(bytes, &limits))?, byte_length })
+        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned(bytes, &limits))?, byte_length, columns: None })
     }
 
     /// Where the blob's bytes go, from the header's offsets: `{ total,
@@ -125,6 +128,32 @@ impl NumericBlobHandle {
     #[wasm_bindgen(js_name = decodeAll)]
     pub fn decode_all(&self) -> JsResult<JsValue> {
         self.with_columns(|c| Ok(columns(c)))
+    }
+
+    /// Every metric at once into columns the handle owns (decoded on the first
+    /// call, kept until `free`), for JavaScript to read as views of the
+    /// module's memory without a copy: `[ids, offsets, timestamps, values]`
+    /// as byte addresses, then the metric and point counts.
+    #[wasm_bindgen(js_name = decodeAllView)]
+    pub fn decode_all_view(&mut self) -> JsResult<Vec<u32>> {
+        let c = match &mut self.columns {
+            Some(c) => c,
+            none => {
+                let mut c = NumericColumns::default();
+                check(self.blob.decode_all_into(&mut c))?;
+                none.insert(c)
+            }
+        };
+        // wasm32 addresses and lengths fit u32.
+        let address = |p: *const u8| p as usize as u32;
+        Ok(vec![
+            address(c.ids.as_ptr().cast()),
+            address(c.offsets.as_ptr().cast()),
+            address(c.timestamps.as_ptr().cast()),
+            address(c.values.as_ptr().cast()),
+            c.ids.len() as u32,
+            c.values.len() as u32,
+        ])
     }
 
     /// Every metric at once into the caller's `timestamps` and `values`

@@ -87,6 +87,12 @@ export function wasmMemoryBytes(): number {
   return loaded!.memory.buffer.byteLength;
 }
 
+/** @internal The module's linear memory (its buffer changes when the memory grows). */
+export function wasmMemory(): WebAssembly.Memory {
+  ready();
+  return loaded!.memory;
+}
+
 /** True when the host accepts WebAssembly SIMD (simd128). */
 export function simdSupported(): boolean {
   try {

@@ -4,7 +4,7 @@ import { NumericBlobHandle, NumericEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import { BlobReader, type BlobHandle } from './blob.js';
 import { call, invalidArgument } from './errors.js';
-import { ready } from './init.js';
+import { ready, wasmMemory } from './init.js';
 import {
   limitArgs,
   type ByteOrder,
@@ -83,6 +83,7 @@ export interface NumericHandle extends BlobHandle {
   valueAt(index: number, point: number): number;
   decodeAll(): NumericColumns;
   decodeAllInto(timestamps: BigInt64Array, values: Float64Array): Pick<NumericColumns, 'ids' | 'offsets'>;
+  decodeAllView(): Uint32Array;
   range(index: number, from: bigint, to: bigint): { timestamps: BigInt64Array; values: Float64Array; tags?: JoinedStrings };
   decimate(index: number, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Float64Array;
 }
@@ -165,6 +166,49 @@ export class NumericBlob extends BlobReader<NumericHandle> {
   /** Every metric in one call: one copy per column out of wasm memory. */
   decodeAll(): NumericColumns {
     return call(() => this.live().decodeAll());
+  }
+
+  /**
+   * Every metric at once without a copy: the columns are decoded once into
+   * memory this blob owns and read through views of the module's memory.
+   * Fastest where fresh typed arrays are expensive (browsers). The views are
+   * valid until `free()`; read them through the returned object each time:
+   * its getters make new views when the module's memory has grown (which
+   * detaches old ones), and throw FREED after `free()`. Copy (`slice()`)
+   * what must outlive the blob.
+   */
+  columnsView(): NumericColumns {
+    const [ids, offsets, timestamps, values, metrics, points] = call(() => this.live().decodeAllView());
+    let buffer: ArrayBuffer | undefined;
+    let views: NumericColumns | undefined;
+    const current = (): NumericColumns => {
+      this.live(); // FREED after free(): the memory behind the views is gone
+      const now = wasmMemory().buffer;
+      if (views === undefined || buffer !== now) {
+        buffer = now;
+        views = {
+          ids: new BigUint64Array(now, ids, metrics),
+          offsets: new Uint32Array(now, offsets, metrics + 1),
+          timestamps: new BigInt64Array(now, timestamps, points),
+          values: new Float64Array(now, values, points),
+        };
+      }
+      return views;
+    };
+    return {
+      get ids() {
+        return current().ids;
+      },
+      get offsets() {
+        return current().offsets;
+      },
+      get timestamps() {
+        return current().timestamps;
+      },
+      get values() {
+        return current().values;
+      },
+    };
   }
 
   /**
