@@ -169,21 +169,25 @@ fn lttb(ts: &[i64], vs: &[f64], threshold: usize) -> Vec<usize> {
     let (mut a, mut next_a) = (0, 0);
     for i in 0..threshold.saturating_sub(2) {
         let (avg_start, avg_end) = (bound(i + 1), bound(i + 2).min(n));
+        // Slices by `get`: the bounds stay inside the series by construction,
+        // and a float surprise must not become a panic.
+        let points = |lo: usize, hi: usize| ts.get(lo..hi).unwrap_or_default().iter().zip(vs.get(lo..hi).unwrap_or_default());
         let (mut avg_x, mut avg_y) = (0.0, 0.0);
-        for p in avg_start..avg_end {
-            avg_x += x(p);
-            avg_y += vs[p];
+        for (&t, &v) in points(avg_start, avg_end) {
+            avg_x += micros_to_millis(t);
+            avg_y += v;
         }
         let avg_len = avg_end as f64 - avg_start as f64;
         avg_x /= avg_len;
         avg_y /= avg_len;
         let (ax, ay) = (x(a), vs[a]);
         let mut max_area = -1.0;
-        for p in bound(i)..bound(i + 1) {
-            let area = ((ax - avg_x) * (vs[p] - ay) - (ax - x(p)) * (avg_y - ay)).abs() * 0.5;
+        let start = bound(i);
+        for (k, (&t, &v)) in points(start, bound(i + 1)).enumerate() {
+            let area = ((ax - avg_x) * (v - ay) - (ax - micros_to_millis(t)) * (avg_y - ay)).abs() * 0.5;
             if area > max_area {
                 max_area = area;
-                next_a = p;
+                next_a = start + k;
             }
         }
         out.push(next_a);
