@@ -44,11 +44,16 @@ export function blobBytes(benchCase) {
 
 const inputs = new Map();
 
-/** A numeric input file (vectors' JSON schema) as SDK encoder input. */
+/** A numeric input file of the bench (vectors' JSON schema) as SDK encoder input. */
 export function numericInput(relativePath) {
-  let input = inputs.get(relativePath);
+  return readNumericInput(join(BENCH_DIR, relativePath));
+}
+
+/** Any numeric input file in the vectors' JSON schema (a path) as SDK encoder input. */
+export function readNumericInput(path) {
+  let input = inputs.get(path);
   if (input) return input;
-  const raw = readJson(join(BENCH_DIR, relativePath));
+  const raw = readJson(path);
   const bits = new BigUint64Array(1);
   const float = new Float64Array(bits.buffer);
   input = {
@@ -62,7 +67,7 @@ export function numericInput(relativePath) {
       }),
     })),
   };
-  inputs.set(relativePath, input);
+  inputs.set(path, input);
   return input;
 }
 

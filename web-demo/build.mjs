@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import * as mebo from 'mebo';
 import { configName } from '../bench/harness.mjs';
-import { sizes as benchSizes } from '../bench/data.mjs';
+import { readNumericInput, sizes as benchSizes } from '../bench/data.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -27,8 +27,13 @@ const SHARED = process.env.MEBO_SHARED_DIR ?? join(ROOT, '../shared');
 const DIST = join(HERE, 'dist');
 const require = createRequire(join(HERE, 'package.json'));
 
-/** The bundled samples: [id, group, source dir under shared/, case name (several: the windows of a set), note]. */
+/**
+ * The bundled samples: [id, group, source dir under shared/, case name
+ * (several: the windows of a set), note]. `real` samples are input files the
+ * build encodes with the SDK (config in the case name's place).
+ */
 const SAMPLES = [
+  ['co2', 'real data', 'real', ['maunaloa-co2-weekly.json', 'delta-none-alp-none'], 'Weekly CO2 at Mauna Loa, 1958–2001 (Scripps, public domain): 2,284 weeks, 59 of them missing (NaN), one decimal: delta timestamps before 1970 (negative) and ALP values.'],
   ['seed-gorilla', 'bench set (200 × 250)', 'bench', 'num-seed200x250-delta-none-gorilla-none-notags-le-v1', '200 metrics × 250 points, 1 s ±5% jitter, ±2% random walks: the benchmark dataset, delta timestamps and Gorilla values.'],
   ['seed-zstd', 'bench set (200 × 250)', 'bench', 'num-seed200x250-delta-zstd-gorilla-zstd-notags-le-v1', 'The same data with both columns zstd-compressed.'],
   ['seed-alp', 'bench set (200 × 250)', 'bench', 'num-seed200x250-deltapacked-none-alp-none-notags-le-v1', 'The same data with bit-packed delta timestamps and ALP values.'],
@@ -46,7 +51,7 @@ const SAMPLES = [
   ['status1', 'conformance vectors', 'vectors', 'txt-status1-tagged-raw-zstd-tags-le', 'Text statuses with tags: empty, non-ASCII, 255-byte and escaped strings.'],
   ['textids', 'conformance vectors', 'vectors', 'txt-textids-delta-zstd-tags-le', 'Text metrics by numeric id, timestamps that go backwards and cross zero.'],
 ];
-const DEFAULT_SAMPLE = 'seed-gorilla';
+const DEFAULT_SAMPLE = 'co2';
 
 function fail(message) {
   throw new Error(message);
@@ -57,7 +62,7 @@ function readJson(path) {
 }
 
 function requireShared() {
-  for (const dir of ['vectors', 'bench', 'reference']) {
+  for (const dir of ['vectors', 'bench', 'reference', 'real']) {
     if (!existsSync(join(SHARED, dir))) {
       console.error(`web-demo: ${join(SHARED, dir)} is missing (the demo copies its samples from ../shared at build time)`);
       process.exit(1);
@@ -80,6 +85,7 @@ function copySamples() {
   };
   mkdirSync(join(DIST, 'samples'), { recursive: true });
   const samples = SAMPLES.map(([id, group, source, caseNames, note]) => {
+    if (source === 'real') return encodeReal(id, group, caseNames, note);
     const cases = [caseNames].flat().map((name) => manifests[source].find((x) => x.name === name) ?? fail(`web-demo: no case ${name} in shared/${source}`));
     const files = cases.map((c, i) => {
       const file = cases.length === 1 ? `${id}.mebo` : `${id}-w${i}.mebo`;
@@ -95,6 +101,16 @@ function copySamples() {
   });
   writeFileSync(join(DIST, 'samples/index.json'), JSON.stringify({ default: DEFAULT_SAMPLE, samples }));
   return samples.length;
+}
+
+/** A real series encoded here with the SDK: it ships as input data, not as a blob. */
+function encodeReal(id, group, [inputFile, config], note) {
+  const path = join(SHARED, 'real', inputFile);
+  const input = readNumericInput(path);
+  const bytes = mebo.encodeNumeric(input.metrics, { config, startTime: input.startTime });
+  const file = `${id}.mebo`;
+  writeFileSync(join(DIST, 'samples', file), bytes);
+  return { id, label: `${id}: ${config}`, group, kind: 'numeric', files: [file], bytes: bytes.length, note, names: namesOf(path) };
 }
 
 function copyBench() {

@@ -87,14 +87,23 @@ try {
   expect(chart !== undefined && chart.colored > 500, `chart canvas ${chart?.width}x${chart?.height} has ${chart?.colored ?? 0} colored pixels`);
   const runtime = await page.textContent('#runtime');
   expect(/wasm (simd|scalar)/.test(runtime ?? ''), `runtime badge: ${runtime}`);
+  // The default sample is the real CO2 series, encoded at build time from ../shared/real.
+  const co2Note = await page.textContent('#view-note');
+  expect(demo.sample === 'co2' && demo.sourcePoints === 2284 - 59 && /59 NaN values are left out/.test(co2Note ?? ''), `default: the CO2 series, ${demo.sourcePoints} points charted, the 59 missing weeks said (${co2Note?.slice(0, 60)}…)`);
+  const co2Name = await page.locator('#metrics tbody tr').first().textContent();
+  expect(co2Name?.includes('maunaloa.co2.ppm'), `its metric named from the input: ${co2Name?.slice(0, 30)}`);
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'demo.png'), fullPage: true });
+
+  // 1b. The bench set: 200 metrics, options, names.
+  await page.selectOption('#sample', 'seed-gorilla');
+  await page.waitForFunction(() => globalThis.meboDemo.state === 'charted' && globalThis.meboDemo.sample === 'seed-gorilla', null, { timeout: TIMEOUT });
   const options = await page.textContent('#options');
   expect(options?.includes('gorilla') && options.includes('50,000'), 'options list the value encoding and 50,000 points');
   const metricRows = await page.locator('#metrics tbody tr').count();
   expect(metricRows === 200, `metric list has ${metricRows} rows`);
   const names = await page.locator('#metrics tbody tr').first().textContent();
   expect(names?.includes('metric.0'), `metric names from the sample's input (${names?.slice(0, 40)})`);
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, 'demo.png'), fullPage: true });
 
   // 2. A text sample lists rows.
   await page.selectOption('#sample', 'status1');
