@@ -87,8 +87,11 @@ export function wasmMemoryBytes(): number {
   return loaded!.memory.buffer.byteLength;
 }
 
-/** @internal The module's linear memory (its buffer changes when the memory grows). */
-export function wasmMemory(): WebAssembly.Memory {
+/**
+ * @internal The module's linear memory (its buffer changes when the memory
+ * grows). Typed structurally: consumers' TypeScript may have no WebAssembly lib.
+ */
+export function wasmMemory(): { readonly buffer: ArrayBuffer } {
   ready();
   return loaded!.memory;
 }

@@ -9,7 +9,7 @@
 //   const line = await pool.decimate(bytes, 'cpu', { method: 'minmax', buckets: 1200 });
 //   pool.terminate();
 
-import { MeboError, dictionaryColumns, type InitOptions, type NumericColumns, type NumericMetric, type TextColumns, type TextMetric } from '../index.js';
+import { MeboError, dictionaryColumns, type InitOptions, type NumericColumns, type NumericMetric, type TextColumns, type TextMetric, type WasmModule } from '../index.js';
 import type { MaterializedMetric } from '../blobSet.js';
 import type { MeboErrorCode } from '../errors.js';
 import type { MetricKey } from '../options.js';
@@ -24,7 +24,7 @@ export interface PoolOptions {
    * a compiled `WebAssembly.Module`, which browsers and Node hand to workers
    * without recompiling). Default: the build beside the package.
    */
-  init?: Pick<InitOptions, 'variant'> & { wasm?: string | URL | WebAssembly.Module };
+  init?: Pick<InitOptions, 'variant'> & { wasm?: string | URL | WasmModule };
 }
 
 export interface CallOptions {

@@ -15,7 +15,24 @@ import {
   type NumericMetric,
   type TextMetric,
   type WasmModule,
+  alignedSeries,
+  type Decimated,
+  type TextColumns,
 } from 'mebo';
+import { DecodePool } from 'mebo/worker';
+
+/** The chart and worker entry points resolve and check too. */
+export async function chart(bytes: Uint8Array): Promise<number> {
+  using blob = NumericBlob.from(bytes);
+  const line: Decimated = blob.decimate('cpu.user', { method: 'minmax', buckets: 800, from: Date.now() - 3_600_000 });
+  const hour = blob.range('cpu.user', Date.now() - 3_600_000, Date.now());
+  const view: NumericColumns = blob.columnsView();
+  const [xs] = alignedSeries(blob, ['cpu.user', 'cpu.system']);
+  const pool = await DecodePool.create({ size: 2 });
+  const text = (await pool.decodeAll(bytes)) as TextColumns;
+  pool.terminate();
+  return line.values.length + hour.values.length + view.values.length + xs.length + text.codes.length;
+}
 
 export async function consume(bytes: Uint8Array, module: WasmModule): Promise<number> {
   await init({ variant: 'auto' });
