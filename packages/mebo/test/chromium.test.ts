@@ -55,8 +55,13 @@ try {
 </script>`;
 }
 
-/** Generated files: the two pages and the consumer bundle with its asset. */
+/** Generated files: the pages and the consumer bundle with its asset. */
 const generated = new Map<string, { type: string; body: string | Buffer }>();
+
+/** A page (see `page`) served at `path`. */
+function addPage(path: string, imports: string, decode: string): void {
+  generated.set(path, { type: TYPES['.html']!, body: page(imports, decode) });
+}
 
 /** Serve generated files under /test-page/, the vectors under /vectors/, the repository under /. */
 function serve(url: string): { type: string; body: string | Buffer } | undefined {
@@ -91,36 +96,23 @@ beforeAll(async () => {
   });
   generated.set('/test-page/consumer.js', { type: TYPES['.js']!, body: bundle.outputFiles[0]!.text });
   generated.set('/test-page/assets/mebo_scalar.wasm', { type: TYPES['.wasm']!, body: readFileSync(join(PACKAGE_ROOT, 'wasm/mebo_scalar.wasm')) });
-  generated.set(
+  addPage(
     '/test-page/dist.html',
-    {
-      type: TYPES['.html']!,
-      body: page(
-        `import * as mebo from '/packages/mebo/dist/index.js';
+    `import * as mebo from '/packages/mebo/dist/index.js';
 import { decodeSample } from '/packages/mebo/test/hosts/decode-document.js';`,
-        `mebo.init().then(() => decodeSample(mebo, sample))`,
-      ),
-    },
+    `mebo.init().then(() => decodeSample(mebo, sample))`,
   );
-  generated.set(
+  addPage(
     '/test-page/series.html',
-    {
-      type: TYPES['.html']!,
-      body: page(
-        `import * as mebo from '/packages/mebo/dist/index.js';
+    `import * as mebo from '/packages/mebo/dist/index.js';
 import { seriesSample } from '/packages/mebo/test/hosts/series-document.js';`,
-        `mebo.init().then(() => seriesSample(mebo, sample))`,
-      ),
-    },
+    `mebo.init().then(() => seriesSample(mebo, sample))`,
   );
-  generated.set(
+  addPage(
     '/test-page/pool.html',
-    {
-      type: TYPES['.html']!,
-      body: page(
-        `import * as mebo from '/packages/mebo/dist/index.js';
+    `import * as mebo from '/packages/mebo/dist/index.js';
 import { DecodePool } from '/packages/mebo/dist/worker/pool.js';`,
-        `(async () => {
+    `(async () => {
   await mebo.init();
   const pool = await DecodePool.create({ size: 2 });
   const bits = (a) => Array.from(a instanceof Float64Array ? new BigUint64Array(a.buffer, a.byteOffset, a.length) : a, String).join();
@@ -138,10 +130,8 @@ import { DecodePool } from '/packages/mebo/dist/worker/pool.js';`,
   pool.terminate();
   return { size: pool.size, same, refused };
 })()`,
-      ),
-    },
   );
-  generated.set('/test-page/bundle.html', { type: TYPES['.html']!, body: page(`import { run } from './consumer.js';`, `run(sample)`) });
+  addPage('/test-page/bundle.html', `import { run } from './consumer.js';`, `run(sample)`);
 
   server = createServer((request, response) => {
     const found = request.method === 'GET' ? serve(request.url ?? '/') : undefined;
