@@ -21,7 +21,7 @@
 //   packages/mebo/wasm/mebo_simd.wasm                 simd128 build
 //   packages/mebo/wasm/mebo_scalar.wasm               build without simd128
 
-import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ROOT, has, output, run } from './lib.mjs';
@@ -104,6 +104,35 @@ function sameFile(a, b) {
   return readFileSync(a).equals(readFileSync(b));
 }
 
+/**
+ * Let the SDK re-instantiate the module (`reset()`, to give memory back):
+ * wasm-bindgen's glue instantiates once per realm and frees a collected
+ * handle through whichever instance is current. Two edits, each checked so a
+ * new wasm-bindgen that changes the glue fails the build here:
+ * - a collected handle is freed in the instance it was made in (its
+ *   finalizer's held value carries that instance's exports), so a handle
+ *   collected after a reset never frees memory of the new instance;
+ * - `__wbg_reset()` forgets the instance, so the next init makes a new one.
+ */
+function patchGlue(dir) {
+  const js = join(dir, 'mebo_wasm.js');
+  let glue = readFileSync(js, 'utf8');
+  const edit = (pattern, replacement, what) => {
+    const count = glue.match(pattern)?.length ?? 0;
+    if (count === 0) throw new Error(`build: the wasm-bindgen glue has no ${what} to patch; see patchGlue in scripts/build.mjs`);
+    glue = glue.replace(pattern, replacement);
+    return count;
+  };
+  const registries = edit(/new FinalizationRegistry\(ptr => wasm\.(__wbg_\w+_free)\(ptr, 1\)\)/g, 'new FinalizationRegistry(({ ptr, exports }) => exports.$1(ptr, 1))', 'finalization registry');
+  edit(/(\w+Finalization)\.register\((\w+), \2\.__wbg_ptr, \2\)/g, '$1.register($2, { ptr: $2.__wbg_ptr, exports: wasm }, $2)', 'handle registration');
+  if (/ptr => wasm\.__wbg_|Finalization\.register\((\w+), \1\.__wbg_ptr/.test(glue)) throw new Error('build: a glue finalizer was left unpatched');
+  edit(/^let wasmModule, wasmInstance, wasm;$/m, 'let wasmModule, wasmInstance, wasm;\nexport function __wbg_reset() { wasmModule = wasmInstance = wasm = undefined; }', 'instance variables');
+  writeFileSync(js, glue);
+  const dts = join(dir, 'mebo_wasm.d.ts');
+  writeFileSync(dts, `${readFileSync(dts, 'utf8')}\n/** Forget the instance: the next init instantiates anew (added by scripts/build.mjs). */\nexport function __wbg_reset(): void;\n`);
+  console.log(`build: glue patched for reset (${registries} handle kinds)`);
+}
+
 async function buildWasm() {
   if (!has('wasm-bindgen')) {
     console.error('build: wasm-bindgen is not on PATH; run `node scripts/setup.mjs` first');
@@ -138,6 +167,7 @@ async function buildWasm() {
     }
     install(optimized, join(WASM_OUT, `mebo_${variant.name}.wasm`));
   }
+  patchGlue(dirs.simd);
   for (const file of ['mebo_wasm.js', 'mebo_wasm.d.ts']) install(join(dirs.simd, file), join(WASM_OUT, file));
   for (const variant of VARIANTS) {
     const bytes = readFileSync(join(WASM_OUT, `mebo_${variant.name}.wasm`));

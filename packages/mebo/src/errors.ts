@@ -29,9 +29,10 @@ export type CoreErrorCode =
  * - `WASM_LOAD`: the WebAssembly module could not be fetched, read, compiled or instantiated.
  * - `INVALID_ARGUMENT`: a JavaScript argument of the wrong type or range.
  * - `FREED`: a call on an object after `free()`.
+ * - `LIVE_HANDLES`: `reset()` while a blob, set or encoder is still alive (free it first).
  * - `INTERNAL`: anything else the module threw (a defect: please report it).
  */
-export type SdkErrorCode = 'NOT_INITIALIZED' | 'WASM_LOAD' | 'INVALID_ARGUMENT' | 'FREED' | 'INTERNAL';
+export type SdkErrorCode = 'NOT_INITIALIZED' | 'WASM_LOAD' | 'INVALID_ARGUMENT' | 'FREED' | 'LIVE_HANDLES' | 'INTERNAL';
 
 export type MeboErrorCode = CoreErrorCode | SdkErrorCode;
 

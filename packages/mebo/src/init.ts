@@ -2,8 +2,9 @@
 // both builds. The glue is generated without a default module URL, so
 // bundlers see just the two URLs below; it is always handed a compiled module.
 
-import instantiateGlue, { initSync as instantiateGlueSync } from '../wasm/mebo_wasm.js';
+import instantiateGlue, { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
+import { liveHandles } from './owned.js';
 
 /** The two builds shipped in `wasm/`: with WebAssembly SIMD (simd128) and without. */
 export type WasmVariant = 'simd' | 'scalar';
@@ -37,9 +38,16 @@ export interface InitOptions {
 interface Loaded {
   variant: WasmVariant | undefined;
   memory: WebAssembly.Memory;
+  /** Kept to instantiate anew on `reset()`. */
+  module: WebAssembly.Module;
 }
 
 let loaded: Loaded | undefined;
+/** The largest linear memory any instance of this realm reached, and how often `reset()` replaced one. */
+let peakBytes = 0;
+let resets = 0;
+/** `reset()` is replacing the instance: calls until it settles get NOT_INITIALIZED, saying so. */
+let resetting = false;
 let loading: Promise<void> | undefined;
 /** The glue's async instantiation is under way: a sync one now would make a second instance. */
 let instantiating = false;
@@ -69,7 +77,7 @@ export function initSync(source: WasmModule | ArrayBuffer | ArrayBufferView, var
   if (instantiating) throw new MeboError('WASM_LOAD', 'init() is instantiating the module: await it instead of calling initSync()');
   const module = loadError(() => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source as BufferSource)));
   const exports = loadError(() => instantiateGlueSync({ module }), 'instantiating');
-  loaded = { variant, memory: exports.memory };
+  loaded = { variant, memory: exports.memory, module };
 }
 
 export function isInitialized(): boolean {
@@ -81,10 +89,66 @@ export function wasmVariant(): WasmVariant | undefined {
   return loaded?.variant;
 }
 
-/** Current size of the module's linear memory in bytes (it grows, never shrinks). */
+/** Current size of the module's linear memory in bytes (it grows, never shrinks; `reset()` gives it back). */
 export function wasmMemoryBytes(): number {
   ready();
   return loaded!.memory.buffer.byteLength;
+}
+
+/** What the module holds, for a dashboard or a service's metrics. */
+export interface MemoryInfo {
+  /** Linear memory now, in bytes. */
+  memoryBytes: number;
+  /** The most linear memory any instance reached since the page or process started. */
+  peakMemoryBytes: number;
+  /** SDK objects (blobs, sets, encoders) neither freed nor garbage-collected: each keeps `reset()` waiting. */
+  liveHandles: number;
+  /** Times `reset()` replaced the instance. */
+  resets: number;
+}
+
+export function memoryInfo(): MemoryInfo {
+  ready();
+  const memoryBytes = loaded!.memory.buffer.byteLength;
+  peakBytes = Math.max(peakBytes, memoryBytes);
+  return { memoryBytes, peakMemoryBytes: peakBytes, liveHandles: liveHandles(), resets };
+}
+
+export interface ResetOptions {
+  /** Reset only when linear memory is above this many bytes (default 0: always). */
+  aboveBytes?: number;
+}
+
+/**
+ * Give the module's memory back: WebAssembly memory only grows, so after one
+ * large blob a page or service keeps that peak for its whole life. `reset()`
+ * replaces the instance with a fresh one (about 1 MB) from the module already
+ * compiled. Only when no SDK object is alive — every blob, set and encoder
+ * freed (or collected) — otherwise it throws `LIVE_HANDLES` and changes
+ * nothing, so no live object ever loses its memory. Resolves to whether it
+ * reset (`false` when memory is at or below `aboveBytes`). Calls made while it
+ * runs throw `NOT_INITIALIZED`.
+ */
+export async function reset(options: ResetOptions = {}): Promise<boolean> {
+  const aboveBytes = options.aboveBytes ?? 0;
+  if (typeof aboveBytes !== 'number' || !(aboveBytes >= 0)) {
+    throw new MeboError('INVALID_ARGUMENT', `aboveBytes must be a number >= 0, got ${String(aboveBytes)}`);
+  }
+  const { memoryBytes, liveHandles: alive } = memoryInfo();
+  if (alive > 0) {
+    throw new MeboError('LIVE_HANDLES', `reset() needs every blob, set and encoder freed first: ${alive} still alive (memoryInfo().liveHandles)`);
+  }
+  if (memoryBytes <= aboveBytes) return false;
+  const { module, variant } = loaded!;
+  loaded = undefined;
+  resetting = true;
+  forgetGlueInstance();
+  // init() meanwhile waits for the new instance; after a failure it may load again.
+  loading = instantiate(module, variant).finally(() => (resetting = false));
+  loading.catch(() => (loading = undefined));
+  await loading;
+  resets++;
+  return true;
 }
 
 /**
@@ -108,6 +172,7 @@ export function simdSupported(): boolean {
 /** Throws NOT_INITIALIZED unless the module is instantiated. */
 export function ready(): void {
   if (!loaded) {
+    if (resetting) throw new MeboError('NOT_INITIALIZED', 'mebo is resetting its memory: await reset() before this call');
     throw new MeboError('NOT_INITIALIZED', 'mebo is not initialized: call `await init()` (or `initSync(module)`) first');
   }
 }
@@ -200,7 +265,7 @@ async function instantiate(module: WebAssembly.Module, variant: WasmVariant | un
   instantiating = true;
   try {
     const exports = await loadError(() => instantiateGlue({ module_or_path: module }), 'instantiating');
-    loaded = { variant, memory: exports.memory };
+    loaded = { variant, memory: exports.memory, module };
   } finally {
     instantiating = false;
   }

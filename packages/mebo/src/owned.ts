@@ -3,8 +3,19 @@
 // of the bindings; `free()` (or `using`) releases its wasm memory at once. The
 // bindings' glue registers each handle with a FinalizationRegistry, so an
 // object that is never freed is released after it is garbage-collected.
+// The SDK counts its live objects: `reset()` may replace the module only when
+// none is left (memoryInfo().liveHandles).
 
 import { MeboError } from './errors.js';
+
+let live = 0;
+/** Objects collected without `free()` stop counting when the collector gets to them. */
+const collected = typeof FinalizationRegistry === 'undefined' ? undefined : new FinalizationRegistry<null>(() => live--);
+
+/** SDK objects that hold module memory: made and not yet freed (nor collected). */
+export function liveHandles(): number {
+  return live;
+}
 
 /** The part of every bindings handle the SDK relies on. */
 export interface Freeable {
@@ -16,6 +27,8 @@ export abstract class Owned<H extends Freeable> {
 
   protected constructor(handle: H) {
     this.#handle = handle;
+    live++;
+    collected?.register(this, null, this);
   }
 
   /** The handle, or a FREED error after `free()`. */
@@ -32,8 +45,11 @@ export abstract class Owned<H extends Freeable> {
   /** Release the wasm memory now. Idempotent; any later call but `free` throws FREED. */
   free(): void {
     const handle = this.#handle;
+    if (handle === undefined) return;
     this.#handle = undefined;
-    handle?.free();
+    live--;
+    collected?.unregister(this);
+    handle.free();
   }
 
   [Symbol.dispose](): void {

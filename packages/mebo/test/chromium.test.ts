@@ -131,6 +131,26 @@ import { DecodePool } from '/packages/mebo/dist/worker/pool.js';`,
   return { size: pool.size, same, refused };
 })()`,
   );
+  addPage(
+    '/test-page/reset.html',
+    `import * as mebo from '/packages/mebo/dist/index.js';
+import { decodeSample } from '/packages/mebo/test/hosts/decode-document.js';`,
+    `(async () => {
+  await mebo.init();
+  const points = 1_000_000;
+  const timestamps = new BigInt64Array(points).map((_, i) => 1_700_000_000_000_000n + BigInt(i) * 1_000_000n);
+  const values = new Float64Array(points).map((_, i) => Math.sin(i / 100));
+  const metrics = [0, 1, 2, 3].map((m) => ({ name: 'm' + m, timestamps, values }));
+  mebo.encodeNumeric(metrics, { layout: 'v2' });
+  const grown = mebo.memoryInfo();
+  const held = mebo.NumericBlob.from(sample[0].bytes);
+  let refused;
+  try { await mebo.reset(); } catch (e) { refused = e.code; }
+  held.free();
+  const didReset = await mebo.reset();
+  return { grown, refused, didReset, after: mebo.memoryInfo(), results: decodeSample(mebo, sample).results };
+})()`,
+  );
   addPage('/test-page/bundle.html', `import { run } from './consumer.js';`, `run(sample)`);
 
   server = createServer((request, response) => {
@@ -197,6 +217,18 @@ it('range and decimate (M4, LTTB, a window) give in Chromium what they give in N
   const want = seriesSample(mebo, sampleBlobs());
   expect(Object.keys(want).length).toBeGreaterThanOrEqual(8);
   expect(out).toEqual(want);
+});
+
+it('reset() gives a page its memory back after a large encode, refuses while a blob is alive, and decoding is exact after', async () => {
+  type Info = { memoryBytes: number; peakMemoryBytes: number; liveHandles: number; resets: number };
+  const out = (await outcome('/test-page/reset.html')) as unknown as { grown: Info; refused: string; didReset: boolean; after: Info; results: never };
+  expect(out.grown.memoryBytes).toBeGreaterThan(60 * 2 ** 20);
+  expect(out.refused).toBe('LIVE_HANDLES');
+  expect(out.didReset).toBe(true);
+  expect(out.after).toMatchObject({ liveHandles: 0, resets: 1 });
+  expect(out.after.memoryBytes).toBeLessThan(2 * 2 ** 20);
+  expect(out.after.peakMemoryBytes).toBeGreaterThanOrEqual(out.grown.memoryBytes);
+  expectSampleDecoded(out.results);
 });
 
 it('mebo/worker: a pool of Web Workers decodes the host sample as the main thread does', async () => {
