@@ -162,6 +162,16 @@ try {
   const picked = await page.evaluate(() => globalThis.meboDemo);
   expect(picked.sourcePoints === set.sourcePoints, `four picked files (out of order) chart the same ${picked.sourcePoints} points as the set sample`);
 
+  // 5b. "give memory back": the set is freed, the module reset and the set opened again in it.
+  const before = picked.memory;
+  await page.click('#memory-reset');
+  await page.waitForFunction((resets) => globalThis.meboDemo.memory?.resets > resets && globalThis.meboDemo.state === 'charted', before.resets, { timeout: TIMEOUT });
+  const after = await page.evaluate(() => globalThis.meboDemo);
+  expect(
+    after.memory.memoryBytes < 4 * 2 ** 20 && after.memory.peakMemoryBytes >= before.memoryBytes && after.memory.liveHandles === before.liveHandles && after.sourcePoints === picked.sourcePoints,
+    `memory given back: ${before.memoryBytes} -> ${after.memory.memoryBytes} bytes (peak ${after.memory.peakMemoryBytes}), ${after.memory.liveHandles} objects alive, the set charted again (${after.sourcePoints} points); shown as "${await page.textContent('#memory')}"`,
+  );
+
   // 6. A corrupt file is reported, not thrown.
   await page.setInputFiles('#file', { name: 'bad.mebo', mimeType: 'application/octet-stream', buffer: dropped.subarray(0, 40) });
   await page.waitForSelector('#error:not([hidden])', { timeout: TIMEOUT });

@@ -34,10 +34,12 @@ interface DemoState {
   decimated: boolean;
   /** Blobs opened (1, or the windows of a set). */
   blobs: number;
+  /** mebo.memoryInfo() when the view last changed. */
+  memory: mebo.MemoryInfo | undefined;
   errors: string[];
 }
 
-const state: DemoState = { state: 'loading', sample: undefined, series: 0, points: 0, view: undefined, sourcePoints: 0, decimated: false, blobs: 0, errors: [] };
+const state: DemoState = { state: 'loading', sample: undefined, series: 0, points: 0, view: undefined, sourcePoints: 0, decimated: false, blobs: 0, memory: undefined, errors: [] };
 (globalThis as unknown as { meboDemo: DemoState }).meboDemo = state;
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
@@ -93,7 +95,33 @@ function showError(error: unknown): void {
 
 // ------------------------------------------------------------------ opening blobs
 
+/** What `show` opened last: `give memory back` opens it again in a fresh module. */
+let shown: { parts: Uint8Array[]; label: string; names: Record<string, string> } | undefined;
+
+/** The module's memory (mebo.memoryInfo()): WebAssembly memory only grows, so a large blob leaves its peak behind. */
+function renderMemory(): void {
+  const info = mebo.memoryInfo();
+  state.memory = info;
+  const objects = `${info.liveHandles} SDK object${info.liveHandles === 1 ? '' : 's'} alive`;
+  $('memory').textContent = `module memory ${bytesText(info.memoryBytes)} (peak ${bytesText(info.peakMemoryBytes)}), ${objects}${info.resets ? `, ${info.resets} reset${info.resets === 1 ? '' : 's'}` : ''}`;
+}
+
+/** Free the open blob, reset the module (its memory back to about 1 MB), open the blob again. */
+async function giveMemoryBack(): Promise<void> {
+  const again = shown;
+  current?.free();
+  current = undefined;
+  try {
+    await mebo.reset();
+  } catch (error) {
+    showError(error);
+  }
+  if (again) show(again.parts, again.label, again.names);
+  renderMemory();
+}
+
 function show(parts: Uint8Array[], label: string, names: Record<string, string>): void {
+  shown = { parts, label, names };
   $('error').hidden = true;
   let opened: Opened;
   try {
@@ -111,6 +139,7 @@ function show(parts: Uint8Array[], label: string, names: Record<string, string>)
   renderOptions();
   renderMetrics();
   renderView();
+  renderMemory();
 }
 
 async function fetchBytes(path: string): Promise<Uint8Array> {
@@ -350,6 +379,7 @@ function wire(): void {
     }
   });
   $('metric-filter').addEventListener('input', renderMetrics);
+  $('memory-reset').addEventListener('click', () => void giveMemoryBack());
   $('select-none').addEventListener('click', () => {
     selected = [];
     renderMetrics();

@@ -2,7 +2,7 @@
 // type would be coerced silently (a negative BigInt wraps to a huge u64, a
 // negative number to a huge u32).
 
-import { invalidArgument } from './errors.js';
+import { invalidArgument, MeboError } from './errors.js';
 
 const U64_END = 1n << 64n;
 const I64_MIN = -(1n << 63n);
@@ -43,6 +43,8 @@ export function optionalBoolean(value: unknown, what: string): boolean | undefin
 }
 
 export function bytes(value: unknown, what: string): Uint8Array {
+  // Empty, or over a detached buffer (which reads as empty but throws when copied).
+  if ((value instanceof ArrayBuffer || ArrayBuffer.isView(value)) && value.byteLength === 0) return new Uint8Array(0);
   if (value instanceof Uint8Array) return value;
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
   if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
@@ -70,7 +72,33 @@ export function optionalStrings(value: unknown, what: string): string[] | undefi
   return value === undefined ? undefined : strings(value, what);
 }
 
-function describe(value: unknown): string {
+/**
+ * The items of an iterable argument (an array, a Set, a generator). A
+ * non-iterable, or one that fails while iterated (a detached typed array),
+ * is an INVALID_ARGUMENT; an error the caller's own iterator throws passes
+ * through unless it is a TypeError.
+ */
+export function items(value: unknown, what: string): unknown[] {
+  if (typeof (value as { [Symbol.iterator]?: unknown } | null | undefined)?.[Symbol.iterator] !== 'function' || typeof value === 'string') {
+    throw invalidArgument(`${what} must be an array or another iterable, got ${describe(value)}`);
+  }
+  try {
+    return Array.from(value as Iterable<unknown>);
+  } catch (error) {
+    if (error instanceof TypeError) throw new MeboError('INVALID_ARGUMENT', `${what}: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+/** An options argument: an object, or absent (undefined or null). */
+export function options<T extends object>(value: unknown, what: string): Partial<T> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object') throw invalidArgument(`${what} must be an object, got ${describe(value)}`);
+  return value as Partial<T>;
+}
+
+/** A value as an error message shows it; never throws (detached arrays, symbols, hostile toString). */
+export function describe(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (value === null || typeof value !== 'object') return String(value);

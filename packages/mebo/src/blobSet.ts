@@ -48,7 +48,7 @@ interface SetHandleClass<H extends SetHandle> {
 /** Concatenate the blobs so one call into wasm opens the whole set. */
 function openSet<H extends SetHandle>(handleClass: SetHandleClass<H>, blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): H {
   ready();
-  const parts = Array.from(blobs, (b, i) => args.bytes(b, `blob ${i}`));
+  const parts = args.items(blobs, 'blobs').map((b, i) => args.bytes(b, `blob ${i}`));
   if (parts.length === 0) throw invalidArgument('a blob set needs at least one blob');
   const lengths = Uint32Array.from(parts, (p) => p.byteLength);
   const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));

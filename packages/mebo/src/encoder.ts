@@ -3,7 +3,7 @@
 // times. The subclasses check their value type and open their handle.
 
 import * as args from './args.js';
-import { call } from './errors.js';
+import { call, invalidArgument } from './errors.js';
 import { defaultStartTime } from './options.js';
 import { Owned, type Freeable } from './owned.js';
 
@@ -85,6 +85,12 @@ export function encodeAll<ValuesIn, E extends BlobEncoder<unknown, ValuesIn, unk
   startTime: bigint | undefined,
   open: (startTime: bigint) => E,
 ): Uint8Array {
+  if (!Array.isArray(metrics)) throw invalidArgument('metrics must be an array of { name or id, timestamps, values }');
+  metrics.forEach((m, i) => {
+    if (typeof m !== 'object' || m === null || typeof m.timestamps !== 'object' || m.timestamps === null) {
+      throw invalidArgument(`metric ${i} must be an object { name or id, timestamps, values }`);
+    }
+  });
   const encoder = open(startTime ?? defaultStartTime(metrics));
   try {
     for (const m of metrics) {

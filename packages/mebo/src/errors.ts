@@ -1,27 +1,29 @@
 /** Codes of the core's errors (`mebo::Error::code()` in Rust). */
-export type CoreErrorCode =
-  | 'TRUNCATED'
-  | 'BAD_MAGIC'
-  | 'UNKNOWN_ENCODING'
-  | 'UNKNOWN_COMPRESSION'
-  | 'INVALID_HEADER'
-  | 'OFFSET_OUT_OF_RANGE'
-  | 'CORRUPT_COLUMN'
-  | 'DECOMPRESS'
-  | 'SIZE_CAP'
-  | 'NAME_HASH_MISMATCH'
-  | 'COUNT_MISMATCH'
-  | 'INVALID_UTF8'
-  | 'SHARED_TIMESTAMP_TABLE'
-  | 'METRIC_NAMES'
-  | 'BLOB_SET'
-  | 'METRIC_NOT_FOUND'
-  | 'INDEX_OUT_OF_RANGE'
-  | 'BUFFER_SIZE'
-  | 'INVALID_OPTIONS'
-  | 'ENCODER_STATE'
-  | 'LIMIT_EXCEEDED'
-  | 'DUPLICATE_METRIC';
+export const CORE_ERROR_CODES = [
+  'TRUNCATED',
+  'BAD_MAGIC',
+  'UNKNOWN_ENCODING',
+  'UNKNOWN_COMPRESSION',
+  'INVALID_HEADER',
+  'OFFSET_OUT_OF_RANGE',
+  'CORRUPT_COLUMN',
+  'DECOMPRESS',
+  'SIZE_CAP',
+  'NAME_HASH_MISMATCH',
+  'COUNT_MISMATCH',
+  'INVALID_UTF8',
+  'SHARED_TIMESTAMP_TABLE',
+  'METRIC_NAMES',
+  'BLOB_SET',
+  'METRIC_NOT_FOUND',
+  'INDEX_OUT_OF_RANGE',
+  'BUFFER_SIZE',
+  'INVALID_OPTIONS',
+  'ENCODER_STATE',
+  'LIMIT_EXCEEDED',
+  'DUPLICATE_METRIC',
+] as const;
+export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
 
 /**
  * Codes the SDK adds:
@@ -32,9 +34,13 @@ export type CoreErrorCode =
  * - `LIVE_HANDLES`: `reset()` while a blob, set or encoder is still alive (free it first).
  * - `INTERNAL`: anything else the module threw (a defect: please report it).
  */
-export type SdkErrorCode = 'NOT_INITIALIZED' | 'WASM_LOAD' | 'INVALID_ARGUMENT' | 'FREED' | 'LIVE_HANDLES' | 'INTERNAL';
+export const SDK_ERROR_CODES = ['NOT_INITIALIZED', 'WASM_LOAD', 'INVALID_ARGUMENT', 'FREED', 'LIVE_HANDLES', 'INTERNAL'] as const;
+export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
 
 export type MeboErrorCode = CoreErrorCode | SdkErrorCode;
+
+/** Every code a MeboError may carry. */
+export const MEBO_ERROR_CODES: readonly MeboErrorCode[] = [...CORE_ERROR_CODES, ...SDK_ERROR_CODES];
 
 /** Every error the SDK throws. `code` is stable; `message` is for people. */
 export class MeboError extends Error {

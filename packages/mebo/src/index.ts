@@ -6,7 +6,7 @@
 
 export { init, initSync, isInitialized, memoryInfo, reset, simdSupported, wasmMemoryBytes, wasmVariant } from './init.js';
 export type { InitOptions, MemoryInfo, ResetOptions, WasmModule, WasmSource, WasmVariant } from './init.js';
-export { MeboError } from './errors.js';
+export { MEBO_ERROR_CODES, MeboError } from './errors.js';
 export type { CoreErrorCode, MeboErrorCode, SdkErrorCode } from './errors.js';
 export { defaultDecodeLimits } from './options.js';
 export type { ByteOrder, Compression, DecodeLimits, Layout, MetricKey, TimestampEncoding, ValueEncoding } from './options.js';

@@ -4,6 +4,7 @@
 
 import instantiateGlue, { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
+import { describe } from './args.js';
 import { liveHandles } from './owned.js';
 
 /** The two builds shipped in `wasm/`: with WebAssembly SIMD (simd128) and without. */
@@ -130,9 +131,9 @@ export interface ResetOptions {
  * runs throw `NOT_INITIALIZED`.
  */
 export async function reset(options: ResetOptions = {}): Promise<boolean> {
-  const aboveBytes = options.aboveBytes ?? 0;
+  const aboveBytes = (typeof options === 'object' && options !== null ? options.aboveBytes : undefined) ?? 0;
   if (typeof aboveBytes !== 'number' || !(aboveBytes >= 0)) {
-    throw new MeboError('INVALID_ARGUMENT', `aboveBytes must be a number >= 0, got ${String(aboveBytes)}`);
+    throw new MeboError('INVALID_ARGUMENT', `aboveBytes must be a number >= 0, got ${describe(aboveBytes)}`);
   }
   const { memoryBytes, liveHandles: alive } = memoryInfo();
   if (alive > 0) {

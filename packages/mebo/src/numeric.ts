@@ -259,7 +259,7 @@ export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly 
   constructor(startTime: bigint, options: NumericEncodeOptions | string = {}) {
     ready();
     const start = args.i64(startTime, 'startTime');
-    const o = typeof options === 'string' ? { config: options } : options;
+    const o = typeof options === 'string' ? { config: options } : args.options<NumericEncodeOptions>(options, 'options');
     const handle = call(
       () =>
         new NumericEncoderHandle(
@@ -296,6 +296,6 @@ export function encodeNumeric(
   metrics: readonly NumericMetricInput[],
   options: (NumericEncodeOptions & { startTime?: bigint }) | string = {},
 ): Uint8Array {
-  const o = typeof options === 'string' ? { config: options } : options;
+  const o = typeof options === 'string' ? { config: options } : args.options<NumericEncodeOptions & { startTime?: bigint }>(options, 'options');
   return encodeAll(metrics, o.startTime, (start) => new NumericEncoder(start, o));
 }

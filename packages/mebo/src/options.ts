@@ -32,8 +32,7 @@ export function defaultDecodeLimits(): Required<DecodeLimits> {
 
 /** Limits as the bindings take them: a wasm32 usize and a u64, or undefined. */
 export function limitArgs(limits: DecodeLimits | undefined): [number | undefined, bigint | undefined] {
-  if (limits === undefined) return [undefined, undefined];
-  const { maxDecompressedBytes: bytes, maxPoints: points } = limits;
+  const { maxDecompressedBytes: bytes, maxPoints: points } = args.options<DecodeLimits>(limits, 'limits');
   const isCount = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
   if (bytes !== undefined && !isCount(bytes)) throw args.invalidLimit('maxDecompressedBytes', bytes);
   if (points !== undefined && !isCount(points)) throw args.invalidLimit('maxPoints', points);

@@ -6,7 +6,11 @@
 // The SDK counts its live objects: `reset()` may replace the module only when
 // none is left (memoryInfo().liveHandles).
 
+import { NumericBlobHandle, NumericBlobSetHandle, NumericEncoderHandle, TextBlobHandle, TextBlobSetHandle, TextEncoderHandle } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
+
+/** The bindings' handle classes: an SDK object wraps one of these and nothing else. */
+const HANDLE_CLASSES = [NumericBlobHandle, NumericBlobSetHandle, NumericEncoderHandle, TextBlobHandle, TextBlobSetHandle, TextEncoderHandle];
 
 let live = 0;
 /** Objects collected without `free()` stop counting when the collector gets to them. */
@@ -26,6 +30,10 @@ export abstract class Owned<H extends Freeable> {
   #handle: H | undefined;
 
   protected constructor(handle: H) {
+    // Blobs and sets have no public constructor; from JavaScript one can still be called.
+    if (!HANDLE_CLASSES.some((C) => handle instanceof C)) {
+      throw new MeboError('INVALID_ARGUMENT', `${new.target.name} is not constructed directly: use ${new.target.name}.from(...)`);
+    }
     this.#handle = handle;
     live++;
     collected?.register(this, null, this);

@@ -48,13 +48,13 @@ export function unpackDecimated(all: Float64Array): Decimated {
 export function timeBound(value: unknown, what: string): bigint {
   if (typeof value === 'bigint') return args.i64(value, what);
   if (typeof value === 'number' && Number.isFinite(value)) return args.i64(BigInt(Math.ceil(value * 1000)), what);
-  throw invalidArgument(`${what} must be a bigint (epoch µs) or a finite number (epoch ms), got ${String(value)}`);
+  throw invalidArgument(`${what} must be a bigint (epoch µs) or a finite number (epoch ms), got ${args.describe(value)}`);
 }
 
 /** `decimate`'s options as the bindings take them: buckets, lttb?, from, to. */
 export function decimateArgs(options: unknown): [number, boolean, bigint | undefined, bigint | undefined] {
   const o = (options ?? {}) as Partial<DecimateOptions>;
-  if (o.method !== 'minmax' && o.method !== 'lttb') throw invalidArgument(`method must be 'minmax' or 'lttb', got ${String(o.method)}`);
+  if (o.method !== 'minmax' && o.method !== 'lttb') throw invalidArgument(`method must be 'minmax' or 'lttb', got ${args.describe(o.method)}`);
   const buckets = args.index(o.buckets, 'buckets');
   if (buckets < (o.method === 'lttb' ? 2 : 1)) throw invalidArgument(`buckets must be at least ${o.method === 'lttb' ? 2 : 1} for ${o.method}`);
   const from = o.from === undefined ? undefined : timeBound(o.from, 'from');
@@ -82,12 +82,15 @@ export function alignedSeries(
   keys: readonly MetricKey[],
   options: { unit?: 's' | 'ms' } = {},
 ): [Float64Array, ...(Float64Array | (number | null)[])[]] {
-  const read = source.materializeMetric?.bind(source) ?? source.metric?.bind(source);
-  if (!read) throw invalidArgument('alignedSeries needs a NumericBlob or a NumericBlobSet');
-  if (options.unit !== undefined && options.unit !== 's' && options.unit !== 'ms') throw invalidArgument(`unit must be 's' or 'ms', got ${String(options.unit)}`);
-  const divisor = options.unit === 'ms' ? 1e3 : 1e6;
+  const read = typeof source === 'object' && source !== null ? (source.materializeMetric?.bind(source) ?? source.metric?.bind(source)) : undefined;
+  if (typeof read !== 'function') throw invalidArgument('alignedSeries needs a NumericBlob or a NumericBlobSet');
+  if (!Array.isArray(keys)) throw invalidArgument('alignedSeries needs an array of metric names or ids');
+  const unit = (options ?? {}).unit;
+  if (unit !== undefined && unit !== 's' && unit !== 'ms') throw invalidArgument(`unit must be 's' or 'ms', got ${args.describe(unit)}`);
+  const divisor = unit === 'ms' ? 1e3 : 1e6;
   const toX = (t: bigint) => Number(t) / divisor;
   const series = keys.map((key) => read(key));
+  if (!series.every((s) => s.values instanceof Float64Array)) throw invalidArgument('alignedSeries charts numeric metrics: pass a NumericBlob or a NumericBlobSet');
   const first = series[0]?.timestamps ?? new BigInt64Array(0);
   const ascending = first.every((t, i) => i === 0 || first[i - 1] < t);
   const shared = ascending && series.every((s) => s.timestamps.length === first.length && s.timestamps.every((t, i) => t === first[i]));

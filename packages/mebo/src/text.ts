@@ -137,6 +137,9 @@ export function textColumns(raw: RawTextColumns): TextColumns {
 
 /** @internal TextColumns from their fields (also as they cross from a worker: `mebo/worker`). */
 export function dictionaryColumns(c: Pick<TextColumns, 'ids' | 'offsets' | 'timestamps' | 'dictionary' | 'codes' | 'tagDictionary' | 'tagCodes'>): TextColumns {
+  const ok =
+    typeof c === 'object' && c !== null && c.ids instanceof BigUint64Array && c.offsets instanceof Uint32Array && c.timestamps instanceof BigInt64Array && Array.isArray(c.dictionary) && c.codes instanceof Uint32Array;
+  if (!ok) throw invalidArgument('dictionaryColumns needs { ids, offsets, timestamps, dictionary, codes } as decodeAll gives them');
   const tags = c.tagDictionary && c.tagCodes ? { dictionary: c.tagDictionary, codes: c.tagCodes } : undefined;
   return new DictionaryColumns(c.ids, c.offsets, c.timestamps, c.dictionary, c.codes, tags);
 }
@@ -271,14 +274,15 @@ export class TextBlobEncoder extends BlobEncoder<string, readonly string[], stri
   constructor(startTime: bigint, options: TextEncodeOptions = {}) {
     ready();
     const start = args.i64(startTime, 'startTime');
+    const o = args.options<TextEncodeOptions>(options, 'options');
     const handle = call(
       () =>
         new TextEncoderHandle(
           start,
-          args.optionalString(options.timestampEncoding, 'timestampEncoding'),
-          args.optionalString(options.dataCompression, 'dataCompression'),
-          args.optionalBoolean(options.tags, 'tags'),
-          args.optionalBoolean(options.bigEndian, 'bigEndian'),
+          args.optionalString(o.timestampEncoding, 'timestampEncoding'),
+          args.optionalString(o.dataCompression, 'dataCompression'),
+          args.optionalBoolean(o.tags, 'tags'),
+          args.optionalBoolean(o.bigEndian, 'bigEndian'),
         ),
     );
     super(handle);
@@ -302,5 +306,6 @@ export class TextBlobEncoder extends BlobEncoder<string, readonly string[], stri
 
 /** Encode text metrics in one call; `options.startTime` defaults to the earliest first timestamp. */
 export function encodeText(metrics: readonly TextMetricInput[], options: TextEncodeOptions & { startTime?: bigint } = {}): Uint8Array {
-  return encodeAll(metrics, options.startTime, (start) => new TextBlobEncoder(start, options));
+  const o = args.options<TextEncodeOptions & { startTime?: bigint }>(options, 'options');
+  return encodeAll(metrics, o.startTime, (start) => new TextBlobEncoder(start, o));
 }
