@@ -26,8 +26,8 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Launch Chromium (playwright-core gives it a fresh temporary --user-data-dir). */
-export function launchChromium() {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: CHROMIUM_ARGS });
+export function launchChromium({ extraArgs = [] } = {}) {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 const HTML = `<!doctype html>
