@@ -144,14 +144,14 @@ function judge(host, rows) {
   const drift = rate(rows.at(-1)) / rate(rows[0]) - 1;
   const verdict = {
     host,
-    wasm_growth_after_minute_1: growth('wasmBytes'),
-    host_growth_after_minute_1: growth('hostBytes'),
-    heap_growth_after_minute_1: growth('heapBytes'),
+    wasm_growth_after_warmup: growth('wasmBytes'),
+    host_growth_after_warmup: growth('hostBytes'),
+    heap_growth_after_warmup: growth('heapBytes'),
     throughput_last_vs_first: drift,
   };
   const pct = (x) => (x === undefined ? '-' : `${(x * 100).toFixed(1)}%`);
   console.log(
-    `${host}: after minute 1 the module's memory grew ${pct(verdict.wasm_growth_after_minute_1)}, the host's ${pct(verdict.host_growth_after_minute_1)} (JS heap ${pct(verdict.heap_growth_after_minute_1)}); ` +
+    `${host}: from minutes 2-4 to the last three (medians) the module's memory grew ${pct(verdict.wasm_growth_after_warmup)}, the host's ${pct(verdict.host_growth_after_warmup)} (JS heap ${pct(verdict.heap_growth_after_warmup)}); ` +
       `throughput last vs first minute ${pct(drift)} (target within ±10%: ${Math.abs(drift) <= 0.1 ? 'holds' : 'missed'})`,
   );
   return verdict;
