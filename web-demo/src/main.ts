@@ -178,7 +178,7 @@ function renderOptions(): void {
     ['points', integer.format(totalPoints)],
     ['bytes / point', totalPoints ? (size / totalPoints).toFixed(2) : '-'],
     ['start time', timeText(Number(start) / 1000)],
-    ['decoded in', `${decodeMs.toFixed(2)} ms (${blobs > 1 ? 'open + materialize' : 'open + decodeAll'}, first run)`],
+    ['decoded in', `${decodeMs.toFixed(2)} ms (${blobs > 1 ? 'open + materialize' : kind === 'numeric' ? 'open + columnsView' : 'open + decodeAll'}, first run)`],
     ...Object.entries(options).map(([key, value]): [string, string] => [key, String(value)]),
   ];
   $('options').replaceChildren(...entries.flatMap(([k, v]) => [el('dt', { textContent: k }), el('dd', { textContent: v })]));

@@ -25,7 +25,7 @@ export interface Opened {
   size: number;
   metrics: MetricRow[];
   totalPoints: number;
-  /** Open + decode of every metric (decodeAll, or a set's materialize), first run. */
+  /** Open + decode of every metric (columnsView or decodeAll, or a set's materialize), first run. */
   decodeMs: number;
   /** The header options (of the first window for a set). */
   options: Record<string, unknown>;
@@ -73,7 +73,9 @@ export function open(parts: Uint8Array[], label: string, names: Record<string, s
     const t0 = performance.now();
     const blob = Blob.from(parts[0]);
     try {
-      const columns = blob.decodeAll();
+      // Numeric: views of the blob's own columns (no copy out); the blob keeps
+      // them, so each zoom's decimate reads them in place instead of decoding again.
+      const columns = blob instanceof mebo.NumericBlob ? blob.columnsView() : blob.decodeAll();
       const decodeMs = performance.now() - t0;
       const blobNames = blob.names;
       const options = blob.options as unknown as Record<string, unknown>;

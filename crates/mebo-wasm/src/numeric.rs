@@ -106,11 +106,33 @@ impl NumericBlobHandle {
         js::series(&picked.pick(&timestamps), values.into(), tags.as_deref())
     }
 
-    /// The metric decimated for a chart (see `series::decimate`), packed: `[timestampsMs…, values…, sourcePoints]`.
+    /// The metric decimated for a chart (see `series::decimate`), packed:
+    /// `[timestampsMs…, values…, sourcePoints]`. Read in place when
+    /// `decodeAllView` has decoded the blob (a chart zooming over a blob it
+    /// keeps open decodes nothing again), else decoded into reused buffers.
     pub fn decimate(&self, index: usize, buckets: usize, lttb: bool, from: Option<i64>, to: Option<i64>) -> JsResult<Vec<f64>> {
+        let method = js::decimation(lttb);
+        if let Some(c) = &self.columns {
+            self.metric(index)?; // the index error, as when not decoded
+            // In bounds by construction (the decoder wrote these offsets); `get` all the same, so a slip is empty, not a trap.
+            let points = c.offsets.get(index).zip(c.offsets.get(index + 1)).map_or(0..0, |(&a, &b)| a as usize..b as usize);
+            let (ts, vs) = (c.timestamps.get(points.clone()).unwrap_or_default(), c.values.get(points).unwrap_or_default());
+            return Ok(series::decimate(ts, vs, from, to, buckets, method).packed());
+        }
         let m = self.metric(index)?;
-        let (timestamps, values) = (check(m.timestamps())?, check(m.values())?);
-        Ok(series::decimate(&timestamps, &values, from, to, buckets, js::decimation(lttb)).packed())
+        METRIC_SCRATCH.with_borrow_mut(|(timestamps, values)| {
+            // `resize` keeps the capacity and zero-fills only growth: no allocation, no memset per call.
+            timestamps.resize(m.len(), 0);
+            values.resize(m.len(), 0.0);
+            check(m.timestamps_into(timestamps))?;
+            check(m.values_into(values))?;
+            let out = series::decimate(timestamps, values, from, to, buckets, method).packed();
+            if values.capacity() > SCRATCH_KEEP_POINTS {
+                *timestamps = Vec::new();
+                *values = Vec::new();
+            }
+            Ok(out)
+        })
     }
 
     #[wasm_bindgen(js_name = valueAt)]
@@ -201,6 +223,8 @@ thread_local! {
     /// Columns `decodeAll` decodes into before copying them out to JS: reused,
     /// so a call neither allocates nor zero-fills 16 bytes a point in wasm.
     static DECODE_SCRATCH: std::cell::RefCell<NumericColumns> = std::cell::RefCell::default();
+    /// One metric's columns for `decimate`, reused the same way.
+    static METRIC_SCRATCH: std::cell::RefCell<(Vec<i64>, Vec<f64>)> = std::cell::RefCell::default();
 }
 
 /// Columns as `{ ids, offsets, timestamps, values }` typed arrays.

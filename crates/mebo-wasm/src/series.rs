@@ -76,19 +76,28 @@ pub fn micros_to_millis(t: i64) -> f64 {
 pub fn decimate(timestamps: &[i64], values: &[f64], from: Option<i64>, to: Option<i64>, buckets: usize, method: Method) -> Decimated {
     let n = timestamps.len().min(values.len());
     let (ts, vs) = (&timestamps[..n], &values[..n]);
-    let inside = |t: i64| from.is_none_or(|f| f <= t) && to.is_none_or(|end| t < end);
-    // The usual series (sorted, no NaN, no window) is read in place; any other
-    // is first copied into the points to look at, in time order.
-    let kept: Option<(Vec<i64>, Vec<f64>)> = if ts.is_sorted() && !vs.iter().any(|v| v.is_nan()) && ts.iter().all(|&t| inside(t)) {
-        None
-    } else {
-        let mut order: Vec<usize> = (0..n).filter(|&i| !vs[i].is_nan() && inside(ts[i])).collect();
-        if !order.is_sorted_by_key(|&i| ts[i]) {
-            order.sort_by_key(|&i| ts[i]);
+    // The usual series (sorted) is windowed by binary search and read in
+    // place when the window holds no NaN; any other is first copied into the
+    // points to look at, in time order.
+    let kept: Option<(Vec<i64>, Vec<f64>)>;
+    let (ts, vs) = if ts.is_sorted() {
+        let lo = from.map_or(0, |f| ts.partition_point(|&t| t < f));
+        let hi = to.map_or(n, |end| ts.partition_point(|&t| t < end)).max(lo);
+        let (ts, vs) = (&ts[lo..hi], &vs[lo..hi]);
+        if vs.iter().any(|v| v.is_nan()) {
+            let keep: Vec<usize> = (0..ts.len()).filter(|&i| !vs[i].is_nan()).collect();
+            kept = Some((keep.iter().map(|&i| ts[i]).collect(), keep.iter().map(|&i| vs[i]).collect()));
+            kept.as_ref().map(|(t, v)| (t.as_slice(), v.as_slice())).unwrap_or_default()
+        } else {
+            (ts, vs)
         }
-        Some((order.iter().map(|&i| ts[i]).collect(), order.iter().map(|&i| vs[i]).collect()))
+    } else {
+        let inside = |t: i64| from.is_none_or(|f| f <= t) && to.is_none_or(|end| t < end);
+        let mut order: Vec<usize> = (0..n).filter(|&i| !vs[i].is_nan() && inside(ts[i])).collect();
+        order.sort_by_key(|&i| ts[i]);
+        kept = Some((order.iter().map(|&i| ts[i]).collect(), order.iter().map(|&i| vs[i]).collect()));
+        kept.as_ref().map(|(t, v)| (t.as_slice(), v.as_slice())).unwrap_or_default()
     };
-    let (ts, vs) = kept.as_ref().map_or((ts, vs), |(t, v)| (t.as_slice(), v.as_slice()));
     let picked = match method {
         Method::MinMax => min_max(ts, vs, from, to, buckets),
         Method::Lttb => lttb(ts, vs, buckets),
@@ -128,16 +137,31 @@ fn min_max(ts: &[i64], vs: &[f64], from: Option<i64>, to: Option<i64>, buckets: 
     let mut out = Vec::new();
     let mut start = 0;
     while start < ts.len() {
-        let end_time = bucket_end(ts[start]);
-        let (mut end, mut min_at, mut max_at) = (start + 1, start, start);
-        while end < ts.len() && i128::from(ts[end]) < end_time {
-            if vs[end] < vs[min_at] {
-                min_at = end;
+        // The bucket's end by galloping then binary search from its start (the
+        // series is in time order): O(log of the bucket's size), where a
+        // binary search over the rest of the series costs O(log n) a bucket.
+        // Compared in i64 (i128 takes several wasm instructions): an end past
+        // i64::MAX takes every later point.
+        let end_at = bucket_end(ts[start]);
+        let end_time = i64::try_from(end_at).unwrap_or(i64::MAX);
+        let past_max = i128::from(end_time) < end_at;
+        let before_end = |t: i64| past_max || t < end_time;
+        let rest = &ts[start + 1..];
+        let mut step = 1;
+        while step < rest.len() && before_end(rest[step - 1]) {
+            step *= 2;
+        }
+        let (lo, hi) = (step / 2, step.min(rest.len()));
+        let end = start + 1 + lo + rest[lo..hi].partition_point(|&t| before_end(t));
+        let (mut min_at, mut max_at) = (start, start);
+        let (mut min, mut max) = (vs[start], vs[start]);
+        for (k, &v) in vs[start + 1..end].iter().enumerate() {
+            if v < min {
+                (min, min_at) = (v, start + 1 + k);
             }
-            if vs[end] > vs[max_at] {
-                max_at = end;
+            if v > max {
+                (max, max_at) = (v, start + 1 + k);
             }
-            end += 1;
         }
         let mut picks = [start, min_at, max_at, end - 1];
         picks.sort_unstable();
@@ -153,15 +177,15 @@ fn min_max(ts: &[i64], vs: &[f64], from: Option<i64>, to: Option<i64>, buckets: 
 
 /// LTTB over a time-ordered series, step for step as Steinarsson's
 /// `largestTriangleThreeBuckets` (flot-downsample), so results match it point
-/// for point (x: epoch milliseconds). As there, the chosen point carries over
-/// to the next bucket when no area beats -1 (NaN areas from infinite values);
-/// before any was chosen, that is the first point.
+/// for point (x: epoch milliseconds, each computed once). As there, the
+/// chosen point carries over to the next bucket when no area beats -1 (NaN
+/// areas from infinite values); before any was chosen, that is the first point.
 fn lttb(ts: &[i64], vs: &[f64], threshold: usize) -> Vec<usize> {
     let n = ts.len();
     if threshold >= n || threshold == 0 {
         return (0..n).collect();
     }
-    let x = |p: usize| micros_to_millis(ts[p]);
+    let xs: Vec<f64> = ts.iter().map(|&t| micros_to_millis(t)).collect();
     let every = (n - 2) as f64 / (threshold as f64 - 2.0);
     let bound = |k: usize| (k as f64 * every).floor() as usize + 1;
     let mut out = Vec::with_capacity(threshold);
@@ -171,20 +195,20 @@ fn lttb(ts: &[i64], vs: &[f64], threshold: usize) -> Vec<usize> {
         let (avg_start, avg_end) = (bound(i + 1), bound(i + 2).min(n));
         // Slices by `get`: the bounds stay inside the series by construction,
         // and a float surprise must not become a panic.
-        let points = |lo: usize, hi: usize| ts.get(lo..hi).unwrap_or_default().iter().zip(vs.get(lo..hi).unwrap_or_default());
+        let points = |lo: usize, hi: usize| xs.get(lo..hi).unwrap_or_default().iter().zip(vs.get(lo..hi).unwrap_or_default());
         let (mut avg_x, mut avg_y) = (0.0, 0.0);
-        for (&t, &v) in points(avg_start, avg_end) {
-            avg_x += micros_to_millis(t);
+        for (&x, &v) in points(avg_start, avg_end) {
+            avg_x += x;
             avg_y += v;
         }
         let avg_len = avg_end as f64 - avg_start as f64;
         avg_x /= avg_len;
         avg_y /= avg_len;
-        let (ax, ay) = (x(a), vs[a]);
+        let (ax, ay) = (xs[a], vs[a]);
         let mut max_area = -1.0;
         let start = bound(i);
-        for (k, (&t, &v)) in points(start, bound(i + 1)).enumerate() {
-            let area = ((ax - avg_x) * (v - ay) - (ax - micros_to_millis(t)) * (avg_y - ay)).abs() * 0.5;
+        for (k, (&x, &v)) in points(start, bound(i + 1)).enumerate() {
+            let area = ((ax - avg_x) * (v - ay) - (ax - x) * (avg_y - ay)).abs() * 0.5;
             if area > max_area {
                 max_area = area;
                 next_a = start + k;

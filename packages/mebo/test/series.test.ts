@@ -212,9 +212,11 @@ describe('range', () => {
 });
 
 describe('decimate', () => {
-  it('matches the plain M4 and LTTB on every metric of the vectors, with and without a window', () => {
-    for (const c of [LONG, SPECIAL, vector('num-gauge1-delta-none-gorilla-zstd-notags-le-v1')]) {
+  it('matches the plain M4 and LTTB on every metric of the vectors, with and without a window, decoded or kept by columnsView', () => {
+    // Each blob twice: decoded per call, then read in place after columnsView() kept its columns.
+    for (const [c, view] of [LONG, SPECIAL, vector('num-gauge1-delta-none-gorilla-zstd-notags-le-v1')].flatMap((c) => [[c, false], [c, true]] as const)) {
       using blob = NumericBlob.from(readBlob(c));
+      if (view) blob.columnsView();
       for (const m of readInput(c).metrics) {
         for (const buckets of [1, 2, 3, 7, 100, 1000]) {
           expectSame(blob.decimate(m.id, { method: 'minmax', buckets }), plainMinMax(m.timestamps, m.values, buckets));
