@@ -5,12 +5,16 @@
 // built first (scripts/build.mjs at the repository root).
 
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 process.chdir(fileURLToPath(new URL('.', import.meta.url)));
 rmSync('dist', { recursive: true, force: true });
+// The package ships the licenses: the project's (MIT) and, for the zstd
+// encoder compiled into the wasm, klauspost/compress's (BSD-3-Clause).
+copyFileSync('../../LICENSE', 'LICENSE');
+copyFileSync('../../crates/mebo/src/compress/zstd/LICENSE-klauspost', 'LICENSE-klauspost');
 
 const common = {
   bundle: true,
