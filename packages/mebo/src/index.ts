@@ -4,8 +4,8 @@
 //   using blob = NumericBlob.from(bytes);
 //   const { timestamps, values } = blob.metric('cpu.user');
 
-export { init, initSync, isInitialized, memoryInfo, reset, simdSupported, wasmMemoryBytes, wasmVariant } from './init.js';
-export type { InitOptions, MemoryInfo, ResetOptions, WasmModule, WasmSource, WasmVariant } from './init.js';
+export { init, initSync, isInitialized, memoryInfo, reset, simdSupported, wasmInfo, wasmMemoryBytes, wasmVariant } from './init.js';
+export type { InitOptions, MemoryInfo, ResetOptions, WasmInfo, WasmModule, WasmSource, WasmVariant } from './init.js';
 export { MEBO_ERROR_CODES, MeboError } from './errors.js';
 export type { CoreErrorCode, MeboErrorCode, SdkErrorCode } from './errors.js';
 export { defaultDecodeLimits } from './options.js';

@@ -6,6 +6,7 @@ import instantiateGlue, { __wbg_reset as forgetGlueInstance, initSync as instant
 import { MeboError } from './errors.js';
 import { describe } from './args.js';
 import { liveHandles } from './owned.js';
+import { simdMismatch } from './simd-check.js';
 
 /** The two builds shipped in `wasm/`: with WebAssembly SIMD (simd128) and without. */
 export type WasmVariant = 'simd' | 'scalar';
@@ -34,6 +35,21 @@ export interface InitOptions {
    * With `wasm` given it only labels what `wasmVariant()` reports.
    */
   variant?: 'auto' | WasmVariant;
+  /**
+   * When `'auto'` picks the simd build, decode two small embedded blobs and
+   * compare them with what they hold; on a mismatch (an engine that
+   * validates simd128 and computes it wrongly) load the scalar build instead
+   * (`wasmInfo()` says why). Default `true`; `'fail'` simulates a mismatch.
+   */
+  simdCheck?: boolean | 'fail';
+}
+
+/** Which build runs, and what the simd self-check found. */
+export interface WasmInfo {
+  variant: WasmVariant | undefined;
+  /** `'passed'`, `'failed'` (then `variant` is `'scalar'` and `reason` says why), or `'not run'` (a build chosen by the caller, or no simd128). */
+  simdCheck: 'passed' | 'failed' | 'not run';
+  reason?: string;
 }
 
 interface Loaded {
@@ -44,6 +60,7 @@ interface Loaded {
 }
 
 let loaded: Loaded | undefined;
+let simdCheck: Pick<WasmInfo, 'simdCheck' | 'reason'> = { simdCheck: 'not run' };
 /** The largest linear memory any instance of this realm reached, and how often `reset()` replaced one. */
 let peakBytes = 0;
 let resets = 0;
@@ -83,6 +100,11 @@ export function initSync(source: WasmModule | ArrayBuffer | ArrayBufferView, var
 
 export function isInitialized(): boolean {
   return loaded !== undefined;
+}
+
+/** The build in use and the simd self-check's finding (see `InitOptions.simdCheck`). */
+export function wasmInfo(): WasmInfo {
+  return { variant: loaded?.variant, ...simdCheck };
 }
 
 /** The build in use, when known (`undefined` before init, or for a module passed without `variant`). */
@@ -192,6 +214,13 @@ async function load(options: InitOptions): Promise<void> {
   }
   const variant = requested ?? (simdSupported() ? 'simd' : 'scalar');
   await instantiate(await compile(defaultLocation(variant)), variant);
+  if (requested !== undefined || variant !== 'simd' || options.simdCheck === false) return;
+  const reason = options.simdCheck === 'fail' ? 'simulated by init({ simdCheck: "fail" })' : simdMismatch();
+  simdCheck = reason === undefined ? { simdCheck: 'passed' } : { simdCheck: 'failed', reason };
+  if (reason === undefined) return;
+  loaded = undefined;
+  forgetGlueInstance();
+  await instantiate(await compile(defaultLocation('scalar')), 'scalar');
 }
 
 /** The build beside this package. Both URLs are literal so bundlers can pick up the files. */

@@ -69,3 +69,30 @@ it('encode every vector to identical bytes', () => {
     same(encode(simd), encode(scalar), c.name);
   }
 });
+
+async function freshSdk(): Promise<Sdk> {
+  vi.resetModules();
+  return (await import('../src/index.js')) as Sdk;
+}
+
+it('init() checks the simd build it picks on two embedded blobs; the check passes here', async () => {
+  const sdk = await freshSdk();
+  await sdk.init();
+  expect(sdk.wasmInfo()).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expect(sdk.memoryInfo().liveHandles).toBe(0);
+  expect(simd.wasmInfo().simdCheck).toBe('not run'); // a build the caller chose is not second-guessed
+});
+
+it('a simd self-check mismatch (simulated) falls back to the scalar build, says why, and decodes exactly', async () => {
+  const sdk = await freshSdk();
+  await sdk.init({ simdCheck: 'fail' });
+  expect(sdk.wasmInfo()).toEqual({ variant: 'scalar', simdCheck: 'failed', reason: 'simulated by init({ simdCheck: "fail" })' });
+  expect(sdk.wasmVariant()).toBe('scalar');
+  const c = manifest().find((m) => m.name === 'num-gauge1-delta-zstd-gorilla-s2-notags-le-v1')!;
+  using blob = sdk.NumericBlob.from(readBlob(c));
+  for (const m of readInput(c).metrics) {
+    const got = blob.metric(m.id);
+    same(bitsOf(got.values), bitsOf(m.values), `${c.name} values`);
+    same(got.timestamps, m.timestamps, `${c.name} timestamps`);
+  }
+});
