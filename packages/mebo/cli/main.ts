@@ -7,15 +7,15 @@ import { init } from '../src/index.js';
 import { parseArgs, UsageError, type Specs } from './args.js';
 import { ENCODE_OPTIONS, encodeDocument, InputError, type OptionField } from './encode.js';
 import { formatReport, inspect } from './inspect.js';
-import { csvHeader, csvRows, describeError, openBlob, toDocument } from './output.js';
+import { csvHeader, csvRows, describeError, openBlob, toDocument, toReadableDocument, type Blob } from './output.js';
 
 const HELP: Record<string, string> = {
   main: `mebo: read and write mebo time-series blobs
 
 Usage:
   mebo inspect <blob> [--json]              header, options, section sizes, metrics
-  mebo decode <blob>... [--csv]             the points, as JSON (or CSV)
-  mebo encode <input.json> -o <blob> [...]  a blob from JSON in the decode schema
+  mebo decode <blob>... [--exact|--csv]     the points, as JSON (lossless, or CSV)
+  mebo encode <input.json> -o <blob> [...]  a blob from 'decode --exact' JSON
 
 Run 'mebo <command> --help' for a command's options. '-' reads stdin.
 Options: --help, --version
@@ -31,28 +31,32 @@ Options:
   --json    the same as one JSON object
   --help    this text
 `,
-  decode: `Usage: mebo decode <blob>... [--csv]
+  decode: `Usage: mebo decode <blob>... [--exact | --csv]
 
-Prints each blob's points as JSON in the schema of the conformance vectors'
-input files: kind, startTimeMicros, identifier, options (manifest field
-names), and metrics with id (16 hex digits), name (when the blob stores
-names), timestamps (decimal strings), values (IEEE-754 bits, 16 hex digits)
-or texts, and tags (when the blob has tags).
+Prints each blob's points as JSON: kind, startTime (ISO 8601), options, and
+metrics with id (16 hex digits), name (when the blob stores names), points,
+timestamps (microseconds), times (ISO 8601 UTC, to the microsecond), values
+as numbers ("NaN", "Infinity", "-Infinity" and "-0" as strings) or texts,
+and tags (when the blob has tags).
 
 One blob: pretty JSON. Several: one compact JSON document per line, in
 argument order; a blob that fails prints {"file", "error": {code, message}}
 on its line, and the exit status is 1.
 
 Options:
+  --exact   the lossless schema of the conformance vectors' input files, which
+            'mebo encode' reads: timestamps as decimal strings, values as
+            IEEE-754 bits (16 hex digits, so NaN payloads survive)
   --csv     a flat table instead: metric,timestamp,value,tag (a leading file
             column with several blobs); metric is the name, else the id
   --help    this text
 `,
   encode: `Usage: mebo encode <input.json> -o <blob> [options]
 
-Reads JSON in the schema 'mebo decode' prints (the conformance vectors' input
-files): 'identifier' says whether metrics start by name or by id. Options come
-from the document's 'options' object when it has one, then from the flags.
+Reads JSON in the schema 'mebo decode --exact' prints (the conformance
+vectors' input files): 'identifier' says whether metrics start by name or by
+id. Options come from the document's 'options' object when it has one, then
+from the flags.
 
 Options:
   -o, --output <file>              where to write the blob ('-': stdout)
@@ -132,11 +136,14 @@ async function inspectCommand(argv: string[]): Promise<number> {
 }
 
 async function decodeCommand(argv: string[]): Promise<number> {
-  const { values, positionals: files } = parseArgs(argv, { ...COMMON, csv: { type: 'boolean' } });
+  const { values, positionals: files } = parseArgs(argv, { ...COMMON, csv: { type: 'boolean' }, exact: { type: 'boolean' } });
   if (values.get('help')) return help('decode');
   if (files.length === 0) throw new UsageError('which blob? (mebo decode <blob>...)');
-  await init();
   const csv = values.get('csv') === true;
+  const exact = values.get('exact') === true;
+  if (csv && exact) throw new UsageError('--csv and --exact are two output forms: pick one');
+  await init();
+  const documentOf = (blob: Blob) => (exact ? toDocument(blob) : toReadableDocument(blob));
   const many = files.length > 1;
   let failed = 0;
   if (csv) print(csvHeader(many));
@@ -146,7 +153,7 @@ async function decodeCommand(argv: string[]): Promise<number> {
       const blob = openBlob(readInput(file));
       try {
         if (csv) text = csvRows(blob, many ? file : undefined);
-        else text = `${many ? JSON.stringify(toDocument(blob)) : JSON.stringify(toDocument(blob), null, 2)}\n`;
+        else text = `${many ? JSON.stringify(documentOf(blob)) : JSON.stringify(documentOf(blob), null, 2)}\n`;
       } finally {
         blob.free();
       }

@@ -83,6 +83,81 @@ export function toDocument(blob: Blob): OutputDocument {
   };
 }
 
+/**
+ * What a person reads: values as JSON numbers (NaN, Infinity, -Infinity and
+ * -0, which JSON numbers cannot carry, as those strings), timestamps as
+ * microseconds (a number while exact, |t| <= 2^53, else its decimal string)
+ * and as ISO 8601 UTC with microseconds (`times`; null outside the dates
+ * JavaScript can show). NaN payloads are not kept: `--exact` keeps them.
+ */
+export interface ReadableMetric {
+  name?: string;
+  id: string;
+  points: number;
+  timestamps: (number | string)[];
+  times: (string | null)[];
+  values?: (number | string)[];
+  texts?: string[];
+  tags?: string[];
+}
+
+export interface ReadableDocument {
+  kind: 'numeric' | 'text';
+  startTime: string | null;
+  startTimeMicros: number | string;
+  identifier: 'name' | 'id';
+  options: Record<string, string | boolean>;
+  metrics: ReadableMetric[];
+}
+
+/** A float64 as JSON carries it without loss of its kind: a number, or a string for NaN, ±Infinity and -0. */
+export function jsonValue(v: number): number | string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return 'Infinity';
+  if (v === -Infinity) return '-Infinity';
+  return Object.is(v, -0) ? '-0' : v;
+}
+
+const EXACT_LIMIT = 2n ** 53n;
+
+/** Microseconds as a JSON number while it is exact, else as its decimal string. */
+export function jsonMicros(t: bigint): number | string {
+  return t <= EXACT_LIMIT && t >= -EXACT_LIMIT ? Number(t) : String(t);
+}
+
+/** Epoch microseconds as ISO 8601 UTC with six fractional digits; null outside Date's range. */
+export function isoMicros(t: bigint): string | null {
+  const ms = t / 1000n - (t % 1000n < 0n ? 1n : 0n); // floor
+  const micros = t - ms * 1000n;
+  const date = new Date(Number(ms));
+  if (ms > 8_640_000_000_000_000n || ms < -8_640_000_000_000_000n || Number.isNaN(date.getTime())) return null;
+  return date.toISOString().replace('Z', `${String(micros).padStart(3, '0')}Z`);
+}
+
+export function toReadableDocument(blob: Blob): ReadableDocument {
+  const names = blob.names;
+  const metrics = keys(blob).map((key): ReadableMetric => {
+    const m = blob.metric(key);
+    const out: ReadableMetric = names !== undefined && m.name !== undefined ? { name: m.name, id: '', points: 0, timestamps: [], times: [] } : { id: '', points: 0, timestamps: [], times: [] };
+    out.id = hex16(m.id);
+    out.points = m.timestamps.length;
+    out.timestamps = Array.from(m.timestamps, jsonMicros);
+    out.times = Array.from(m.timestamps, isoMicros);
+    if (m.values instanceof Float64Array) out.values = Array.from(m.values, jsonValue);
+    else out.texts = m.values;
+    if (m.tags !== undefined) out.tags = m.tags;
+    return out;
+  });
+  return {
+    kind: blob instanceof NumericBlob ? 'numeric' : 'text',
+    startTime: isoMicros(blob.startTime),
+    startTimeMicros: jsonMicros(blob.startTime),
+    identifier: names !== undefined ? 'name' : 'id',
+    options: manifestOptions(blob),
+    metrics,
+  };
+}
+
 /** A CSV field, quoted when it must be (RFC 4180). */
 export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;

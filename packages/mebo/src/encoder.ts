@@ -3,7 +3,7 @@
 // times. The subclasses check their value type and open their handle.
 
 import * as args from './args.js';
-import { call, invalidArgument } from './errors.js';
+import { call, invalidArgument, MeboError } from './errors.js';
 import { defaultStartTime } from './options.js';
 import { Owned, type Freeable } from './owned.js';
 
@@ -33,11 +33,21 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
   /** Many values, checked and in the form the bindings take. */
   protected abstract values(values: unknown): Vs;
 
+  /** How to get past the limit a LIMIT_EXCEEDED message names, added to it (a subclass's choice). */
+  protected limitHint(_message: string): string | undefined {
+    return undefined;
+  }
+
   /** Start a metric by name (its id is the name's xxHash64) or by id, declaring its point count. */
   startMetric(nameOrId: string | bigint, count: number): this {
     const [key, points] = args.metricStart(nameOrId, count);
     const handle = this.live();
-    call(() => (typeof key === 'string' ? handle.startMetricName(key, points) : handle.startMetricId(key, points)));
+    try {
+      call(() => (typeof key === 'string' ? handle.startMetricName(key, points) : handle.startMetricId(key, points)));
+    } catch (error) {
+      const hint = error instanceof MeboError && error.code === 'LIMIT_EXCEEDED' ? this.limitHint(error.message) : undefined;
+      throw hint ? new MeboError('LIMIT_EXCEEDED', `${(error as MeboError).message}: ${hint}`) : error;
+    }
     return this;
   }
 

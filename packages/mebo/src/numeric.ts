@@ -256,10 +256,14 @@ export type NumericEncoderBindings = EncoderBindings<number, Float64Array>;
  * it was: more metrics may follow and the blob be finished again.
  */
 export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly number[], Float64Array, NumericEncoderBindings> {
+  /** The v1 layout, whose 16-bit offsets cap the points of a metric (named in that error). */
+  readonly #v1: boolean;
+
   constructor(startTime: bigint, options: NumericEncodeOptions | string = {}) {
     ready();
     const start = args.i64(startTime, 'startTime');
     const o = typeof options === 'string' ? { config: options } : args.options<NumericEncodeOptions>(options, 'options');
+    const v1 = o.layout === undefined || o.layout === 'v1';
     const handle = call(
       () =>
         new NumericEncoderHandle(
@@ -275,6 +279,13 @@ export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly 
         ),
     );
     super(handle);
+    this.#v1 = v1;
+  }
+
+  protected limitHint(message: string): string | undefined {
+    return this.#v1 && message.startsWith('points per metric')
+      ? "the v1 layout's 16-bit offsets cap the points of one metric; the v2 layout holds up to 2,147,483,647 (layout: 'v2' in the SDK, --layout v2 in the CLI)"
+      : undefined;
   }
 
   protected value(value: unknown): number {

@@ -35,7 +35,7 @@ mkdirSync(join(dir, 'sub'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const KNOWN = [
-  'inspect', 'decode', 'encode', 'help', '--json', '--csv', '--help', '-h', '--version', '-o', '--output', '-', '--',
+  'inspect', 'decode', 'encode', 'help', '--json', '--csv', '--exact', '--help', '-h', '--version', '-o', '--output', '-', '--',
   '--config', '--layout', '--tags', '--no-tags', '--big-endian', '--no-big-endian', '--timestamp-encoding', '--value-encoding',
   '--timestamp-compression', '--value-compression', '--data-compression', '--config=delta-none-gorilla-zstd', '--layout=v2', '--bogus', '-x',
   'a.mebo', 'b.mebo', 'bad.mebo', 'missing.mebo', 'in.json', 'broken.json', 'sub', 'out.mebo', '.',

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isOneLineFailure, mebo, parseCsv } from './helpers/cli.js';
 import { expectMatchesInput, rawInput, sampleCases, type DecodedDocument } from './helpers/hosts.js';
-import { manifest, VECTORS, type Case } from './helpers/vectors.js';
+import { manifest, readInput, VECTORS, type Case } from './helpers/vectors.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mebo-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -30,10 +30,35 @@ function truncated(c: Case, length: number): string {
 }
 
 describe('mebo decode', () => {
-  it('prints one blob as pretty JSON equal to its input, with the blob options', () => {
+  it('by default prints what a person reads: values as numbers (NaN, ±Infinity, -0 as strings), timestamps as µs and ISO 8601', () => {
+    const c = vector('num-special-delta-s2-gorilla-zstd-notags-be-v1');
+    const r = mebo(['decode', blobPath(c)]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout) as { startTime: string; metrics: { id: string; points: number; timestamps: (number | string)[]; times: string[]; values: (number | string)[] }[] };
+    const input = readInput(c);
+    // Independently: each input value by its bits, as the readable form must write it.
+    const readable = (v: number) => (Number.isNaN(v) ? 'NaN' : v === Infinity ? 'Infinity' : v === -Infinity ? '-Infinity' : Object.is(v, -0) ? '-0' : v);
+    const floorMs = (t: bigint) => (t >= 0n ? t / 1000n : -((-t + 999n) / 1000n));
+    const iso = (t: bigint) => `${new Date(Number(floorMs(t))).toISOString().slice(0, -1)}${String(t - floorMs(t) * 1000n).padStart(3, '0')}Z`;
+    const micros = (t: bigint) => (t >= -(2n ** 53n) && t <= 2n ** 53n ? Number(t) : String(t));
+    expect(doc.metrics).toHaveLength(input.metrics.length);
+    input.metrics.forEach((m, i) => {
+      const got = doc.metrics[i]!;
+      expect(got.id).toBe(m.id.toString(16).padStart(16, '0'));
+      expect(got.points).toBe(m.timestamps.length);
+      expect(got.values).toEqual(Array.from(m.values, readable));
+      expect(got.timestamps).toEqual(Array.from(m.timestamps, micros));
+      expect(got.times).toEqual(Array.from(m.timestamps, iso));
+    });
+    expect(input.metrics.flatMap((m) => Array.from(m.values)).some((v) => Number.isNaN(v) || Object.is(v, -0))).toBe(true);
+    expect(doc.startTime).toBe(iso(input.startTime));
+  });
+
+  it('--exact prints one blob as pretty JSON equal to its input, with the blob options', () => {
     for (const name of ['num-decimal1-delta-zstd-alp-lz4-notags-le-v2-shared', 'txt-status1-tagged-delta-zstd-tags-be']) {
       const c = vector(name);
-      const r = mebo(['decode', blobPath(c)]);
+      const r = mebo(['decode', '--exact', blobPath(c)]);
       expect(r.stderr, name).toBe('');
       expect(r.status, name).toBe(0);
       expect(r.stdout.split('\n').length, `${name}: pretty`).toBeGreaterThan(100);
@@ -46,7 +71,7 @@ describe('mebo decode', () => {
 
   it('prints several blobs as one compact document per line, in argument order', () => {
     const cases = sampleCases();
-    const r = mebo(['decode', ...cases.map(blobPath)]);
+    const r = mebo(['decode', '--exact', ...cases.map(blobPath)]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');
@@ -61,7 +86,7 @@ describe('mebo decode', () => {
     const missing = join(tmp, 'missing.mebo');
     const cut = truncated(good, 100);
     const files = [blobPath(good), missing, cut, blobPath(text)];
-    const r = mebo(['decode', ...files]);
+    const r = mebo(['decode', '--exact', ...files]);
     expect(r.status).toBe(1);
     const lines = r.stdout.split('\n');
     expect(lines.pop()).toBe('');
@@ -166,7 +191,7 @@ describe('mebo encode', () => {
   it('encodes what decode printed (options included) back into the same blob, from stdin', () => {
     for (const name of ['num-ids-raw-none-raw-none-notags-le-v1', 'num-special-deltapacked-none-alp-none-notags-le-v2', 'txt-textids-delta-none-notags-le']) {
       const c = vector(name);
-      const decoded = mebo(['decode', blobPath(c)]);
+      const decoded = mebo(['decode', '--exact', blobPath(c)]);
       expect(decoded.status).toBe(0);
       const r = mebo(['encode', '-', '-o', '-'], { input: decoded.stdout });
       expect(r.stderr, name).toBe('');
@@ -174,11 +199,30 @@ describe('mebo encode', () => {
     }
   });
 
+  it('a year of hourly points in the default v1 layout says how to hold it: --layout v2', () => {
+    const points = 8759;
+    const doc = {
+      kind: 'numeric',
+      startTimeMicros: '1700000000000000',
+      identifier: 'name',
+      metrics: [{ name: 'hourly', id: '0000000000000000', timestamps: Array.from({ length: points }, (_, i) => String(1_700_000_000_000_000n + BigInt(i) * 3_600_000_000n)), values: Array.from({ length: points }, (_, i) => (0x4000000000000000n + BigInt(i)).toString(16)) }],
+    };
+    const input = join(tmp, 'hourly.json');
+    writeFileSync(input, JSON.stringify(doc));
+    const refused = mebo(['encode', input, '-o', join(tmp, 'hourly.mebo')]);
+    expect(isOneLineFailure(refused), refused.stderr).toBe(true);
+    expect(refused.stderr).toMatch(/points per metric 8759 exceeds the limit 7281: the v1 layout's 16-bit offsets cap .* --layout v2 in the CLI/);
+    const held = mebo(['encode', input, '--layout', 'v2', '-o', join(tmp, 'hourly.mebo')]);
+    expect(held.stderr).toBe('');
+    expect(held.status).toBe(0);
+    expect(JSON.parse(mebo(['decode', join(tmp, 'hourly.mebo')]).stdout).metrics[0].points).toBe(points);
+  });
+
   it('writes a compressed, tagged blob that decodes to its input', () => {
     const c = vector('num-gauge1-tagged-raw-zstd-raw-s2-tags-le-v2');
     const out = join(tmp, 'tagged.mebo');
     expect(mebo(['encode', inputPath(c), '-o', out, ...flags(c)]).status).toBe(0);
-    const r = mebo(['decode', out]);
+    const r = mebo(['decode', '--exact', out]);
     expect(r.status).toBe(0);
     expectMatchesInput(JSON.parse(r.stdout) as DecodedDocument, { ...c, file: c.file });
   });

@@ -171,7 +171,7 @@ describe('crafted hostile blobs through the CLI', () => {
 
   it('one multi-file `mebo decode` gives every crafted blob its error line and a good blob its document', () => {
     const files = [...fixtures.map((f) => join(FIXTURES, f.file)), join(VECTORS, good.file)];
-    const r = spawnSync(MEBO_BIN, ['decode', ...files], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
+    const r = spawnSync(MEBO_BIN, ['decode', '--exact', ...files], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
     expect(r.status).toBe(1);
     const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(files.length);
