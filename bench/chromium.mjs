@@ -37,25 +37,22 @@ const HTML = `<!doctype html>
 <body>mebo bench page</body>
 `;
 
+/** esbuild options of a bench page's script: one ESM bundle for the browser. */
+export const PAGE_BUNDLE = { bundle: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning' };
+
+/** Both wasm builds copied into `dir`/`folder` (a page's SDK fetches ../wasm/ from its bundle). */
+export function copyWasm(dir, folder = 'wasm') {
+  mkdirSync(join(dir, folder), { recursive: true });
+  for (const variant of ['simd', 'scalar']) copyFileSync(join(ROOT, `packages/mebo/wasm/mebo_${variant}.wasm`), join(dir, folder, `mebo_${variant}.wasm`));
+}
+
 /** Build the page into a fresh temp dir; returns the dir. */
 async function buildPage() {
   const dir = mkdtempSync(join(tmpdir(), 'mebo-bench-page-'));
-  await build({
-    entryPoints: [fileURLToPath(new URL('./browser-runner.mjs', import.meta.url))],
-    outfile: join(dir, 'runner.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    logLevel: 'warning',
-  });
+  await build({ ...PAGE_BUNDLE, entryPoints: [fileURLToPath(new URL('./browser-runner.mjs', import.meta.url))], outfile: join(dir, 'runner.js') });
   writeFileSync(join(dir, 'index.html'), HTML);
-  mkdirSync(join(dir, 'wasm'));
-  mkdirSync(join(dir, 'pkg/wasm'), { recursive: true });
-  for (const variant of ['simd', 'scalar']) {
-    copyFileSync(join(ROOT, `packages/mebo/wasm/mebo_${variant}.wasm`), join(dir, `wasm/mebo_${variant}.wasm`));
-    copyFileSync(join(ROOT, `packages/mebo/wasm/mebo_${variant}.wasm`), join(dir, `pkg/wasm/mebo_${variant}.wasm`));
-  }
+  copyWasm(dir);
+  copyWasm(dir, 'pkg/wasm');
   // The package's dist/ as it ships, for the worker pool (mebo/worker) and its workers.
   cpSync(join(ROOT, 'packages/mebo/dist'), join(dir, 'pkg/dist'), { recursive: true });
   const cases = manifest();

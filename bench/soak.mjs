@@ -12,7 +12,7 @@
 //
 //   node bench/soak.mjs [--minutes 10] [--only node|chromium] [--out soak-results.json]
 
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +21,7 @@ import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
 import * as mebo from 'mebo';
 import { startServer } from '../web-demo/serve.mjs';
-import { launchChromium } from './chromium.mjs';
+import { PAGE_BUNDLE, copyWasm, launchChromium } from './chromium.mjs';
 import { BENCH_DIR, LONG_VECTOR, ROOT, VECTORS_DIR, manifest, readJson } from './data.mjs';
 import { soakWorkload } from './soak-work.mjs';
 
@@ -82,17 +82,11 @@ globalThis.soakReady = true;`,
       resolveDir: join(ROOT, 'bench'),
       sourcefile: 'soak-page.mjs',
     },
+    ...PAGE_BUNDLE,
     outfile: join(dir, 'soak.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    logLevel: 'warning',
   });
   writeFileSync(join(dir, 'index.html'), PAGE);
-  // The SDK fetches ../wasm/ from the bundle's URL: /wasm/ here.
-  mkdirSync(join(dir, 'wasm'));
-  for (const variant of ['simd', 'scalar']) copyFileSync(join(ROOT, `packages/mebo/wasm/mebo_${variant}.wasm`), join(dir, `wasm/mebo_${variant}.wasm`));
+  copyWasm(dir);
   const names = { numeric: [], text: [], long: 'long.mebo' };
   copyFileSync(files.long, join(dir, 'long.mebo'));
   for (const kind of ['numeric', 'text']) {

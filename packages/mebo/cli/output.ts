@@ -2,7 +2,7 @@
 // files, plus the blob's options) and as CSV rows. Everything here goes
 // through the SDK's public API; only the printing is the CLI's.
 
-import { MeboError, NumericBlob, TextBlob, blobKind } from '../src/index.js';
+import { MeboError, NumericBlob, TextBlob, blobKind, type NumericMetric, type TextMetric } from '../src/index.js';
 
 export type Blob = NumericBlob | TextBlob;
 
@@ -61,28 +61,6 @@ function keys(blob: Blob): (string | bigint)[] {
   return blob.names ?? Array.from(blob.metricIds);
 }
 
-export function toDocument(blob: Blob): OutputDocument {
-  const names = blob.names;
-  const metrics = keys(blob).map((key): OutputMetric => {
-    const m = blob.metric(key);
-    // Field order as in the input files: name, id, timestamps, values or texts, tags.
-    const out: OutputMetric = names !== undefined && m.name !== undefined ? { name: m.name, id: '', timestamps: [] } : { id: '', timestamps: [] };
-    out.id = hex16(m.id);
-    out.timestamps = Array.from(m.timestamps, String);
-    if (m.values instanceof Float64Array) out.values = valueBits(m.values);
-    else out.texts = m.values;
-    if (m.tags !== undefined) out.tags = m.tags;
-    return out;
-  });
-  return {
-    kind: blob instanceof NumericBlob ? 'numeric' : 'text',
-    startTimeMicros: String(blob.startTime),
-    identifier: names !== undefined ? 'name' : 'id',
-    options: manifestOptions(blob),
-    metrics,
-  };
-}
-
 /**
  * What a person reads: values as JSON numbers (NaN, Infinity, -Infinity and
  * -0, which JSON numbers cannot carry, as those strings), timestamps as
@@ -134,28 +112,43 @@ export function isoMicros(t: bigint): string | null {
   return date.toISOString().replace('Z', `${String(micros).padStart(3, '0')}Z`);
 }
 
-export function toReadableDocument(blob: Blob): ReadableDocument {
+/**
+ * The blob as a document: its kind, start time, identifier mode and options,
+ * then each metric in index order as name (when stored), id, `points(m)`'s
+ * fields and tags (the input files' field order).
+ */
+function documentOf<M, D>(blob: Blob, start: (t: bigint) => object, points: (m: NumericMetric | TextMetric) => object): D {
   const names = blob.names;
-  const metrics = keys(blob).map((key): ReadableMetric => {
+  const metrics = keys(blob).map((key) => {
     const m = blob.metric(key);
-    const out: ReadableMetric = names !== undefined && m.name !== undefined ? { name: m.name, id: '', points: 0, timestamps: [], times: [] } : { id: '', points: 0, timestamps: [], times: [] };
-    out.id = hex16(m.id);
-    out.points = m.timestamps.length;
-    out.timestamps = Array.from(m.timestamps, jsonMicros);
-    out.times = Array.from(m.timestamps, isoMicros);
-    if (m.values instanceof Float64Array) out.values = Array.from(m.values, jsonValue);
-    else out.texts = m.values;
-    if (m.tags !== undefined) out.tags = m.tags;
-    return out;
+    const name = names !== undefined && m.name !== undefined ? { name: m.name } : {};
+    return { ...name, id: hex16(m.id), ...points(m), ...(m.tags !== undefined ? { tags: m.tags } : {}) } as M;
   });
-  return {
-    kind: blob instanceof NumericBlob ? 'numeric' : 'text',
-    startTime: isoMicros(blob.startTime),
-    startTimeMicros: jsonMicros(blob.startTime),
-    identifier: names !== undefined ? 'name' : 'id',
-    options: manifestOptions(blob),
-    metrics,
-  };
+  const kind = blob instanceof NumericBlob ? 'numeric' : 'text';
+  return { kind, ...start(blob.startTime), identifier: names !== undefined ? 'name' : 'id', options: manifestOptions(blob), metrics } as D;
+}
+
+/** The lossless document (`--exact`): the conformance vectors' input schema. */
+export function toDocument(blob: Blob): OutputDocument {
+  return documentOf<OutputMetric, OutputDocument>(
+    blob,
+    (t) => ({ startTimeMicros: String(t) }),
+    (m) => ({ timestamps: Array.from(m.timestamps, String), ...(m.values instanceof Float64Array ? { values: valueBits(m.values) } : { texts: m.values }) }),
+  );
+}
+
+/** The document a person reads (the default). */
+export function toReadableDocument(blob: Blob): ReadableDocument {
+  return documentOf<ReadableMetric, ReadableDocument>(
+    blob,
+    (t) => ({ startTime: isoMicros(t), startTimeMicros: jsonMicros(t) }),
+    (m) => ({
+      points: m.timestamps.length,
+      timestamps: Array.from(m.timestamps, jsonMicros),
+      times: Array.from(m.timestamps, isoMicros),
+      ...(m.values instanceof Float64Array ? { values: Array.from(m.values, jsonValue) } : { texts: m.values }),
+    }),
+  );
 }
 
 /** A CSV field, quoted when it must be (RFC 4180). */
