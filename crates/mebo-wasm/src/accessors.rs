@@ -67,9 +67,7 @@ macro_rules! blob_handle_accessors {
             /// Timestamps as epoch milliseconds (for charting libraries).
             #[wasm_bindgen(js_name = timestampsMs)]
             pub fn timestamps_ms(&self, index: usize) -> $crate::js::JsResult<Vec<f64>> {
-                Ok($crate::js::micros_to_millis(&$crate::js::check(
-                    self.metric(index)?.timestamps(),
-                )?))
+                Ok($crate::js::micros_to_millis(&$crate::js::check(self.metric(index)?.timestamps())?))
             }
         }
     };

@@ -24,9 +24,9 @@ fn open_each<B>(
     let blobs = lengths
         .iter()
         .map(|&len| {
-            let (blob, tail) = rest.split_at_checked(len as usize).ok_or_else(|| {
-                js::error(Error::BlobSet { detail: format!("blob lengths add up past the {} bytes given", bytes.len()) })
-            })?;
+            let (blob, tail) = rest
+                .split_at_checked(len as usize)
+                .ok_or_else(|| js::error(Error::BlobSet { detail: format!("blob lengths add up past the {} bytes given", bytes.len()) }))?;
             rest = tail;
             check(open(blob, limits))
         })
@@ -50,9 +50,7 @@ macro_rules! set_handle {
                 max_points: Option<u64>,
             ) -> JsResult<$handle> {
                 let limits = js::decode_limits(max_decompressed_bytes, max_points);
-                let blobs = open_each(bytes, lengths, &limits, |b, l| {
-                    $blob::open_with_limits(b, l).map($blob::into_owned)
-                })?;
+                let blobs = open_each(bytes, lengths, &limits, |b, l| $blob::open_with_limits(b, l).map($blob::into_owned))?;
                 Ok($handle { set: check(Windows::new(blobs))? })
             }
 

@@ -104,11 +104,7 @@ pub fn strings<'s>(items: impl IntoIterator<Item = &'s str>) -> JsResult<JsValue
 
 fn strings_with_ends(text: &str, units: usize, ends: Vec<usize>) -> JsResult<JsValue> {
     if units > MAX_JS_STRING_UNITS {
-        return Err(error(Error::SizeCap {
-            what: "joined strings (UTF-16 units)",
-            size: units as u64,
-            cap: MAX_JS_STRING_UNITS as u64,
-        }));
+        return Err(error(Error::SizeCap { what: "joined strings (UTF-16 units)", size: units as u64, cap: MAX_JS_STRING_UNITS as u64 }));
     }
     // Below MAX_JS_STRING_UNITS, so every end fits u32.
     let ends: Vec<u32> = ends.into_iter().map(|e| e as u32).collect();

@@ -49,10 +49,7 @@ pub fn metric_id(name: &str) -> u64 {
 #[wasm_bindgen(js_name = defaultDecodeLimits)]
 pub fn default_decode_limits() -> JsValue {
     let d = mebo::DecodeLimits::default();
-    js::JsObject::new()
-        .set("maxDecompressedBytes", d.max_decompressed_bytes as f64)
-        .set("maxPoints", d.max_points as f64)
-        .into()
+    js::JsObject::new().set("maxDecompressedBytes", d.max_decompressed_bytes as f64).set("maxPoints", d.max_points as f64).into()
 }
 
 /// The kind of blob its first two bytes (the flag word) name: `"numeric"`,

@@ -114,7 +114,7 @@ impl NumericBlobHandle {
         let method = js::decimation(lttb);
         if let Some(c) = &self.columns {
             self.metric(index)?; // the index error, as when not decoded
-            // In bounds by construction (the decoder wrote these offsets); `get` all the same, so a slip is empty, not a trap.
+                                 // In bounds by construction (the decoder wrote these offsets); `get` all the same, so a slip is empty, not a trap.
             let points = c.offsets.get(index).zip(c.offsets.get(index + 1)).map_or(0..0, |(&a, &b)| a as usize..b as usize);
             let (ts, vs) = (c.timestamps.get(points.clone()).unwrap_or_default(), c.values.get(points).unwrap_or_default());
             return Ok(series::decimate(ts, vs, from, to, buckets, method).packed());

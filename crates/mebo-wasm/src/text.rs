@@ -118,7 +118,8 @@ impl TextBlobHandle {
         let c = check(self.blob.decode_all())?;
         let n = c.timestamps.len();
         let short = |len: u32| (len as usize) < n;
-        if short(timestamps.length()) || short(codes.length()) || (c.tags.is_some() && tag_codes.as_ref().is_none_or(|t| short(t.length()))) {
+        if short(timestamps.length()) || short(codes.length()) || (c.tags.is_some() && tag_codes.as_ref().is_none_or(|t| short(t.length())))
+        {
             return Err(js_sys::RangeError::new(&format!("decodeAllInto needs arrays of at least {n} elements")).into());
         }
         let values = Dictionary::of(&c.values)?;

@@ -39,7 +39,6 @@ fn fixture(name: &'static str, kind: Kind, expect: &'static str, what: &'static 
     Fixture { name, kind, expect, what, bytes }
 }
 
-
 /// A v2-shared blob of 4 metrics with identical timestamps: one group,
 /// canonical 0 with members 1, 2, 3. Returns the blob and the table's offset.
 fn shared_blob() -> (Vec<u8>, usize) {
@@ -92,7 +91,10 @@ fn fixtures() -> Vec<Fixture> {
         out.push(fixture(name, Numeric, "SIZE_CAP", what, b));
     }
     {
-        let o = NumericEncoderOptions { timestamp_compression: Compression::Zstd, ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1) };
+        let o = NumericEncoderOptions {
+            timestamp_compression: Compression::Zstd,
+            ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1)
+        };
         let mut b = numeric(o, 1, 50);
         replace_payload(&mut b, Payload::Timestamps, &zstd_rle_frame(800));
         out.push(fixture("bomb-zstd-undeclared", Numeric, "SIZE_CAP", "zstd frame of 100 MiB that declares no size", b));
@@ -185,7 +187,13 @@ fn fixtures() -> Vec<Fixture> {
         ("short-gorilla", TimestampEncoding::Raw, ValueEncoding::Gorilla, Payload::Values, "gorilla value stream cut short"),
         ("short-chimp", TimestampEncoding::Raw, ValueEncoding::Chimp, Payload::Values, "chimp value stream cut short"),
         ("short-alp", TimestampEncoding::Raw, ValueEncoding::Alp, Payload::Values, "alp value stream cut short"),
-        ("short-deltapacked", TimestampEncoding::DeltaPacked, ValueEncoding::Raw, Payload::Timestamps, "delta-packed timestamp stream cut short"),
+        (
+            "short-deltapacked",
+            TimestampEncoding::DeltaPacked,
+            ValueEncoding::Raw,
+            Payload::Timestamps,
+            "delta-packed timestamp stream cut short",
+        ),
         ("short-delta", TimestampEncoding::Delta, ValueEncoding::Raw, Payload::Timestamps, "delta timestamp stream cut short"),
     ] {
         let b = numeric(options(ts, val, Layout::V1), 1, 40);

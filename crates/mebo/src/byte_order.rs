@@ -75,7 +75,9 @@ impl ByteOrder {
 /// Copy `N` bytes at `pos` out of `data`, or a `Truncated` error naming `what`.
 #[inline]
 pub(crate) fn read_array<const N: usize>(data: &[u8], pos: usize, what: &'static str) -> Result<[u8; N]> {
-    data.get(pos..pos.saturating_add(N))
-        .and_then(|s| s.try_into().ok())
-        .ok_or(Error::Truncated { what, needed: pos.saturating_add(N), available: data.len() })
+    data.get(pos..pos.saturating_add(N)).and_then(|s| s.try_into().ok()).ok_or(Error::Truncated {
+        what,
+        needed: pos.saturating_add(N),
+        available: data.len(),
+    })
 }

@@ -123,10 +123,9 @@ impl fmt::Display for Error {
             }
             Error::Decompress { codec, what, detail } => write!(f, "{codec} decompression of {what} failed: {detail}"),
             Error::SizeCap { what, size, cap } => write!(f, "{what} of {size} exceeds the cap of {cap}"),
-            Error::NameHashMismatch { index, name, expected, actual } => write!(
-                f,
-                "metric name #{index} {name:?} hashes to {actual:016x}, index entry says {expected:016x}"
-            ),
+            Error::NameHashMismatch { index, name, expected, actual } => {
+                write!(f, "metric name #{index} {name:?} hashes to {actual:016x}, index entry says {expected:016x}")
+            }
             Error::CountMismatch { what, expected, actual } => {
                 write!(f, "{what}: expected {expected}, found {actual}")
             }

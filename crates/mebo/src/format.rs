@@ -185,11 +185,7 @@ pub struct ColumnConfig {
 
 impl fmt::Display for ColumnConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}-{}-{}-{}",
-            self.timestamp_encoding, self.timestamp_compression, self.value_encoding, self.value_compression
-        )
+        write!(f, "{}-{}-{}-{}", self.timestamp_encoding, self.timestamp_compression, self.value_encoding, self.value_compression)
     }
 }
 
@@ -198,9 +194,7 @@ impl FromStr for ColumnConfig {
     fn from_str(s: &str) -> Result<Self, Error> {
         let parts: Vec<&str> = s.split('-').collect();
         let [ts, tc, ve, vc] = parts.as_slice() else {
-            return Err(Error::InvalidOptions {
-                detail: format!("config {s:?} is not {{tsEnc}}-{{tsCodec}}-{{valEnc}}-{{valCodec}}"),
-            });
+            return Err(Error::InvalidOptions { detail: format!("config {s:?} is not {{tsEnc}}-{{tsCodec}}-{{valEnc}}-{{valCodec}}") });
         };
         Ok(ColumnConfig {
             timestamp_encoding: ts.parse()?,

@@ -161,14 +161,7 @@ fn check(measures: &[Measure]) {
     }
     for m in measures {
         let k = if m.label.ends_with("every accessor") { K_EVERY_ACCESSOR } else { K };
-        assert!(
-            m.ratio() <= k,
-            "{}: peak {} B is {:.2} × the budget {} B (k = {k})",
-            m.label,
-            m.peak,
-            m.ratio(),
-            m.budget()
-        );
+        assert!(m.ratio() <= k, "{}: peak {} B is {:.2} × the budget {} B (k = {k})", m.label, m.peak, m.ratio(), m.budget());
     }
 }
 
@@ -180,8 +173,7 @@ fn real_blobs_stay_within_the_bound() {
     for case in common::manifest() {
         let bytes = std::fs::read(common::vectors_dir().join(case["file"].as_str().unwrap())).unwrap();
         let name = case["name"].as_str().unwrap();
-        let peaks =
-            if case["kind"] == "text" { text_peaks(name, &bytes, &limits) } else { numeric_peaks(name, &bytes, &limits) };
+        let peaks = if case["kind"] == "text" { text_peaks(name, &bytes, &limits) } else { numeric_peaks(name, &bytes, &limits) };
         assert!(peaks[0].points > 0, "{name} decodes");
         measures.extend(peaks);
     }
@@ -194,21 +186,46 @@ fn crafted() -> Vec<(String, Vec<u8>, bool)> {
     let o = |ts, val, layout| options(ts, val, layout);
     let mut add = |label: &str, b: Vec<u8>| out.push((label.to_string(), b, false));
 
-    let mut b = numeric(mebo::numeric::NumericEncoderOptions { value_compression: Compression::Zstd, ..o(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2) }, 2, 50);
+    let mut b = numeric(
+        mebo::numeric::NumericEncoderOptions {
+            value_compression: Compression::Zstd,
+            ..o(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2)
+        },
+        2,
+        50,
+    );
     replace_payload(&mut b, Payload::Values, bomb(Compression::Zstd));
     add("zstd bomb (100 MiB declared)", b);
 
-    let mut b = numeric(mebo::numeric::NumericEncoderOptions { timestamp_compression: Compression::Zstd, ..o(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1) }, 1, 50);
+    let mut b = numeric(
+        mebo::numeric::NumericEncoderOptions {
+            timestamp_compression: Compression::Zstd,
+            ..o(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1)
+        },
+        1,
+        50,
+    );
     replace_payload(&mut b, Payload::Timestamps, &zstd_rle_frame(800));
     add("zstd bomb (100 MiB, no size)", b);
 
     for codec in [Compression::S2, Compression::Lz4] {
-        let mut b = numeric(mebo::numeric::NumericEncoderOptions { value_compression: codec, ..o(TimestampEncoding::Raw, ValueEncoding::Chimp, Layout::V2) }, 2, 40);
+        let mut b = numeric(
+            mebo::numeric::NumericEncoderOptions {
+                value_compression: codec,
+                ..o(TimestampEncoding::Raw, ValueEncoding::Chimp, Layout::V2)
+            },
+            2,
+            40,
+        );
         replace_payload(&mut b, Payload::Values, bomb(codec));
         add(&format!("{codec:?} bomb (100 MiB)"), b);
     }
 
-    let mut b = numeric(mebo::numeric::NumericEncoderOptions { tags: true, ..o(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2) }, 2, 30);
+    let mut b = numeric(
+        mebo::numeric::NumericEncoderOptions { tags: true, ..o(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2) },
+        2,
+        30,
+    );
     replace_payload(&mut b, Payload::Tags, bomb(Compression::Zstd));
     add("tag payload bomb", b);
 

@@ -10,8 +10,7 @@ use mebo::blob_set::NumericBlobSet;
 
 #[test]
 fn numeric_windows_materialize_to_the_concatenated_inputs() {
-    let blobs: Vec<Vec<u8>> =
-        (0..4).map(|w| read_blob(&format!("num-set1-w{w}-delta-none-gorilla-none-notags-le-v1"))).collect();
+    let blobs: Vec<Vec<u8>> = (0..4).map(|w| read_blob(&format!("num-set1-w{w}-delta-none-gorilla-none-notags-le-v1"))).collect();
     // Expected series: every window's input, in window order.
     let mut expected: BTreeMap<u64, (Vec<i64>, Vec<u64>)> = BTreeMap::new();
     for w in 0..4 {
@@ -49,8 +48,7 @@ fn numeric_windows_materialize_to_the_concatenated_inputs() {
 #[test]
 fn text_windows_materialize_and_mix_with_numeric_ones() {
     let text: Vec<Vec<u8>> = (0..4).map(|w| read_blob(&format!("txt-tset1-w{w}-delta-zstd-notags-le"))).collect();
-    let numeric: Vec<Vec<u8>> =
-        (0..4).map(|w| read_blob(&format!("num-set1-w{w}-delta-none-gorilla-none-notags-le-v1"))).collect();
+    let numeric: Vec<Vec<u8>> = (0..4).map(|w| read_blob(&format!("num-set1-w{w}-delta-none-gorilla-none-notags-le-v1"))).collect();
     let mut expected: BTreeMap<u64, (Vec<i64>, Vec<String>)> = BTreeMap::new();
     for w in 0..4 {
         for m in read_input(&format!("tset1-w{w}")).metrics {

@@ -46,7 +46,10 @@ fn assert_size_cap(err: Error, what: &str, min_size: u64) {
 #[test]
 fn zstd_bomb_declaring_its_size_is_refused_before_decoding() {
     let mut b = numeric(
-        NumericEncoderOptions { value_compression: Compression::Zstd, ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2) },
+        NumericEncoderOptions {
+            value_compression: Compression::Zstd,
+            ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2)
+        },
         2,
         50,
     );
@@ -59,7 +62,10 @@ fn zstd_bomb_declaring_its_size_is_refused_before_decoding() {
 #[test]
 fn zstd_bomb_without_a_declared_size_stops_at_the_cap() {
     let mut b = numeric(
-        NumericEncoderOptions { timestamp_compression: Compression::Zstd, ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1) },
+        NumericEncoderOptions {
+            timestamp_compression: Compression::Zstd,
+            ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1)
+        },
         1,
         50,
     );
@@ -74,7 +80,10 @@ fn zstd_frame_asking_for_a_huge_window_is_refused() {
     // Fuzzing finding: no content size, a 128 MiB window, 10 bytes in all.
     // libzstd would allocate the window before decoding a byte.
     let mut b = numeric(
-        NumericEncoderOptions { timestamp_compression: Compression::Zstd, ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V2) },
+        NumericEncoderOptions {
+            timestamp_compression: Compression::Zstd,
+            ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V2)
+        },
         1,
         50,
     );
@@ -106,17 +115,16 @@ fn s2_bomb_is_refused_from_its_length_prefix() {
     claim.push(v as u8);
     claim.extend_from_slice(&[0x00, 0x00]);
     replace_payload(&mut b, Payload::Values, &claim);
-    assert!(
-        matches!(numeric_err(&b), Error::SizeCap { what: "value payload", size: 4_294_967_295, .. }),
-        "{:?}",
-        numeric_err(&b)
-    );
+    assert!(matches!(numeric_err(&b), Error::SizeCap { what: "value payload", size: 4_294_967_295, .. }), "{:?}", numeric_err(&b));
 }
 
 #[test]
 fn lz4_bomb_is_refused_before_decoding() {
     let mut b = numeric(
-        NumericEncoderOptions { timestamp_compression: Compression::Lz4, ..options(TimestampEncoding::DeltaPacked, ValueEncoding::Alp, Layout::V1) },
+        NumericEncoderOptions {
+            timestamp_compression: Compression::Lz4,
+            ..options(TimestampEncoding::DeltaPacked, ValueEncoding::Alp, Layout::V1)
+        },
         2,
         40,
     );
@@ -133,7 +141,8 @@ fn lz4_bomb_is_refused_before_decoding() {
 
 #[test]
 fn tag_payload_bomb_is_refused() {
-    let mut b = numeric(NumericEncoderOptions { tags: true, ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2) }, 2, 30);
+    let mut b =
+        numeric(NumericEncoderOptions { tags: true, ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2) }, 2, 30);
     replace_payload(&mut b, Payload::Tags, bomb(Compression::Zstd));
     assert_size_cap(numeric_err(&b), "tag payload", 100 << 20);
 }
@@ -252,7 +261,8 @@ fn header_payload_offsets_out_of_order_are_refused() {
 #[test]
 fn column_offsets_past_their_payload_are_refused() {
     for (field, what) in [(Field::TimestampDelta, "timestamp"), (Field::ValueDelta, "value"), (Field::TagDelta, "tag")] {
-        let mut b = numeric(NumericEncoderOptions { tags: true, ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V1) }, 3, 20);
+        let mut b =
+            numeric(NumericEncoderOptions { tags: true, ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V1) }, 3, 20);
         set_entry(&mut b, 2, field, 60_000);
         match numeric_err(&b) {
             Error::OffsetOutOfRange { what: w, .. } => assert_eq!(w, what),
@@ -521,7 +531,10 @@ fn tag_columns_that_end_early_or_are_not_utf8_are_refused() {
 #[test]
 fn text_rows_that_end_early_are_corrupt() {
     for ts in [TimestampEncoding::Raw, TimestampEncoding::Delta] {
-        let b = text_blob(TextEncoderOptions { timestamp_encoding: ts, data_compression: Compression::None, tags: true, ..Default::default() }, false);
+        let b = text_blob(
+            TextEncoderOptions { timestamp_encoding: ts, data_compression: Compression::None, tags: true, ..Default::default() },
+            false,
+        );
         // Drop the last bytes of the data and shrink the data size to match.
         let mut cut = b.clone();
         cut.truncate(b.len() - 3);

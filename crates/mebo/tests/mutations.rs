@@ -135,18 +135,26 @@ fn truncations(kind: &str, exercise: Exercise) {
     let (mut runs, mut errors) = (0, 0);
     for (name, bytes) in vectors(kind) {
         // The intact vector decodes without error.
-        guarded(&mut failures, || format!("{name} intact"), || {
-            if let Err(e) = exercise(&bytes, &limits) {
-                panic!("intact vector fails: {e}");
-            }
-        });
+        guarded(
+            &mut failures,
+            || format!("{name} intact"),
+            || {
+                if let Err(e) = exercise(&bytes, &limits) {
+                    panic!("intact vector fails: {e}");
+                }
+            },
+        );
         for cut in cut_points(bytes.len()) {
             runs += 1;
-            guarded(&mut failures, || format!("{name} cut at {cut} of {}", bytes.len()), || {
-                if exercise(&bytes[..cut], &limits).is_err() {
-                    errors += 1;
-                }
-            });
+            guarded(
+                &mut failures,
+                || format!("{name} cut at {cut} of {}", bytes.len()),
+                || {
+                    if exercise(&bytes[..cut], &limits).is_err() {
+                        errors += 1;
+                    }
+                },
+            );
         }
     }
     assert_no_failures(&failures, runs);
@@ -162,11 +170,15 @@ fn flips(kind: &str, exercise: Exercise) -> (usize, usize) {
     for (name, bytes) in vectors(kind) {
         for (bit, mutated) in bit_flips(&name, &bytes) {
             runs += 1;
-            guarded(&mut failures, || format!("{name} bit {bit} flipped"), || {
-                if exercise(&mutated, &limits).is_err() {
-                    errors += 1;
-                }
-            });
+            guarded(
+                &mut failures,
+                || format!("{name} bit {bit} flipped"),
+                || {
+                    if exercise(&mutated, &limits).is_err() {
+                        errors += 1;
+                    }
+                },
+            );
         }
     }
     assert_no_failures(&failures, runs);
@@ -241,10 +253,14 @@ fn codec_columns_truncated_and_bit_flipped() {
                 for (what, input) in &inputs {
                     for count in [*n, n.saturating_sub(1), n + 1] {
                         runs += 1;
-                        guarded(&mut failures, || format!("{name} {what} count {count}"), || {
-                            exercise::timestamp_decoders(input, count, order);
-                            exercise::value_decoders(input, count, order);
-                        });
+                        guarded(
+                            &mut failures,
+                            || format!("{name} {what} count {count}"),
+                            || {
+                                exercise::timestamp_decoders(input, count, order);
+                                exercise::value_decoders(input, count, order);
+                            },
+                        );
                     }
                 }
             }
@@ -272,9 +288,13 @@ fn compressed_payloads_truncated_and_bit_flipped() {
             for (what, input) in &inputs {
                 for cap in [raw.len(), raw.len() / 2] {
                     runs += 1;
-                    guarded(&mut failures, || format!("{name} {what} cap {cap}"), || {
-                        exercise::decompressors(input, cap);
-                    });
+                    guarded(
+                        &mut failures,
+                        || format!("{name} {what} cap {cap}"),
+                        || {
+                            exercise::decompressors(input, cap);
+                        },
+                    );
                 }
             }
         }

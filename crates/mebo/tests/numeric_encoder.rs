@@ -186,7 +186,13 @@ fn timestamps(n: usize) -> impl Strategy<Value = Vec<i64>> {
         proptest::collection::vec(any::<i64>(), n),
         // increasing with jitter
         (any::<i64>(), proptest::collection::vec(0i64..2_000_000, n)).prop_map(|(start, steps)| {
-            steps.iter().scan(start, |t, s| { *t = t.wrapping_add(*s); Some(*t) }).collect()
+            steps
+                .iter()
+                .scan(start, |t, s| {
+                    *t = t.wrapping_add(*s);
+                    Some(*t)
+                })
+                .collect()
         }),
         // repeating and going backwards
         proptest::collection::vec(prop_oneof![Just(i64::MIN), Just(i64::MAX), Just(0i64), -5i64..5], n),
@@ -207,9 +213,8 @@ fn metric(max_points: usize) -> impl Strategy<Value = Metric> {
             prop_oneof![
                 proptest::collection::vec(float(), n),
                 // runs of equal values
-                (float(), proptest::collection::vec(any::<bool>(), n)).prop_map(|(v, flips)| {
-                    flips.iter().map(|&f| if f { v } else { -v }).collect()
-                }),
+                (float(), proptest::collection::vec(any::<bool>(), n))
+                    .prop_map(|(v, flips)| { flips.iter().map(|&f| if f { v } else { -v }).collect() }),
             ],
             proptest::collection::vec(prop_oneof![Just(String::new()), "[a-z=]{0,12}", "\\PC{0,4}"], n),
         )

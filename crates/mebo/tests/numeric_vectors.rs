@@ -104,8 +104,8 @@ fn every_numeric_vector_decodes_bit_exactly() {
         assert_eq!(o.byte_order, c.options.byte_order, "{}", c.name);
         assert_decodes_to(&blob, &inputs[&c.dataset], &c.name);
         // Opened from bytes it holds (payloads without a codec read in place).
-        let owned = NumericBlob::open_owned(c.blob.clone(), &DecodeLimits::default())
-            .unwrap_or_else(|e| panic!("{}: open_owned: {e}", c.name));
+        let owned =
+            NumericBlob::open_owned(c.blob.clone(), &DecodeLimits::default()).unwrap_or_else(|e| panic!("{}: open_owned: {e}", c.name));
         assert_decodes_to(&owned, &inputs[&c.dataset], &c.name);
         let cut = c.blob[..c.blob.len() / 2].to_vec();
         assert_eq!(

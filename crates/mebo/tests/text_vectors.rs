@@ -69,8 +69,7 @@ fn read_input(path: &str) -> Input {
 }
 
 fn cases() -> Vec<Case> {
-    let manifest: Value =
-        serde_json::from_str(&std::fs::read_to_string(vectors().join("manifest.json")).unwrap()).unwrap();
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(vectors().join("manifest.json")).unwrap()).unwrap();
     let cases: Vec<Case> = manifest["cases"]
         .as_array()
         .unwrap()
@@ -146,13 +145,8 @@ fn assert_blob_holds_input(name: &str, blob: &TextBlob, case: &Case) {
         assert_eq!(m.index(), i, "{name}");
         assert_eq!(m.timestamps().unwrap(), want.timestamps, "{name} metric #{i} timestamps");
         assert_eq!(m.values().unwrap(), want.texts, "{name} metric #{i} values");
-        let want_tags =
-            case.options.tags.then(|| want.tags.clone().unwrap_or_else(|| vec![String::new(); want.timestamps.len()]));
-        assert_eq!(
-            m.tags().unwrap().map(|t| t.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
-            want_tags,
-            "{name} metric #{i} tags"
-        );
+        let want_tags = case.options.tags.then(|| want.tags.clone().unwrap_or_else(|| vec![String::new(); want.timestamps.len()]));
+        assert_eq!(m.tags().unwrap().map(|t| t.iter().map(|s| s.to_string()).collect::<Vec<_>>()), want_tags, "{name} metric #{i} tags");
         if let Some(n) = &want.name {
             assert_eq!(m.name(), Some(n.as_str()));
             assert_eq!(blob.metric_by_name(n).unwrap().index(), i);

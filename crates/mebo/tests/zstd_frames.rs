@@ -12,11 +12,7 @@ fn zstd_frames(blob: &[u8]) -> Vec<(&'static str, &[u8])> {
     let big_endian = flags & 0x2 != 0;
     let u32_at = |p: usize| {
         let b = [blob[p], blob[p + 1], blob[p + 2], blob[p + 3]];
-        (if big_endian {
-            u32::from_be_bytes(b)
-        } else {
-            u32::from_le_bytes(b)
-        }) as usize
+        (if big_endian { u32::from_be_bytes(b) } else { u32::from_le_bytes(b) }) as usize
     };
     let mut frames = Vec::new();
     match flags & 0xFFF0 {
@@ -54,8 +50,8 @@ fn every_vector_frame_is_reproduced_byte_for_byte() {
         let name = case["name"].as_str().unwrap();
         let blob = std::fs::read(vectors_dir().join(case["file"].as_str().unwrap())).unwrap();
         for (payload, frame) in zstd_frames(&blob) {
-            let data = mebo::compress::decompress(Compression::Zstd, frame, 1 << 26, payload)
-                .unwrap_or_else(|e| panic!("{name}: {payload}: {e}"));
+            let data =
+                mebo::compress::decompress(Compression::Zstd, frame, 1 << 26, payload).unwrap_or_else(|e| panic!("{name}: {payload}: {e}"));
             let ours = mebo::compress::compress(Compression::Zstd, &data).unwrap();
             assert!(
                 ours.as_ref() == frame,

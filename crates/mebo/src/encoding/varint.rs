@@ -56,7 +56,14 @@ mod tests {
             assert_eq!(read_uvarint(&buf, &mut pos), Some(v));
             assert_eq!(pos, buf.len());
         }
-        assert_eq!({ let mut b = Vec::new(); put_uvarint(&mut b, u64::MAX); b.len() }, 10);
+        assert_eq!(
+            {
+                let mut b = Vec::new();
+                put_uvarint(&mut b, u64::MAX);
+                b.len()
+            },
+            10
+        );
         for v in [0i64, -1, 1, i64::MIN, i64::MAX, -64, 63] {
             assert_eq!(unzigzag(zigzag(v)), v);
         }

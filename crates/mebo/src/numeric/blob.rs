@@ -68,14 +68,9 @@ impl<'a> NumericBlob<'a> {
         let order = header.byte_order;
         let metric_count = header.metric_count as usize;
 
-        let (ts_start, val_start, tag_start) =
-            (header.timestamp_offset as usize, header.value_offset as usize, header.tag_offset as usize);
+        let (ts_start, val_start, tag_start) = (header.timestamp_offset as usize, header.value_offset as usize, header.tag_offset as usize);
         if ts_start > val_start || val_start > tag_start || tag_start > bytes.len() {
-            return Err(Error::OffsetOutOfRange {
-                what: "payload",
-                offset: ts_start.max(val_start).max(tag_start),
-                limit: bytes.len(),
-            });
+            return Err(Error::OffsetOutOfRange { what: "payload", offset: ts_start.max(val_start).max(tag_start), limit: bytes.len() });
         }
 
         let (names, names_len) = if header.has_metric_names {
@@ -113,8 +108,7 @@ impl<'a> NumericBlob<'a> {
             .min(limits.max_decompressed_bytes);
         let tag_cap = total_points.saturating_mul(MAX_TAG_BYTES).min(limits.max_decompressed_bytes);
 
-        let timestamps =
-            compress::decompress(header.timestamp_compression, &bytes[ts_start..val_start], column_cap, "timestamp payload")?;
+        let timestamps = compress::decompress(header.timestamp_compression, &bytes[ts_start..val_start], column_cap, "timestamp payload")?;
         let values = compress::decompress(header.value_compression, &bytes[val_start..tag_start], column_cap, "value payload")?;
         // The reference always compresses the tag payload with zstd.
         let tags = if header.has_tags {
@@ -295,9 +289,7 @@ impl<'a> NumericBlob<'a> {
             Some(names) => names.iter().position(|n| n == name),
             None => self.position(crate::hash::metric_id(name)),
         };
-        index
-            .map(|index| NumericMetric { blob: self, index })
-            .ok_or_else(|| Error::MetricNotFound { key: format!("name {name:?}") })
+        index.map(|index| NumericMetric { blob: self, index }).ok_or_else(|| Error::MetricNotFound { key: format!("name {name:?}") })
     }
 
     /// All metrics in index order.
@@ -334,12 +326,8 @@ impl<'a> NumericBlob<'a> {
         check_len("value", entry_a.count, out_a.len()).map_err(|err| err.in_metric(a))?;
         check_len("value", entry_b.count, out_b.len()).map_err(|err| err.in_metric(b))?;
         let (col_a, col_b) = (&self.values[entry_a.values.clone()], &self.values[entry_b.values.clone()]);
-        let both = encoding::decode_values_two(
-            self.header.value_encoding,
-            (col_a, &mut *out_a),
-            (col_b, &mut *out_b),
-            self.header.byte_order,
-        );
+        let both =
+            encoding::decode_values_two(self.header.value_encoding, (col_a, &mut *out_a), (col_b, &mut *out_b), self.header.byte_order);
         if both.is_err() {
             // One by one, for the error that names the metric at fault.
             self.decode_values_at(a, out_a)?;

@@ -325,7 +325,14 @@ impl NumericEncoder {
         }
         let starts = |len: fn(&EncodedMetric) -> usize| -> Vec<usize> {
             let mut acc = 0;
-            self.metrics.iter().map(|m| { let s = acc; acc += len(m); s }).collect()
+            self.metrics
+                .iter()
+                .map(|m| {
+                    let s = acc;
+                    acc += len(m);
+                    s
+                })
+                .collect()
         };
         let (ts_at, val_at, tag_at) = (starts(|m| m.ts_len), starts(|m| m.val_len), starts(|m| m.tag_len));
         let ts_col = |i: usize| &self.ts_bytes[ts_at[i]..ts_at[i] + self.metrics[i].ts_len];
@@ -380,7 +387,8 @@ impl NumericEncoder {
         }
 
         let index_offset = HEADER_SIZE + names_payload.len();
-        let ts_offset = index_offset + entries.len() * index_kind.entry_size() + if shared.groups.is_empty() { 0 } else { shared.byte_len() };
+        let ts_offset =
+            index_offset + entries.len() * index_kind.entry_size() + if shared.groups.is_empty() { 0 } else { shared.byte_len() };
         let val_offset = ts_offset + ts_payload.len();
         let tag_offset = val_offset + val_payload.len();
         let total = tag_offset + tag_payload.len();

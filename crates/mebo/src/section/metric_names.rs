@@ -23,21 +23,13 @@ impl MetricNames {
     /// `out` is unchanged on error.
     pub fn encode<S: AsRef<str>>(names: &[S], order: ByteOrder, out: &mut Vec<u8>) -> Result<()> {
         if names.len() > MAX_NAMES {
-            return Err(Error::LimitExceeded {
-                what: "metric names count",
-                value: names.len() as u64,
-                limit: MAX_NAMES as u64,
-            });
+            return Err(Error::LimitExceeded { what: "metric names count", value: names.len() as u64, limit: MAX_NAMES as u64 });
         }
         let mut size = 2usize;
         for name in names {
             let len = name.as_ref().len();
             if len > MAX_NAME_LEN {
-                return Err(Error::LimitExceeded {
-                    what: "metric name length",
-                    value: len as u64,
-                    limit: MAX_NAME_LEN as u64,
-                });
+                return Err(Error::LimitExceeded { what: "metric name length", value: len as u64, limit: MAX_NAME_LEN as u64 });
             }
             size += 2 + len;
         }
@@ -62,9 +54,7 @@ impl MetricNames {
         // Each name takes at least its two-byte length: check before reserving.
         let room = data.len() - 2;
         if count > room / 2 {
-            return Err(Error::MetricNames {
-                detail: format!("{count} names cannot fit in the {room} bytes after the count"),
-            });
+            return Err(Error::MetricNames { detail: format!("{count} names cannot fit in the {room} bytes after the count") });
         }
         let mut names = Vec::with_capacity(count);
         let mut pos = 2usize;
@@ -88,11 +78,7 @@ impl MetricNames {
     /// is one name per id.
     pub fn verify(names: &[&str], ids: &[u64]) -> Result<()> {
         if names.len() != ids.len() {
-            return Err(Error::CountMismatch {
-                what: "metric names vs index entries",
-                expected: ids.len(),
-                actual: names.len(),
-            });
+            return Err(Error::CountMismatch { what: "metric names vs index entries", expected: ids.len(), actual: names.len() });
         }
         for (index, (name, &expected)) in names.iter().zip(ids).enumerate() {
             let actual = metric_id(name);

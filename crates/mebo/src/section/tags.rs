@@ -61,9 +61,7 @@ impl TagColumn {
                 .ok()
                 .and_then(|len| pos.checked_add(len))
                 .filter(|&end| end <= col.len())
-                .ok_or_else(|| {
-                    Error::corrupt("tag", format!("tag #{index}: length {len} runs past the column end {}", col.len()))
-                })?;
+                .ok_or_else(|| Error::corrupt("tag", format!("tag #{index}: length {len} runs past the column end {}", col.len())))?;
             let bytes = &col[pos..end];
             let tag = std::str::from_utf8(bytes).map_err(|_| Error::InvalidUtf8 { what: "tag", index })?;
             tags.push(tag);

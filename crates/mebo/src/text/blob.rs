@@ -72,11 +72,7 @@ impl<'a> TextBlob<'a> {
         let (names, index_offset) = if options.metric_names {
             let (names, used) = MetricNames::decode(&bytes[HEADER_SIZE..], order)?;
             if names.len() != count {
-                return Err(Error::CountMismatch {
-                    what: "metric names vs metric count",
-                    expected: count,
-                    actual: names.len(),
-                });
+                return Err(Error::CountMismatch { what: "metric names vs metric count", expected: count, actual: names.len() });
             }
             (Some(names), HEADER_SIZE + used)
         } else {
@@ -91,9 +87,7 @@ impl<'a> TextBlob<'a> {
         // saturates rather than wrap on wasm32, and then fails the comparison.
         let data_offset = index_offset.saturating_add(count * ENTRY_SIZE);
         if header.data_offset as usize != data_offset {
-            return Err(Error::InvalidHeader {
-                detail: format!("data offset is {}, the index ends at {data_offset}", header.data_offset),
-            });
+            return Err(Error::InvalidHeader { detail: format!("data offset is {}, the index ends at {data_offset}", header.data_offset) });
         }
         let index = bytes.get(index_offset..data_offset).ok_or(Error::Truncated {
             what: "text index",
@@ -120,11 +114,7 @@ impl<'a> TextBlob<'a> {
                 }
                 None => {}
                 Some(prev) if start < prev.start => {
-                    return Err(Error::OffsetOutOfRange {
-                        what: "text metric (offsets run backwards)",
-                        offset: start,
-                        limit: prev.start,
-                    });
+                    return Err(Error::OffsetOutOfRange { what: "text metric (offsets run backwards)", offset: start, limit: prev.start });
                 }
                 Some(prev) => prev.end = start,
             }
@@ -136,11 +126,7 @@ impl<'a> TextBlob<'a> {
             return Err(Error::SizeCap { what: "text blob points", size: total_points, cap: limits.max_points });
         }
         if count == 0 && data_size != 0 {
-            return Err(Error::CountMismatch {
-                what: "text data bytes of a blob with no metrics",
-                expected: 0,
-                actual: data_size,
-            });
+            return Err(Error::CountMismatch { what: "text data bytes of a blob with no metrics", expected: 0, actual: data_size });
         }
         // Each metric's bytes must be what its point count can fill: this bounds
         // the decompressed size by the counts before decompressing.
@@ -148,29 +134,17 @@ impl<'a> TextBlob<'a> {
             let size = (span.end - span.start) as u64;
             let n = span.count as u64;
             if size < n * layout.min_row() || size > n * layout.max_row() {
-                return Err(Error::CorruptColumn {
-                    what: "text data",
-                    metric: i,
-                    detail: format!("{size} bytes cannot hold {n} points"),
-                });
+                return Err(Error::CorruptColumn { what: "text data", metric: i, detail: format!("{size} bytes cannot hold {n} points") });
             }
         }
         if data_size > limits.max_decompressed_bytes {
-            return Err(Error::SizeCap {
-                what: "text data payload",
-                size: data_size as u64,
-                cap: limits.max_decompressed_bytes as u64,
-            });
+            return Err(Error::SizeCap { what: "text data payload", size: data_size as u64, cap: limits.max_decompressed_bytes as u64 });
         }
 
         let payload = bytes.get(data_offset..).unwrap_or_default();
         let data = decompress(options.data_compression, payload, data_size, "text data")?;
         if data.len() != data_size {
-            return Err(Error::CountMismatch {
-                what: "text data payload bytes",
-                expected: data_size,
-                actual: data.len(),
-            });
+            return Err(Error::CountMismatch { what: "text data payload bytes", expected: data_size, actual: data.len() });
         }
 
         if let Some(names) = &names {

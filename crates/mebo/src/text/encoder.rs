@@ -97,9 +97,7 @@ impl TextEncoder {
     /// metric's first timestamp delta).
     pub fn new(start_time: i64, options: TextEncoderOptions) -> Result<TextEncoder> {
         if options.timestamp_encoding == TimestampEncoding::DeltaPacked {
-            return Err(Error::InvalidOptions {
-                detail: "text blobs store raw or delta timestamps, not deltapacked".into(),
-            });
+            return Err(Error::InvalidOptions { detail: "text blobs store raw or delta timestamps, not deltapacked".into() });
         }
         Ok(TextEncoder {
             start_time,
@@ -144,19 +142,11 @@ impl TextEncoder {
             return Err(Error::EncoderState { detail: "a metric needs at least one point".into() });
         }
         if count > MAX_POINTS_PER_METRIC {
-            return Err(Error::LimitExceeded {
-                what: "points per metric",
-                value: count as u64,
-                limit: MAX_POINTS_PER_METRIC as u64,
-            });
+            return Err(Error::LimitExceeded { what: "points per metric", value: count as u64, limit: MAX_POINTS_PER_METRIC as u64 });
         }
         let limit = if mode == Mode::ByName { MAX_NAMES } else { MAX_METRICS };
         if self.entries.len() >= limit {
-            return Err(Error::LimitExceeded {
-                what: "metric count",
-                value: self.entries.len() as u64 + 1,
-                limit: limit as u64,
-            });
+            return Err(Error::LimitExceeded { what: "metric count", value: self.entries.len() as u64 + 1, limit: limit as u64 });
         }
         Ok(())
     }
@@ -174,11 +164,7 @@ impl TextEncoder {
             return Err(Error::EncoderState { detail: "a metric name must not be empty".into() });
         }
         if name.len() > u16::MAX as usize {
-            return Err(Error::LimitExceeded {
-                what: "metric name length",
-                value: name.len() as u64,
-                limit: u16::MAX as u64,
-            });
+            return Err(Error::LimitExceeded { what: "metric name length", value: name.len() as u64, limit: u16::MAX as u64 });
         }
         let id = (self.hash)(name);
         if self.used_names.contains(name) {
@@ -253,19 +239,11 @@ impl TextEncoder {
     /// given) have one entry per point. Nothing is written unless all fit.
     pub fn add_points<S: AsRef<str>>(&mut self, timestamps: &[i64], values: &[S], tags: Option<&[S]>) -> Result<()> {
         if values.len() != timestamps.len() {
-            return Err(Error::CountMismatch {
-                what: "values vs timestamps",
-                expected: timestamps.len(),
-                actual: values.len(),
-            });
+            return Err(Error::CountMismatch { what: "values vs timestamps", expected: timestamps.len(), actual: values.len() });
         }
         if let Some(tags) = tags {
             if tags.len() != timestamps.len() {
-                return Err(Error::CountMismatch {
-                    what: "tags vs timestamps",
-                    expected: timestamps.len(),
-                    actual: tags.len(),
-                });
+                return Err(Error::CountMismatch { what: "tags vs timestamps", expected: timestamps.len(), actual: tags.len() });
             }
         }
         let open = self.room_for(timestamps.len())?;
@@ -299,11 +277,7 @@ impl TextEncoder {
     pub fn end_metric(&mut self) -> Result<()> {
         let open = self.open.as_ref().ok_or_else(|| Error::EncoderState { detail: "no metric is started".into() })?;
         if open.added != open.claimed {
-            return Err(Error::CountMismatch {
-                what: "points of the metric",
-                expected: open.claimed,
-                actual: open.added,
-            });
+            return Err(Error::CountMismatch { what: "points of the metric", expected: open.claimed, actual: open.added });
         }
         let Some(open) = self.open.take() else { return Ok(()) };
         // Fits: data stays below u32::MAX bytes and claimed below u16::MAX.
@@ -356,11 +330,7 @@ impl TextEncoder {
         }
         let index_offset = HEADER_SIZE + names.len();
         let data_offset = index_offset + self.entries.len() * ENTRY_SIZE;
-        let too_big = |what: &'static str, value: usize| Error::LimitExceeded {
-            what,
-            value: value as u64,
-            limit: u32::MAX.into(),
-        };
+        let too_big = |what: &'static str, value: usize| Error::LimitExceeded { what, value: value as u64, limit: u32::MAX.into() };
         let header = TextHeader {
             options: TextOptions {
                 timestamp_encoding: self.options.timestamp_encoding,
@@ -451,15 +421,11 @@ mod tests {
 
     #[test]
     fn tags_over_the_limit_are_refused_only_when_stored() {
-        let mut e =
-            TextEncoder::new(0, opts(TimestampEncoding::Delta, Compression::None, true, ByteOrder::Big)).unwrap();
+        let mut e = TextEncoder::new(0, opts(TimestampEncoding::Delta, Compression::None, true, ByteOrder::Big)).unwrap();
         e.start_metric_id(1, 3).unwrap();
         let long = "t".repeat(256);
         assert!(matches!(e.add_point(0, "v", Some(&long)), Err(Error::LimitExceeded { .. })));
-        assert!(matches!(
-            e.add_points(&[0, 1], &["a", "b"], Some(&["x", long.as_str()])),
-            Err(Error::LimitExceeded { .. })
-        ));
+        assert!(matches!(e.add_points(&[0, 1], &["a", "b"], Some(&["x", long.as_str()])), Err(Error::LimitExceeded { .. })));
         e.add_points(&[5, 0], &["a", "b"], Some(&["x", &long[..255]])).unwrap();
         e.add_point(-1, "c", None).unwrap();
         e.end_metric().unwrap();
@@ -476,8 +442,7 @@ mod tests {
 
     #[test]
     fn colliding_names_are_kept_apart_by_the_names_payload() {
-        let mut e =
-            TextEncoder::new(0, opts(TimestampEncoding::Delta, Compression::None, false, ByteOrder::Little)).unwrap();
+        let mut e = TextEncoder::new(0, opts(TimestampEncoding::Delta, Compression::None, false, ByteOrder::Little)).unwrap();
         // Every name hashes alike here: real xxHash64 collisions are too rare to find.
         e.hash = |_| 0x1234;
         for (name, v) in [("first", "1"), ("second", "2")] {

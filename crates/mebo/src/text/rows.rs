@@ -122,11 +122,9 @@ impl<'b> Rows<'b> {
                 self.pos = end;
                 Ok(bytes)
             }
-            None => Err(self.corrupt(format!(
-                "{what} of {n} bytes at offset {} runs past the metric's {} bytes",
-                self.pos,
-                self.data.len()
-            ))),
+            None => {
+                Err(self.corrupt(format!("{what} of {n} bytes at offset {} runs past the metric's {} bytes", self.pos, self.data.len())))
+            }
         }
     }
 

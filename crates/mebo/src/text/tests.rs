@@ -43,15 +43,13 @@ fn timestamp() -> impl Strategy<Value = i64> {
 }
 
 fn metrics() -> impl Strategy<Value = Vec<Metric>> {
-    prop::collection::vec(("[a-z.]{1,8}", prop::collection::vec((timestamp(), text(), text()), 1..12)), 1..5).prop_map(
-        |ms| {
-            ms.into_iter()
-                .enumerate()
-                // Suffix with the position so names are unique.
-                .map(|(i, (name, points))| Metric { name: format!("{name}#{i}"), points })
-                .collect()
-        },
-    )
+    prop::collection::vec(("[a-z.]{1,8}", prop::collection::vec((timestamp(), text(), text()), 1..12)), 1..5).prop_map(|ms| {
+        ms.into_iter()
+            .enumerate()
+            // Suffix with the position so names are unique.
+            .map(|(i, (name, points))| Metric { name: format!("{name}#{i}"), points })
+            .collect()
+    })
 }
 
 fn options() -> impl Strategy<Value = TextEncoderOptions> {

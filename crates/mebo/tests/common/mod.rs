@@ -54,11 +54,7 @@ pub fn read_input_file(path: &std::path::Path) -> Input {
                 id: u64::from_str_radix(m["id"].as_str().unwrap(), 16).unwrap(),
                 name: m.get("name").map(|n| n.as_str().unwrap().to_string()),
                 timestamps: strs(m, "timestamps").unwrap().iter().map(|s| s.parse().unwrap()).collect(),
-                values: strs(m, "values")
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|s| f64::from_bits(u64::from_str_radix(s, 16).unwrap()))
-                    .collect(),
+                values: strs(m, "values").unwrap_or_default().iter().map(|s| f64::from_bits(u64::from_str_radix(s, 16).unwrap())).collect(),
                 texts: strs(m, "texts").unwrap_or_default(),
                 tags: strs(m, "tags"),
             })

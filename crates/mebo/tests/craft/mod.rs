@@ -10,7 +10,6 @@ use mebo::{ByteOrder, Compression, DecodeLimits, Layout, TimestampEncoding, Valu
 
 use crate::exercise;
 
-
 pub const COUNT: usize = 12;
 pub const INDEX_OFF: usize = 16;
 pub const TS_OFF: usize = 20;
@@ -189,7 +188,6 @@ pub fn text_blob(o: TextEncoderOptions, by_name: bool) -> Vec<u8> {
     exercise::text(&b, &DecodeLimits::default()).expect("the unpatched text blob decodes");
     b
 }
-
 
 /// A zstd frame without a declared content size whose header asks for a
 /// 2^`log` byte window, holding one RLE block of a single zero byte: tiny, but

@@ -54,9 +54,8 @@ pub fn numeric(bytes: &[u8], limits: &DecodeLimits) -> Result<()> {
     numeric_opened_with(&blob, &all)?;
     // The owned copy must decode the same way.
     let owned = blob.clone().into_owned();
-    let fingerprint = |c: mebo::numeric::NumericColumns| {
-        (c.ids, c.offsets, c.timestamps, c.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
-    };
+    let fingerprint =
+        |c: mebo::numeric::NumericColumns| (c.ids, c.offsets, c.timestamps, c.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
     assert!(owned.decode_all().ok().map(fingerprint) == all.ok().map(fingerprint), "into_owned decodes alike");
     Ok(())
 }

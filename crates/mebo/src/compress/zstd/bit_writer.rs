@@ -15,11 +15,7 @@ pub(super) struct BitWriter {
 impl BitWriter {
     /// Continue writing at the end of `out`.
     pub(super) fn new(out: Vec<u8>) -> Self {
-        Self {
-            out,
-            container: 0,
-            bits: 0,
-        }
+        Self { out, container: 0, bits: 0 }
     }
 
     /// Append the low `count` bits of `value` (`count` at most 32; higher bits
@@ -30,8 +26,7 @@ impl BitWriter {
         self.container |= (value & mask) << self.bits;
         self.bits += count;
         if self.bits >= 32 {
-            self.out
-                .extend_from_slice(&(self.container as u32).to_le_bytes());
+            self.out.extend_from_slice(&(self.container as u32).to_le_bytes());
             self.container >>= 32;
             self.bits -= 32;
         }
@@ -42,8 +37,7 @@ impl BitWriter {
     pub(super) fn close(mut self) -> Vec<u8> {
         self.add(1, 1);
         let bytes = self.bits.div_ceil(8) as usize;
-        self.out
-            .extend_from_slice(&self.container.to_le_bytes()[..bytes]);
+        self.out.extend_from_slice(&self.container.to_le_bytes()[..bytes]);
         self.out
     }
 }

@@ -30,21 +30,18 @@ const LITERALS_COMPRESSED: u64 = 2;
 const LITERALS_TREELESS: u64 = 3;
 
 /// Extra bits per literal-length code.
-const LL_BITS: [u8; 36] = [
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11,
-    12, 13, 14, 15, 16,
-];
+const LL_BITS: [u8; 36] =
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
 /// Extra bits per match-length code.
 const ML_BITS: [u8; 53] = [
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8,
+    9, 10, 11, 12, 13, 14, 15, 16,
 ];
 
 fn ll_code(lit_len: u32) -> u8 {
     const TABLE: [u8; 64] = [
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 17, 17, 18, 18, 19, 19, 20,
-        20, 20, 20, 21, 21, 21, 21, 22, 22, 22, 22, 22, 22, 22, 22, 23, 23, 23, 23, 23, 23, 23, 23,
-        24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24,
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 17, 17, 18, 18, 19, 19, 20, 20, 20, 20, 21, 21, 21, 21, 22, 22, 22,
+        22, 22, 22, 22, 22, 23, 23, 23, 23, 23, 23, 23, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24,
     ];
     match TABLE.get(lit_len as usize) {
         Some(&c) => c,
@@ -59,11 +56,9 @@ fn ml_code(match_len: u32) -> u8 {
     if match_len <= 127 {
         // 32..=127 follow the same doubling ranges as the large codes.
         const TABLE: [u8; 96] = [
-            32, 32, 33, 33, 34, 34, 35, 35, 36, 36, 36, 36, 37, 37, 37, 37, 38, 38, 38, 38, 38, 38,
-            38, 38, 39, 39, 39, 39, 39, 39, 39, 39, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40,
-            40, 40, 40, 40, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 42, 42,
-            42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42,
-            42, 42, 42, 42, 42, 42, 42, 42,
+            32, 32, 33, 33, 34, 34, 35, 35, 36, 36, 36, 36, 37, 37, 37, 37, 38, 38, 38, 38, 38, 38, 38, 38, 39, 39, 39, 39, 39, 39, 39, 39,
+            40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41,
+            42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42,
         ];
         return TABLE[match_len as usize - 32];
     }
@@ -90,12 +85,7 @@ fn literals_header_single(kind: u64, regenerated: usize) -> (u64, usize) {
 }
 
 /// Header of a Huffman-coded literals section, as (value, byte count).
-fn literals_header_compressed(
-    kind: u64,
-    compressed: usize,
-    regenerated: usize,
-    single: bool,
-) -> (u64, usize) {
+fn literals_header_compressed(kind: u64, compressed: usize, regenerated: usize, single: bool) -> (u64, usize) {
     let (c, r) = (compressed as u64, regenerated as u64);
     let bits = |v: usize| 32 - (v as u32).leading_zeros();
     let widest = bits(compressed).max(bits(regenerated));
@@ -139,11 +129,7 @@ impl FieldMode {
 }
 
 /// A field's table as used for the bit stream (`None`: RLE, no state bits).
-fn coding_table<'a>(
-    mode: &'a FieldMode,
-    predefined: &'a Table,
-    prev: Option<&'a Table>,
-) -> Result<Option<&'a Table>, Internal> {
+fn coding_table<'a>(mode: &'a FieldMode, predefined: &'a Table, prev: Option<&'a Table>) -> Result<Option<&'a Table>, Internal> {
     Ok(match mode {
         FieldMode::Predefined => Some(predefined),
         FieldMode::Rle(_) => None,
@@ -175,13 +161,7 @@ impl BlockEncoder {
     }
 
     /// Append block `org` (its matches in `m`) to `out`.
-    pub(super) fn encode(
-        &mut self,
-        org: &[u8],
-        m: &BlockMatches,
-        last: bool,
-        out: &mut Vec<u8>,
-    ) -> Offsets {
+    pub(super) fn encode(&mut self, org: &[u8], m: &BlockMatches, last: bool, out: &mut Vec<u8>) -> Offsets {
         let start = out.len();
         match self.encode_block(org, m, last, out) {
             Ok(offsets) => offsets,
@@ -201,13 +181,7 @@ impl BlockEncoder {
         Offsets::Restore
     }
 
-    fn encode_block(
-        &mut self,
-        org: &[u8],
-        m: &BlockMatches,
-        last: bool,
-        out: &mut Vec<u8>,
-    ) -> Result<Offsets, Internal> {
+    fn encode_block(&mut self, org: &[u8], m: &BlockMatches, last: bool, out: &mut Vec<u8>) -> Result<Offsets, Internal> {
         let (lits, seqs) = (m.literals.as_slice(), m.sequences.as_slice());
         if seqs.is_empty() {
             block_header(out, last, BLOCK_RAW, lits.len() as u32);
@@ -216,11 +190,7 @@ impl BlockEncoder {
         }
         if let [seq] = seqs {
             // A single distance-1 match covering the block: one repeated byte.
-            if !org.is_empty()
-                && lits.len() <= 1
-                && seq.lit_len as usize == lits.len()
-                && seq.offset.wrapping_sub(3) == 1
-            {
+            if !org.is_empty() && lits.len() <= 1 && seq.lit_len as usize == lits.len() && seq.offset.wrapping_sub(3) == 1 {
                 block_header(out, last, BLOCK_RLE, seq.match_len + 3 + seq.lit_len);
                 out.push(org[0]);
                 return Ok(Offsets::Keep);
@@ -259,17 +229,12 @@ impl BlockEncoder {
 
     fn write_literals(&mut self, lits: &[u8], out: &mut Vec<u8>) -> Result<(), Internal> {
         let single = lits.len() < 1024;
-        let mut coded = if lits.len() > 16 {
-            self.literals.compress(lits, !single)?
-        } else {
-            Literals::Incompressible
-        };
+        let mut coded = if lits.len() > 16 { self.literals.compress(lits, !single)? } else { Literals::Incompressible };
         if let Literals::Compressed { out: c, .. } = &coded {
             if c.len() + 5 > lits.len() {
                 // Close to raw: keep raw unless strictly smaller with headers.
                 let raw = literals_header_single(LITERALS_RAW, lits.len()).1;
-                let comp =
-                    literals_header_compressed(LITERALS_COMPRESSED, c.len(), lits.len(), single).1;
+                let comp = literals_header_compressed(LITERALS_COMPRESSED, c.len(), lits.len(), single).1;
                 if c.len() + comp >= lits.len() + raw {
                     coded = Literals::Incompressible;
                 }
@@ -285,15 +250,8 @@ impl BlockEncoder {
                 out.push(lits[0]);
             }
             Literals::Compressed { out: c, reused } => {
-                let kind = if reused {
-                    LITERALS_TREELESS
-                } else {
-                    LITERALS_COMPRESSED
-                };
-                put_header(
-                    out,
-                    literals_header_compressed(kind, c.len(), lits.len(), single),
-                );
+                let kind = if reused { LITERALS_TREELESS } else { LITERALS_COMPRESSED };
+                put_header(out, literals_header_compressed(kind, c.len(), lits.len(), single));
                 out.extend_from_slice(&c);
                 self.literals.set_reuse(true);
             }
@@ -302,11 +260,7 @@ impl BlockEncoder {
     }
 
     /// Write the sequences section; returns each field's coding mode.
-    fn write_sequences(
-        &self,
-        seqs: &[Sequence],
-        out: &mut Vec<u8>,
-    ) -> Result<Vec<FieldMode>, Internal> {
+    fn write_sequences(&self, seqs: &[Sequence], out: &mut Vec<u8>) -> Result<Vec<FieldMode>, Internal> {
         let n = seqs.len();
         match n {
             0..=127 => out.push(n as u8),
@@ -318,10 +272,7 @@ impl BlockEncoder {
             }
         }
         // Codes per sequence: literal length, offset, match length.
-        let codes: Vec<[u8; 3]> = seqs
-            .iter()
-            .map(|s| [ll_code(s.lit_len), of_code(s.offset), ml_code(s.match_len)])
-            .collect();
+        let codes: Vec<[u8; 3]> = seqs.iter().map(|s| [ll_code(s.lit_len), of_code(s.offset), ml_code(s.match_len)]).collect();
         let mut modes = Vec::with_capacity(3);
         for field in 0..3 {
             let mut hist = [0u32; 64];
@@ -356,14 +307,8 @@ impl BlockEncoder {
             }
         }
         let extra_bits = |w: &mut BitWriter, s: &Sequence, c: &[u8; 3]| {
-            w.add(
-                u64::from(s.lit_len),
-                u32::from(LL_BITS[usize::from(c[0]).min(35)]),
-            );
-            w.add(
-                u64::from(s.match_len),
-                u32::from(ML_BITS[usize::from(c[2]).min(52)]),
-            );
+            w.add(u64::from(s.lit_len), u32::from(LL_BITS[usize::from(c[0]).min(35)]));
+            w.add(u64::from(s.match_len), u32::from(ML_BITS[usize::from(c[2]).min(52)]));
             w.add(u64::from(s.offset), u32::from(c[1]).min(31));
         };
         extra_bits(&mut w, &seqs[n - 1], last);
@@ -399,18 +344,14 @@ impl BlockEncoder {
         let mut new_size = cur.approx_size(hist).wrapping_add(header_bits);
         new_size = new_size.wrapping_add(new_size.wrapping_add(2 * 8 * 16) >> 4);
         let predefined_size = self.predefined[field].approx_size(hist);
-        let prev_size = self.prev[field]
-            .as_ref()
-            .map_or(u32::MAX, |p| p.approx_size(hist));
-        Ok(
-            if predefined_size <= prev_size && predefined_size <= new_size {
-                FieldMode::Predefined
-            } else if prev_size <= new_size {
-                FieldMode::Repeat
-            } else {
-                FieldMode::New(cur)
-            },
-        )
+        let prev_size = self.prev[field].as_ref().map_or(u32::MAX, |p| p.approx_size(hist));
+        Ok(if predefined_size <= prev_size && predefined_size <= new_size {
+            FieldMode::Predefined
+        } else if prev_size <= new_size {
+            FieldMode::Repeat
+        } else {
+            FieldMode::New(cur)
+        })
     }
 }
 
@@ -458,21 +399,9 @@ mod tests {
     fn literal_headers_use_the_smallest_size_format() {
         assert_eq!(literals_header_single(LITERALS_RAW, 15), (15 << 3, 1));
         assert_eq!(literals_header_single(LITERALS_RAW, 16), (4 | (16 << 4), 2));
-        assert_eq!(
-            literals_header_single(LITERALS_RLE, 5000),
-            (1 | 12 | (5000 << 4), 3)
-        );
-        assert_eq!(
-            literals_header_compressed(LITERALS_COMPRESSED, 500, 1000, true).1,
-            3
-        );
-        assert_eq!(
-            literals_header_compressed(LITERALS_COMPRESSED, 900, 1100, false).1,
-            4
-        );
-        assert_eq!(
-            literals_header_compressed(LITERALS_COMPRESSED, 100_000, 131_072, false).1,
-            5
-        );
+        assert_eq!(literals_header_single(LITERALS_RLE, 5000), (1 | 12 | (5000 << 4), 3));
+        assert_eq!(literals_header_compressed(LITERALS_COMPRESSED, 500, 1000, true).1, 3);
+        assert_eq!(literals_header_compressed(LITERALS_COMPRESSED, 900, 1100, false).1, 4);
+        assert_eq!(literals_header_compressed(LITERALS_COMPRESSED, 100_000, 131_072, false).1, 5);
     }
 }

@@ -69,23 +69,16 @@ const SHORT_MASK: usize = (1 << SHORT_TABLE_BITS) - 1;
 /// A zeroed table on the heap (a boxed array literal would be built on the
 /// stack first).
 fn zeroed_table<const N: usize>() -> Box<[u32; N]> {
-    vec![0; N]
-        .into_boxed_slice()
-        .try_into()
-        .unwrap_or_else(|_| unreachable!("the length is N"))
+    vec![0; N].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("the length is N"))
 }
 
 fn load64(src: &[u8], i: usize) -> u64 {
     // Never short: callers stay INPUT_MARGIN from the end.
-    src.get(i..i + 8)
-        .and_then(|b| b.try_into().ok())
-        .map_or(0, u64::from_le_bytes)
+    src.get(i..i + 8).and_then(|b| b.try_into().ok()).map_or(0, u64::from_le_bytes)
 }
 
 fn load32(src: &[u8], i: usize) -> Option<u32> {
-    src.get(i..i + 4)
-        .and_then(|b| b.try_into().ok())
-        .map(u32::from_le_bytes)
+    src.get(i..i + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
 }
 
 // The masks do not change the hash values; they let the compiler see that
@@ -104,18 +97,13 @@ fn match_len(src: &[u8], a: usize, b: usize) -> usize {
         (Some(x), Some(y)) => {
             let mut n = 0;
             for (cx, cy) in x.chunks_exact(8).zip(y.chunks_exact(8)) {
-                let diff = u64::from_le_bytes(cx.try_into().unwrap_or([0; 8]))
-                    ^ u64::from_le_bytes(cy.try_into().unwrap_or([0; 8]));
+                let diff = u64::from_le_bytes(cx.try_into().unwrap_or([0; 8])) ^ u64::from_le_bytes(cy.try_into().unwrap_or([0; 8]));
                 if diff != 0 {
                     return n + (diff.trailing_zeros() / 8) as usize;
                 }
                 n += 8;
             }
-            n + x[n.min(x.len())..]
-                .iter()
-                .zip(&y[n.min(y.len())..])
-                .take_while(|(p, q)| p == q)
-                .count()
+            n + x[n.min(x.len())..].iter().zip(&y[n.min(y.len())..]).take_while(|(p, q)| p == q).count()
         }
         _ => 0,
     }
@@ -123,12 +111,7 @@ fn match_len(src: &[u8], a: usize, b: usize) -> usize {
 
 impl MatchFinder {
     pub(super) fn new() -> Self {
-        Self {
-            long: zeroed_table(),
-            short: zeroed_table(),
-            base: 0,
-            end: 0,
-        }
+        Self { long: zeroed_table(), short: zeroed_table(), base: 0, end: 0 }
     }
 
     /// Prepare for a frame of `len` bytes: earlier frames' entries become
@@ -156,14 +139,7 @@ impl MatchFinder {
     /// Find the sequences of the block `src[start..]` (`src` is the input up to
     /// the block's end; earlier bytes are history). `rep` holds the two most
     /// recent offsets and is updated in `WithHistory` mode.
-    pub(super) fn find(
-        &mut self,
-        src: &[u8],
-        start: usize,
-        rep: &mut [u32; 2],
-        mode: Mode,
-        out: &mut BlockMatches,
-    ) {
+    pub(super) fn find(&mut self, src: &[u8], start: usize, rep: &mut [u32; 2], mode: Mode, out: &mut BlockMatches) {
         out.clear();
         let block = src.get(start..).unwrap_or_default();
         if block.len() < MIN_NON_LITERAL_BLOCK {
@@ -194,11 +170,7 @@ impl MatchFinder {
                 self.long[hash_l] = entry(s);
                 self.short[hash_s] = entry(s);
 
-                let can_repeat = if single {
-                    out.sequences.len() > 2
-                } else {
-                    can_repeat_here
-                };
+                let can_repeat = if single { out.sequences.len() > 2 } else { can_repeat_here };
                 // Repeat offset, checked one byte ahead.
                 if can_repeat {
                     if let Some(rep_index) = (s + 1).checked_sub(offset1) {
@@ -212,18 +184,13 @@ impl MatchFinder {
                             while rep_index > t_min
                                 && begin > next_emit + 1
                                 && src[rep_index - 1] == src[begin - 1]
-                                && (match_len_field as usize)
-                                    < MAX_MATCH_LENGTH - MIN_MATCH as usize - 1
+                                && (match_len_field as usize) < MAX_MATCH_LENGTH - MIN_MATCH as usize - 1
                             {
                                 rep_index -= 1;
                                 begin -= 1;
                                 match_len_field += 1;
                             }
-                            let mut seq = Sequence {
-                                lit_len: 0,
-                                match_len: match_len_field,
-                                offset: 1,
-                            };
+                            let mut seq = Sequence { lit_len: 0, match_len: match_len_field, offset: 1 };
                             if begin != next_emit {
                                 out.literals.extend_from_slice(&src[next_emit..begin]);
                                 seq.lit_len = (begin - next_emit) as u32;
@@ -308,11 +275,7 @@ impl MatchFinder {
             self.short[hash_short(cv1 >> 8)] = entry(index1 + 1);
             cv = load64(src, s);
 
-            let check_offset2 = if single {
-                out.sequences.len() > 2
-            } else {
-                can_repeat_here
-            };
+            let check_offset2 = if single { out.sequences.len() > 2 } else { can_repeat_here };
             if !check_offset2 {
                 continue;
             }
@@ -323,20 +286,12 @@ impl MatchFinder {
                 }
                 // The single-block loop hashes the wrong bytes here (the end of
                 // the previous match); that is part of its output.
-                let hash_s = if single {
-                    hash_short(cv1 >> 16)
-                } else {
-                    hash_short(cv)
-                };
+                let hash_s = if single { hash_short(cv1 >> 16) } else { hash_short(cv) };
                 let hash_l = hash_long(cv);
                 let l = 4 + match_len(src, s + 4, o2 + 4);
                 self.long[hash_l] = entry(s);
                 self.short[hash_s] = entry(s);
-                out.sequences.push(Sequence {
-                    lit_len: 0,
-                    match_len: (l as u32).wrapping_sub(MIN_MATCH),
-                    offset: 1,
-                });
+                out.sequences.push(Sequence { lit_len: 0, match_len: (l as u32).wrapping_sub(MIN_MATCH), offset: 1 });
                 s += l;
                 next_emit = s;
                 std::mem::swap(&mut offset1, &mut offset2);
@@ -391,8 +346,7 @@ mod tests {
 
     #[test]
     fn sequences_rebuild_the_input() {
-        let text =
-            b"abcdefgh abcdefgh 0123456789 abcdefgh 0123456789 xyz xyz xyz xyz xyz xyz".repeat(20);
+        let text = b"abcdefgh abcdefgh 0123456789 abcdefgh 0123456789 xyz xyz xyz xyz xyz xyz".repeat(20);
         let mut finder = MatchFinder::new();
         let mut m = BlockMatches::default();
         let mut rep = [1, 4];
@@ -404,9 +358,7 @@ mod tests {
 
     #[test]
     fn history_mode_matches_into_earlier_blocks() {
-        let mut data: Vec<u8> = (0..5000u32)
-            .flat_map(|i| i.wrapping_mul(2_654_435_761).to_le_bytes())
-            .collect();
+        let mut data: Vec<u8> = (0..5000u32).flat_map(|i| i.wrapping_mul(2_654_435_761).to_le_bytes()).collect();
         let first_len = data.len();
         data.extend_from_within(..first_len);
         let mut finder = MatchFinder::new();

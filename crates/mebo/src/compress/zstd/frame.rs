@@ -48,13 +48,7 @@ fn encode_blocks(src: &[u8], finder: &mut MatchFinder, dst: &mut Vec<u8>) {
     while start < src.len() {
         let end = (start + MAX_BLOCK_SIZE).min(src.len());
         let before = rep;
-        finder.find(
-            &src[..end],
-            start,
-            &mut rep,
-            Mode::WithHistory,
-            &mut matches,
-        );
+        finder.find(&src[..end], start, &mut rep, Mode::WithHistory, &mut matches);
         if blocks.encode(&src[start..end], &matches, end == src.len(), dst) == Offsets::Restore {
             rep = before;
         }
@@ -69,11 +63,7 @@ fn encode_blocks(src: &[u8], finder: &mut MatchFinder, dst: &mut Vec<u8>) {
 /// declare the 8 MiB window.
 fn write_header(len: usize, out: &mut Vec<u8>) {
     out.extend_from_slice(&MAGIC);
-    let single = if len == 0 {
-        true
-    } else {
-        len <= MAX_MATCH_OFFSET && len > MIN_WINDOW_SIZE
-    };
+    let single = if len == 0 { true } else { len <= MAX_MATCH_OFFSET && len > MIN_WINDOW_SIZE };
     let size = len as u64;
     let fcs: u8 = match size {
         0..=255 => 0,
@@ -83,11 +73,8 @@ fn write_header(len: usize, out: &mut Vec<u8>) {
     };
     out.push((u8::from(single) << 5) | (fcs << 6));
     if !single {
-        let window = if len < MAX_MATCH_OFFSET {
-            (1usize << (usize::BITS - len.leading_zeros())).max(MIN_WINDOW_SIZE)
-        } else {
-            MAX_MATCH_OFFSET
-        };
+        let window =
+            if len < MAX_MATCH_OFFSET { (1usize << (usize::BITS - len.leading_zeros())).max(MIN_WINDOW_SIZE) } else { MAX_MATCH_OFFSET };
         let window_log = usize::BITS - (window - 1).leading_zeros();
         out.push(((window_log - 10) << 3) as u8);
     }
@@ -125,17 +112,11 @@ mod tests {
 
     #[test]
     fn the_empty_frame() {
-        assert_eq!(
-            encode_all(&[]),
-            [0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x00, 0x01, 0x00, 0x00]
-        );
+        assert_eq!(encode_all(&[]), [0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x00, 0x01, 0x00, 0x00]);
     }
 
     #[test]
     fn tiny_inputs_are_one_raw_block() {
-        assert_eq!(
-            encode_all(b"hello\n"),
-            b"\x28\xb5\x2f\xfd\x00\x00\x31\x00\x00hello\n"
-        );
+        assert_eq!(encode_all(b"hello\n"), b"\x28\xb5\x2f\xfd\x00\x00\x31\x00\x00hello\n");
     }
 }

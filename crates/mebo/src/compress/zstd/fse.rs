@@ -54,9 +54,7 @@ impl Table {
         for (u, &v) in norm.iter().enumerate() {
             if v == -1 {
                 cumul[u + 1] = cumul[u] + 1;
-                *table_symbol
-                    .get_mut(usize::try_from(high_threshold).map_err(|_| Internal)?)
-                    .ok_or(Internal)? = u as u8;
+                *table_symbol.get_mut(usize::try_from(high_threshold).map_err(|_| Internal)?).ok_or(Internal)? = u as u8;
                 high_threshold -= 1;
             } else {
                 cumul[u + 1] = cumul[u] + i32::from(v);
@@ -84,9 +82,7 @@ impl Table {
         let mut state_table = vec![0u16; table_size];
         for (u, &symbol) in table_symbol.iter().enumerate() {
             let slot = cumul.get_mut(usize::from(symbol)).ok_or(Internal)?;
-            *state_table
-                .get_mut(usize::try_from(*slot).map_err(|_| Internal)?)
-                .ok_or(Internal)? = (table_size + u) as u16;
+            *state_table.get_mut(usize::try_from(*slot).map_err(|_| Internal)?).ok_or(Internal)? = (table_size + u) as u16;
             *slot += 1;
         }
         let mut transforms = vec![SymbolTransform::default(); symbols];
@@ -96,10 +92,7 @@ impl Table {
             match v {
                 0 => {}
                 -1 | 1 => {
-                    *t = SymbolTransform {
-                        delta_nb_bits: low_prob_bits,
-                        delta_find_state: total - 1,
-                    };
+                    *t = SymbolTransform { delta_nb_bits: low_prob_bits, delta_find_state: total - 1 };
                     total += 1;
                 }
                 _ => {
@@ -116,36 +109,20 @@ impl Table {
         if total != table_size as i32 {
             return Err(Internal);
         }
-        Ok(Self {
-            table_log,
-            norm,
-            state_table,
-            transforms,
-        })
+        Ok(Self { table_log, norm, state_table, transforms })
     }
 
     /// The predefined distributions of the format (tables 14, 15 and 16 of RFC 8878).
     pub(super) fn predefined(kind: SequenceField) -> Self {
         let (norm, log): (&[i16], u32) = match kind {
-            SequenceField::LiteralLength => (
-                &[
-                    4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3,
-                    2, 1, 1, 1, 1, 1, -1, -1, -1, -1,
-                ],
-                6,
-            ),
-            SequenceField::Offset => (
-                &[
-                    1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1,
-                    -1, -1, -1,
-                ],
-                5,
-            ),
+            SequenceField::LiteralLength => {
+                (&[4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1], 6)
+            }
+            SequenceField::Offset => (&[1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1], 5),
             SequenceField::MatchLength => (
                 &[
-                    1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1,
-                    -1, -1,
+                    1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                    1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1,
                 ],
                 6,
             ),
@@ -155,10 +132,7 @@ impl Table {
     }
 
     fn transform(&self, symbol: u8) -> Result<SymbolTransform, Internal> {
-        self.transforms
-            .get(usize::from(symbol))
-            .copied()
-            .ok_or(Internal)
+        self.transforms.get(usize::from(symbol)).copied().ok_or(Internal)
     }
 
     /// The state after encoding the first symbol (which writes no bits).
@@ -172,12 +146,7 @@ impl Table {
 
     /// Encode `symbol`: write the low bits of `state` that it sheds and
     /// return the next state.
-    pub(super) fn encode(
-        &self,
-        w: &mut BitWriter,
-        state: u16,
-        symbol: u8,
-    ) -> Result<u16, Internal> {
+    pub(super) fn encode(&self, w: &mut BitWriter, state: u16, symbol: u8) -> Result<u16, Internal> {
         let t = self.transform(symbol)?;
         let nb_bits_out = (u32::from(state).wrapping_add(t.delta_nb_bits)) >> 16;
         w.add(u64::from(state), nb_bits_out & 31);
@@ -186,10 +155,7 @@ impl Table {
     }
 
     fn state_at(&self, index: i32) -> Result<u16, Internal> {
-        usize::try_from(index)
-            .ok()
-            .and_then(|i| self.state_table.get(i).copied())
-            .ok_or(Internal)
+        usize::try_from(index).ok().and_then(|i| self.state_table.get(i).copied()).ok_or(Internal)
     }
 
     /// Approximate cost in bits of coding `hist` with this table, `u32::MAX`
@@ -282,12 +248,7 @@ fn normalize(count: &[u32], total: u32, table_log: u32) -> Result<Vec<i16>, Inte
 
 /// The fallback normalisation: assign the low counts first, then spread the
 /// rest proportionally with a cumulative rounding.
-fn normalize_secondary(
-    count: &[u32],
-    total: u32,
-    table_log: u32,
-    norm: &mut [i16],
-) -> Result<(), Internal> {
+fn normalize_secondary(count: &[u32], total: u32, table_log: u32, norm: &mut [i16]) -> Result<(), Internal> {
     const NOT_YET_ASSIGNED: i16 = -2;
     let mut distributed = 0u32;
     let mut total = total;
@@ -351,16 +312,12 @@ fn normalize_secondary(
     }
     let v_step_log = 62 - u64::from(table_log);
     let mid = (1u64 << (v_step_log - 1)) - 1;
-    let r_step = ((1u64 << v_step_log)
-        .wrapping_mul(u64::from(to_distribute))
-        .wrapping_add(mid))
-        / u64::from(total);
+    let r_step = ((1u64 << v_step_log).wrapping_mul(u64::from(to_distribute)).wrapping_add(mid)) / u64::from(total);
     let mut tmp_total = mid;
     for (n, &cnt) in norm.iter_mut().zip(count) {
         if *n == NOT_YET_ASSIGNED {
             let end = tmp_total.wrapping_add(u64::from(cnt).wrapping_mul(r_step));
-            let weight =
-                ((end >> v_step_log) as u32).wrapping_sub((tmp_total >> v_step_log) as u32);
+            let weight = ((end >> v_step_log) as u32).wrapping_sub((tmp_total >> v_step_log) as u32);
             if weight < 1 {
                 return Err(Internal);
             }
@@ -450,31 +407,15 @@ pub(super) enum SequenceField {
 
 /// Table log for a block's sequence codes (at most 8, at least 5).
 pub(super) fn sequence_table_log(sequences: u32, symbol_len: u32) -> u32 {
-    optimal_table_log(
-        8,
-        8,
-        high_bit(sequences).wrapping_add(1),
-        sequences,
-        symbol_len,
-    )
+    optimal_table_log(8, 8, high_bit(sequences).wrapping_add(1), sequences, symbol_len)
 }
 
 /// The shared table-log rule, with Go's unsigned wrap-arounds kept: a tiny
 /// input makes `max_bits_src` wrap to a large value and so never limits.
-fn optimal_table_log(
-    wanted: u8,
-    max_log: u8,
-    min_bits_src: u32,
-    total: u32,
-    symbol_len: u32,
-) -> u32 {
+fn optimal_table_log(wanted: u8, max_log: u8, min_bits_src: u32, total: u32, symbol_len: u32) -> u32 {
     let mut table_log = wanted;
     let min_bits_symbols = high_bit(symbol_len.wrapping_sub(1)).wrapping_add(2);
-    let min_bits = if min_bits_src < min_bits_symbols {
-        min_bits_src as u8
-    } else {
-        min_bits_symbols as u8
-    };
+    let min_bits = if min_bits_src < min_bits_symbols { min_bits_src as u8 } else { min_bits_symbols as u8 };
     let max_bits_src = (high_bit(total.wrapping_sub(1)) as u8).wrapping_sub(2);
     if max_bits_src < table_log {
         table_log = max_bits_src;
@@ -505,13 +446,7 @@ pub(super) fn compress_weights(weights: &[u8]) -> Result<Option<Vec<u8>>, Intern
         return Ok(None);
     }
     let total = len as u32;
-    let table_log = optimal_table_log(
-        6,
-        12,
-        high_bit(total - 1).wrapping_add(1),
-        total,
-        symbol_len as u32,
-    );
+    let table_log = optimal_table_log(6, 12, high_bit(total - 1).wrapping_add(1), total, symbol_len as u32);
     let table = Table::from_counts(&hist[..symbol_len], total, table_log)?;
     let mut out = Vec::with_capacity(len);
     table.write_header(&mut out)?;
@@ -561,11 +496,7 @@ mod tests {
 
     #[test]
     fn predefined_tables_build() {
-        for (field, log) in [
-            (SequenceField::LiteralLength, 6),
-            (SequenceField::Offset, 5),
-            (SequenceField::MatchLength, 6),
-        ] {
+        for (field, log) in [(SequenceField::LiteralLength, 6), (SequenceField::Offset, 5), (SequenceField::MatchLength, 6)] {
             let t = Table::predefined(field);
             assert_eq!(t.table_log, log);
             assert_eq!(t.state_table.len(), 1 << log);

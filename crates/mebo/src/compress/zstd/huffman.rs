@@ -48,11 +48,7 @@ impl LiteralsEncoder {
     }
 
     /// Code `lits` as one stream (`four_streams` false) or four.
-    pub(super) fn compress(
-        &mut self,
-        lits: &[u8],
-        four_streams: bool,
-    ) -> Result<Literals, Internal> {
+    pub(super) fn compress(&mut self, lits: &[u8], four_streams: bool) -> Result<Literals, Internal> {
         if !self.reuse_allowed {
             self.prev = None;
         }
@@ -63,20 +59,14 @@ impl LiteralsEncoder {
         let symbol_len = count.iter().rposition(|&c| c != 0).map_or(0, |p| p + 1);
         let count = &count[..symbol_len];
         let max_count = count.iter().copied().max().unwrap_or(0) as usize;
-        let can_reuse = self.prev.as_ref().is_some_and(|prev| {
-            count
-                .iter()
-                .enumerate()
-                .all(|(i, &c)| c == 0 || prev.get(i).is_some_and(|p| p.nb_bits != 0))
-        });
+        let can_reuse = self
+            .prev
+            .as_ref()
+            .is_some_and(|prev| count.iter().enumerate().all(|(i, &c)| c == 0 || prev.get(i).is_some_and(|p| p.nb_bits != 0)));
         let len = lits.len();
         let want_size = len - (len >> WANT_LOG_LESS);
         if max_count >= len {
-            return Ok(if len == 1 {
-                Literals::Incompressible
-            } else {
-                Literals::Rle
-            });
+            return Ok(if len == 1 { Literals::Incompressible } else { Literals::Rle });
         }
         if max_count == 1 || max_count < len >> 7 {
             return Ok(Literals::Incompressible);
@@ -113,21 +103,14 @@ impl LiteralsEncoder {
 
 /// Estimated coded size in bytes of `count` under `codes`.
 fn estimate_size(codes: &[Code], count: &[u32]) -> u32 {
-    let bits = codes.iter().zip(count).fold(7u32, |acc, (c, &n)| {
-        acc.wrapping_add(u32::from(c.nb_bits).wrapping_mul(n))
-    });
+    let bits = codes.iter().zip(count).fold(7u32, |acc, (c, &n)| acc.wrapping_add(u32::from(c.nb_bits).wrapping_mul(n)));
     bits >> 3
 }
 
 /// Code `src` into one stream (symbols from last to first, as the decoder reads
 /// backwards) or four with a jump table. `None` if a stream outgrows the jump
 /// table's 16-bit sizes.
-fn encode_streams(
-    codes: &[Code],
-    src: &[u8],
-    four: bool,
-    mut out: Vec<u8>,
-) -> Result<Option<Vec<u8>>, Internal> {
+fn encode_streams(codes: &[Code], src: &[u8], four: bool, mut out: Vec<u8>) -> Result<Option<Vec<u8>>, Internal> {
     if !four {
         return encode_stream(codes, src, out).map(Some);
     }
@@ -184,11 +167,7 @@ fn write_table(codes: &[Code], table_log: u8) -> Option<Vec<u8>> {
         return None;
     }
     let mut out = vec![128 | (max_symbol as u8).wrapping_sub(1)];
-    out.extend(
-        weights[..max_symbol.next_multiple_of(2)]
-            .chunks(2)
-            .map(|p| (p[0] << 4) | p[1]),
-    );
+    out.extend(weights[..max_symbol.next_multiple_of(2)].chunks(2).map(|p| (p[0] << 4) | p[1]));
     Some(out)
 }
 
@@ -265,9 +244,7 @@ fn build_table(count: &[u32], src_len: u32) -> Result<(Vec<Code>, u8), Internal>
     // Canonical values: per length, consecutive values in symbol order.
     let mut nb_per_rank = [0u16; TABLE_LOG_MAX as usize + 1];
     for node in &tree[..=non_null_rank] {
-        *nb_per_rank
-            .get_mut(usize::from(node.nb_bits))
-            .ok_or(Internal)? += 1;
+        *nb_per_rank.get_mut(usize::from(node.nb_bits)).ok_or(Internal)? += 1;
     }
     let mut val_per_rank = [0u16; 16];
     let mut min = 0u16;
@@ -277,10 +254,7 @@ fn build_table(count: &[u32], src_len: u32) -> Result<(Vec<Code>, u8), Internal>
     }
     let mut codes = vec![Code::default(); symbol_len];
     for node in &tree[..=non_null_rank] {
-        codes
-            .get_mut(usize::from(node.symbol))
-            .ok_or(Internal)?
-            .nb_bits = node.nb_bits;
+        codes.get_mut(usize::from(node.symbol)).ok_or(Internal)?.nb_bits = node.nb_bits;
     }
     for code in &mut codes {
         let rank = usize::from(code.nb_bits & 15);
@@ -326,12 +300,7 @@ fn sort_symbols(count: &[u32], tree: &mut [Node]) {
             tree[pos] = tree[pos - 1];
             pos -= 1;
         }
-        tree[pos] = Node {
-            count: c,
-            parent: 0,
-            symbol: symbol as u8,
-            nb_bits: 0,
-        };
+        tree[pos] = Node { count: c, parent: 0, symbol: symbol as u8, nb_bits: 0 };
     }
 }
 
@@ -366,9 +335,7 @@ fn limit_depth(tree: &mut [Node], last_non_null: usize, max_nb_bits: u8) -> Resu
             continue;
         }
         current_nb_bits = bits;
-        *rank_last
-            .get_mut(usize::from(max_nb_bits - current_nb_bits))
-            .ok_or(Internal)? = pos as u32;
+        *rank_last.get_mut(usize::from(max_nb_bits - current_nb_bits)).ok_or(Internal)? = pos as u32;
     }
     let rank = |rank_last: &[u32], i: u8| rank_last.get(usize::from(i)).copied().ok_or(Internal);
     while total_cost > 0 {
@@ -390,9 +357,7 @@ fn limit_depth(tree: &mut [Node], last_non_null: usize, max_nb_bits: u8) -> Resu
             }
             n_bits_to_decrease -= 1;
         }
-        while n_bits_to_decrease <= TABLE_LOG_MAX
-            && rank(&rank_last, n_bits_to_decrease)? == NO_SYMBOL
-        {
+        while n_bits_to_decrease <= TABLE_LOG_MAX && rank(&rank_last, n_bits_to_decrease)? == NO_SYMBOL {
             n_bits_to_decrease += 1;
         }
         total_cost -= 1i64 << (n_bits_to_decrease - 1);
@@ -440,11 +405,7 @@ mod tests {
 
     /// Kraft equality: a complete prefix code's lengths sum to exactly 1.
     fn assert_complete(codes: &[Code], max: u8) {
-        let kraft: u64 = codes
-            .iter()
-            .filter(|c| c.nb_bits > 0)
-            .map(|c| 1u64 << (max - c.nb_bits))
-            .sum();
+        let kraft: u64 = codes.iter().filter(|c| c.nb_bits > 0).map(|c| 1u64 << (max - c.nb_bits)).sum();
         assert_eq!(kraft, 1 << max);
     }
 
@@ -468,47 +429,26 @@ mod tests {
     fn two_symbols_get_one_bit_each() {
         let (codes, log) = build_table(&[10, 0, 5], 15).unwrap();
         assert_eq!(log, 1);
-        assert_eq!(
-            (codes[0].nb_bits, codes[1].nb_bits, codes[2].nb_bits),
-            (1, 0, 1)
-        );
+        assert_eq!((codes[0].nb_bits, codes[1].nb_bits, codes[2].nb_bits), (1, 0, 1));
     }
 
     #[test]
     fn repeated_and_flat_literals_are_not_coded() {
         let mut enc = LiteralsEncoder::default();
-        assert!(matches!(
-            enc.compress(&[7; 100], false).unwrap(),
-            Literals::Rle
-        ));
+        assert!(matches!(enc.compress(&[7; 100], false).unwrap(), Literals::Rle));
         let flat: Vec<u8> = (0..=255).collect();
-        assert!(matches!(
-            enc.compress(&flat, false).unwrap(),
-            Literals::Incompressible
-        ));
+        assert!(matches!(enc.compress(&flat, false).unwrap(), Literals::Incompressible));
     }
 
     #[test]
     fn a_table_is_reused_only_when_allowed() {
-        let text =
-            b"the quick brown fox jumps over the lazy dog, again and again and again".repeat(4);
+        let text = b"the quick brown fox jumps over the lazy dog, again and again and again".repeat(4);
         let mut enc = LiteralsEncoder::default();
-        let Literals::Compressed {
-            reused: false,
-            out: first,
-        } = enc.compress(&text, false).unwrap()
-        else {
-            panic!("new table expected")
-        };
+        let Literals::Compressed { reused: false, out: first } = enc.compress(&text, false).unwrap() else { panic!("new table expected") };
         enc.set_reuse(true);
-        let Literals::Compressed { reused: true, out } = enc.compress(&text, false).unwrap() else {
-            panic!("reuse expected")
-        };
+        let Literals::Compressed { reused: true, out } = enc.compress(&text, false).unwrap() else { panic!("reuse expected") };
         assert!(out.len() < first.len(), "no table in the reused output");
         enc.set_reuse(false);
-        assert!(matches!(
-            enc.compress(&text, false).unwrap(),
-            Literals::Compressed { reused: false, .. }
-        ));
+        assert!(matches!(enc.compress(&text, false).unwrap(), Literals::Compressed { reused: false, .. }));
     }
 }

@@ -38,22 +38,13 @@ mod huffman;
 struct Internal;
 
 pub(super) fn decompress(data: &[u8], cap: usize, what: &'static str) -> Result<Vec<u8>> {
-    let fail = |detail: String| Error::Decompress {
-        codec: "zstd",
-        what,
-        detail,
-    };
+    let fail = |detail: String| Error::Decompress { codec: "zstd", what, detail };
     // The frame header usually states the content size: check it against the cap
     // before allocating, then allocate exactly once.
-    let declared = zstd::zstd_safe::get_frame_content_size(data)
-        .map_err(|_| fail("bad frame header".into()))?;
+    let declared = zstd::zstd_safe::get_frame_content_size(data).map_err(|_| fail("bad frame header".into()))?;
     if let Some(size) = declared {
         if size > cap as u64 {
-            return Err(Error::SizeCap {
-                what,
-                size,
-                cap: cap as u64,
-            });
+            return Err(Error::SizeCap { what, size, cap: cap as u64 });
         }
     }
     if let Some(size) = declared {
@@ -63,8 +54,7 @@ pub(super) fn decompress(data: &[u8], cap: usize, what: &'static str) -> Result<
         // Anything else (several frames, a size that does not match) goes
         // through the streaming decoder below, which also names the error.
     }
-    let mut decoder =
-        zstd::stream::read::Decoder::with_buffer(data).map_err(|e| fail(e.to_string()))?;
+    let mut decoder = zstd::stream::read::Decoder::with_buffer(data).map_err(|e| fail(e.to_string()))?;
     if declared.is_none() {
         // Without a declared size libzstd sizes its output buffer by the frame's
         // window, up to 128 MiB: a payload of a few bytes could make it allocate
@@ -72,22 +62,13 @@ pub(super) fn decompress(data: &[u8], cap: usize, what: &'static str) -> Result<
         // the cap can use (the reference leaves the size out only below 256
         // bytes, with a 1 KiB window; the floor keeps frames of ordinary
         // streaming encoders readable).
-        decoder
-            .window_log_max(window_log_max(cap))
-            .map_err(|e| fail(e.to_string()))?;
+        decoder.window_log_max(window_log_max(cap)).map_err(|e| fail(e.to_string()))?;
     }
     let mut out = Vec::with_capacity(declared.map_or(0, |s| s as usize));
     // Read at most cap + 1 bytes: one byte more than allowed proves the overflow.
-    (&mut decoder)
-        .take(cap as u64 + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| fail(e.to_string()))?;
+    (&mut decoder).take(cap as u64 + 1).read_to_end(&mut out).map_err(|e| fail(e.to_string()))?;
     if out.len() > cap {
-        return Err(Error::SizeCap {
-            what,
-            size: out.len() as u64,
-            cap: cap as u64,
-        });
+        return Err(Error::SizeCap { what, size: out.len() as u64, cap: cap as u64 });
     }
     Ok(out)
 }
@@ -147,9 +128,7 @@ mod tests {
                 ts += 1_000_000 + i64::from(rng.next() % 2000) - 1000;
                 out.extend_from_slice(&ts.to_le_bytes());
             }
-            out.extend_from_slice(
-                &b"host=a,dc=eu-west;host=b,dc=eu-west;host=c,dc=us-east;".repeat(8),
-            );
+            out.extend_from_slice(&b"host=a,dc=eu-west;host=b,dc=eu-west;host=c,dc=us-east;".repeat(8));
             out
         }
 
@@ -175,10 +154,7 @@ mod tests {
     #[cfg(feature = "encode")]
     fn sha256_hex(data: &[u8]) -> String {
         use sha2::Digest;
-        sha2::Sha256::digest(data)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        sha2::Sha256::digest(data).iter().map(|b| format!("{b:02x}")).collect()
     }
 
     #[cfg(feature = "encode")]
@@ -196,32 +172,15 @@ mod tests {
     fn frames_match_the_reference_encoder() {
         let cases = [
             // Raw literals, FSE-coded sequences.
-            (
-                samples::timestamps_and_tags(),
-                1345,
-                "567f4daa719b56491fc9b30aebe00fa6c9c2f000573264974efa55d4f936fa87",
-            ),
+            (samples::timestamps_and_tags(), 1345, "567f4daa719b56491fc9b30aebe00fa6c9c2f000573264974efa55d4f936fa87"),
             // Huffman-coded literals (one stream).
-            (
-                samples::words(5000, 7),
-                1691,
-                "60fd51938350afa9afe4cb6571b732cda0fbb8766e24482ea3eae00895cd31e2",
-            ),
+            (samples::words(5000, 7), 1691, "60fd51938350afa9afe4cb6571b732cda0fbb8766e24482ea3eae00895cd31e2"),
             // Three blocks matching into each other, four-stream literals.
-            (
-                samples::words(300_000, 9),
-                84017,
-                "96ce491cfd0853f73b3e45336969f3079d212a54452ad022e81f95069db2cbda",
-            ),
+            (samples::words(300_000, 9), 84017, "96ce491cfd0853f73b3e45336969f3079d212a54452ad022e81f95069db2cbda"),
         ];
         for (data, size, digest) in cases {
             let frame = round_trip(&data);
-            assert_eq!(
-                (frame.len(), sha256_hex(&frame).as_str()),
-                (size, digest),
-                "{} input bytes",
-                data.len()
-            );
+            assert_eq!((frame.len(), sha256_hex(&frame).as_str()), (size, digest), "{} input bytes", data.len());
         }
     }
 
@@ -229,35 +188,23 @@ mod tests {
     #[test]
     fn edge_inputs_round_trip() {
         // The reference's frame for an empty input (mebo itself never asks).
-        assert_eq!(
-            compress(&[]),
-            [0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x00, 0x01, 0x00, 0x00]
-        );
+        assert_eq!(compress(&[]), [0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x00, 0x01, 0x00, 0x00]);
         assert_eq!(zstd::stream::decode_all(&compress(&[])[..]).unwrap(), b"");
         // One byte: a raw block.
-        assert_eq!(
-            round_trip(&[0x42]),
-            [0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, 0x09, 0x00, 0x00, 0x42]
-        );
+        assert_eq!(round_trip(&[0x42]), [0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, 0x09, 0x00, 0x00, 0x42]);
         // All-equal bytes: one RLE block.
         let rle = round_trip(&[7; 100_000]);
         assert!(rle.len() < 20, "{} bytes", rle.len());
         // Incompressible: stored raw, a few bytes of framing.
         let mut rng = samples::Lcg(99);
         let random: Vec<u8> = (0..300_000).map(|_| rng.next() as u8).collect();
-        assert_eq!(
-            round_trip(&random).len(),
-            random.len() + 9 + 3 * 3,
-            "header and three raw block headers"
-        );
+        assert_eq!(round_trip(&random).len(), random.len() + 9 + 3 * 3, "header and three raw block headers");
         // Just under, at and over the 128 KiB block size.
         for len in [(128 << 10) - 1, 128 << 10, (128 << 10) + 1, (256 << 10) + 5] {
             round_trip(&samples::words(len, len as u32));
         }
         // About 1 MiB of numeric-looking data.
-        let floats: Vec<u8> = (0..131_072u32)
-            .flat_map(|i| (f64::from(i % 1000) * 0.25 + f64::from(i / 1000)).to_le_bytes())
-            .collect();
+        let floats: Vec<u8> = (0..131_072u32).flat_map(|i| (f64::from(i % 1000) * 0.25 + f64::from(i / 1000)).to_le_bytes()).collect();
         assert!(round_trip(&floats).len() < floats.len() / 4);
     }
 
@@ -317,20 +264,11 @@ mod tests {
     fn undeclared_frame_with_a_window_beyond_the_cap_is_refused() {
         for log in [24, 26, 27] {
             let err = decompress(&frame_with_window(log), 4096, "test").unwrap_err();
-            assert!(
-                matches!(err, Error::Decompress { codec: "zstd", .. }),
-                "window 2^{log}: {err:?}"
-            );
+            assert!(matches!(err, Error::Decompress { codec: "zstd", .. }), "window 2^{log}: {err:?}");
         }
         // Windows the cap (or the 8 MiB floor) covers still decode.
-        assert_eq!(
-            decompress(&frame_with_window(23), 4096, "test").unwrap(),
-            [0]
-        );
+        assert_eq!(decompress(&frame_with_window(23), 4096, "test").unwrap(), [0]);
         assert_eq!(decompress(&frame_with_window(10), 1, "test").unwrap(), [0]);
-        assert_eq!(
-            decompress(&frame_with_window(26), 64 << 20, "test").unwrap(),
-            [0]
-        );
+        assert_eq!(decompress(&frame_with_window(26), 64 << 20, "test").unwrap(), [0]);
     }
 }

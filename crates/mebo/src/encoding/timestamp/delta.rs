@@ -19,8 +19,7 @@ impl DeltaTimestamps {
     /// Append one metric's column to `out`.
     #[cfg(feature = "encode")]
     pub fn encode(timestamps: &[i64], _order: ByteOrder, out: &mut Vec<u8>) {
-        let (DeltaState { ts: mut prev_ts, delta: mut prev_delta, .. }, rest) =
-            super::encode_delta_head(timestamps, out);
+        let (DeltaState { ts: mut prev_ts, delta: mut prev_delta, .. }, rest) = super::encode_delta_head(timestamps, out);
         // Most points of a real series take one or two bytes.
         out.reserve(rest.len() * 2);
         for &ts in rest {
@@ -37,8 +36,7 @@ impl DeltaTimestamps {
     #[inline(never)]
     pub fn decode(col: &[u8], _order: ByteOrder, out: &mut [i64]) -> Result<()> {
         let (state, rest) = decode_delta_head(col, out)?;
-        decode_delta_of_deltas(col, state, rest)
-            .map_err(|pos| corrupt(format!("delta-of-delta varint at byte {pos} is short or invalid")))
+        decode_delta_of_deltas(col, state, rest).map_err(|pos| corrupt(format!("delta-of-delta varint at byte {pos} is short or invalid")))
     }
 }
 
@@ -189,11 +187,7 @@ mod tests {
         CODEC.check_hostile_bytes(120, 40);
         // Varints that never end, or end past 64 bits.
         assert!(decoded(&[0x80; 64], 3).is_err());
-        assert!(decoded(
-            &[0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0],
-            3
-        )
-        .is_err());
+        assert!(decoded(&[0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0], 3).is_err());
     }
 
     #[test]

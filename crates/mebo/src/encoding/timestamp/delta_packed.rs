@@ -66,8 +66,7 @@ impl DeltaPackedTimestamps {
     /// Append one metric's column to `out`.
     #[cfg(feature = "encode")]
     pub fn encode(timestamps: &[i64], _order: ByteOrder, out: &mut Vec<u8>) {
-        let (DeltaState { ts: mut prev_ts, delta: mut prev_delta, .. }, rest) =
-            super::encode_delta_head(timestamps, out);
+        let (DeltaState { ts: mut prev_ts, delta: mut prev_delta, .. }, rest) = super::encode_delta_head(timestamps, out);
         // A regular series costs 5 bytes per group; jittered ones a few more.
         out.reserve(rest.len() * 2 + 1);
         for group in rest.chunks(GROUP) {
@@ -226,9 +225,7 @@ mod tests {
         want.extend_from_slice(&0x1_0000_0000u64.to_le_bytes());
         assert_eq!(encoded(&ts), want);
         // Width boundaries of the zigzag value: 0xff is 1 byte, 0x100 is 2, ...
-        for (zz, code) in
-            [(0xffu64, 0), (0x100, 1), (0xffff, 1), (0x1_0000, 2), (0xffff_ffff, 2), (0x1_0000_0000, 3), (u64::MAX, 3)]
-        {
+        for (zz, code) in [(0xffu64, 0), (0x100, 1), (0xffff, 1), (0x1_0000, 2), (0xffff_ffff, 2), (0x1_0000_0000, 3), (u64::MAX, 3)] {
             assert_eq!(width_code(zz), code);
             let ts = with_dods(7, 3, &[varint::unzigzag(zz)]);
             let col = encoded(&ts);

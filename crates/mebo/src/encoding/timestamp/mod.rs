@@ -58,15 +58,13 @@ fn decode_delta_head<'o>(col: &[u8], out: &'o mut [i64]) -> Result<(DeltaState, 
     let Some((first_slot, rest)) = out.split_first_mut() else {
         return Ok((state, &mut []));
     };
-    let first = varint::read_uvarint(col, &mut state.pos)
-        .ok_or_else(|| corrupt("first timestamp varint is short or invalid"))? as i64;
+    let first = varint::read_uvarint(col, &mut state.pos).ok_or_else(|| corrupt("first timestamp varint is short or invalid"))? as i64;
     *first_slot = first;
     let Some((second_slot, rest)) = rest.split_first_mut() else {
         return Ok((state, &mut []));
     };
-    state.delta = varint::unzigzag(
-        varint::read_uvarint(col, &mut state.pos).ok_or_else(|| corrupt("first delta varint is short or invalid"))?,
-    );
+    state.delta =
+        varint::unzigzag(varint::read_uvarint(col, &mut state.pos).ok_or_else(|| corrupt("first delta varint is short or invalid"))?);
     state.ts = first.wrapping_add(state.delta);
     *second_slot = state.ts;
     Ok((state, rest))

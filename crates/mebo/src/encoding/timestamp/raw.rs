@@ -28,12 +28,7 @@ impl RawTimestamps {
     /// Trailing bytes after the last point are ignored. Short/malformed -> Err.
     pub fn decode(col: &[u8], order: ByteOrder, out: &mut [i64]) -> Result<()> {
         let bytes = out.len().checked_mul(WIDTH).and_then(|n| col.get(..n)).ok_or_else(|| {
-            corrupt(format!(
-                "{} raw timestamps need {} bytes, column has {}",
-                out.len(),
-                out.len().saturating_mul(WIDTH),
-                col.len()
-            ))
+            corrupt(format!("{} raw timestamps need {} bytes, column has {}", out.len(), out.len().saturating_mul(WIDTH), col.len()))
         })?;
         let words = bytes.chunks_exact(WIDTH);
         // `chunks_exact` guarantees 8 bytes, so the conversion never fails and
@@ -83,10 +78,7 @@ mod tests {
 
     #[test]
     fn layout_is_fixed_width_in_blob_order() {
-        assert_eq!(
-            encoded(&[1, -1], ByteOrder::Little),
-            [1, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]
-        );
+        assert_eq!(encoded(&[1, -1], ByteOrder::Little), [1, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
         assert_eq!(encoded(&[1], ByteOrder::Big), [0, 0, 0, 0, 0, 0, 0, 1]);
         assert_eq!(encoded(&[i64::MIN], ByteOrder::Big), [0x80, 0, 0, 0, 0, 0, 0, 0]);
         assert!(encoded(&[], ByteOrder::Little).is_empty());

@@ -153,8 +153,8 @@ impl<'a> XorStream<'a> for ChimpStream<'a> {
         let (is_trimmed, is_new) = (flag == 0b01, flag == 0b11);
         let bucket_width = bucket_width(window >> 59);
         let field_bits = (((window >> 53) as u32 + 63) & 63) + 1; // 6-bit field, 0 means 64
-        // `01`: `field_bits` wide, ending above the implied trailing zeros;
-        // `10`/`11`: everything below the stored / the bucket's leading zeros.
+                                                                  // `01`: `field_bits` wide, ending above the implied trailing zeros;
+                                                                  // `10`/`11`: everything below the stored / the bucket's leading zeros.
         let width = select_unpredictable(is_trimmed, field_bits, select_unpredictable(is_new, bucket_width, self.stored_width));
         let trailing = select_unpredictable(is_trimmed, bucket_width.wrapping_sub(field_bits), 0);
         let header = pick(flag, [0, TRAILING_HEADER_BITS, 2, 5]);

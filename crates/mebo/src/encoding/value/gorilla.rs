@@ -58,8 +58,7 @@ impl GorillaValues {
             // header and field instead of branching.
             let reuse = (win_size > 0) & (leading >= win_leading) & (trailing >= win_trailing);
             let size = 64 - leading - trailing;
-            let (header, header_bits) =
-                if reuse { (0b10, 2) } else { ((0b11 << 11) | (leading << 6) | (size - 1), NEW_BLOCK_HEADER_BITS) };
+            let (header, header_bits) = if reuse { (0b10, 2) } else { ((0b11 << 11) | (leading << 6) | (size - 1), NEW_BLOCK_HEADER_BITS) };
             if !reuse {
                 (win_leading, win_trailing, win_size) = (leading, trailing, size);
             }

@@ -53,8 +53,8 @@ fn to_array(chunk: &[u8]) -> [u8; 8] {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::codec_tests::{assert_round_trip, check_against_vectors, check_hostile_input, float_series};
+    use super::*;
     use proptest::prelude::*;
 
     #[test]

@@ -4,8 +4,8 @@
 
 use super::bitpack::{low_mask, map_codes_main, map_codes_rd_left, map_codes_rd_right};
 use super::{
-    packed_len, INV_POW10, MAIN_EXCEPTION_LEN, MAIN_HEADER_LEN, MAX_EXPONENT, POW10, RD_EXCEPTION_LEN, RD_HEADER_LEN,
-    RD_MAX_DICT, SCHEME_MAIN, SCHEME_RAW, SCHEME_RD,
+    packed_len, INV_POW10, MAIN_EXCEPTION_LEN, MAIN_HEADER_LEN, MAX_EXPONENT, POW10, RD_EXCEPTION_LEN, RD_HEADER_LEN, RD_MAX_DICT,
+    SCHEME_MAIN, SCHEME_RAW, SCHEME_RD,
 };
 use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
@@ -83,9 +83,7 @@ fn decode_main(body: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
     let factor_scale = POW10[usize::from(factor)];
     let exponent_scale = INV_POW10[usize::from(exponent)];
     // The kernels may read past the codes into the exceptions; those bits are masked off.
-    map_codes_main(rest, width, out, move |code, _| {
-        ((code as i64).wrapping_add(min) as f64) * factor_scale * exponent_scale
-    });
+    map_codes_main(rest, width, out, move |code, _| ((code as i64).wrapping_add(min) as f64) * factor_scale * exponent_scale);
 
     for record in exceptions.chunks_exact(MAIN_EXCEPTION_LEN) {
         let position = exception_position(record, order, n)?;
@@ -117,9 +115,7 @@ fn decode_rd(body: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
     check_exception_count(exception_count, n)?;
 
     let rest = &body[RD_HEADER_LEN..];
-    let dict_bytes = rest
-        .get(..dict_len * 2)
-        .ok_or_else(|| corrupt(format!("ALP-RD dictionary of {dict_len} entries is truncated")))?;
+    let dict_bytes = rest.get(..dict_len * 2).ok_or_else(|| corrupt(format!("ALP-RD dictionary of {dict_len} entries is truncated")))?;
     // Dictionary lefts pre-shifted into place; codes past the dictionary read 0.
     let mut shifted_lefts = [0u64; RD_MAX_DICT];
     for (entry, bytes) in shifted_lefts.iter_mut().zip(dict_bytes.chunks_exact(2)) {
@@ -144,9 +140,7 @@ fn decode_rd(body: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
 
     // Two passes over `out` (as bit patterns): right parts, then dictionary lefts.
     map_codes_rd_right(rights, right_width, out, move |right, _| f64::from_bits(right));
-    map_codes_rd_left(rest, code_width, out, move |code, right| {
-        f64::from_bits(right.to_bits() | shifted_lefts[(code & 7) as usize])
-    });
+    map_codes_rd_left(rest, code_width, out, move |code, right| f64::from_bits(right.to_bits() | shifted_lefts[(code & 7) as usize]));
 
     let right_mask = low_mask(right_width);
     for record in exceptions.chunks_exact(RD_EXCEPTION_LEN) {
@@ -170,8 +164,5 @@ fn check_exception_count(count: u32, points: usize) -> Result<()> {
 /// The point index an exception record starts with, checked against the count.
 fn exception_position(record: &[u8], order: ByteOrder, count: usize) -> Result<usize> {
     let position = order.u32([record[0], record[1], record[2], record[3]]);
-    usize::try_from(position)
-        .ok()
-        .filter(|&p| p < count)
-        .ok_or_else(|| corrupt(format!("ALP exception at point {position} of {count}")))
+    usize::try_from(position).ok().filter(|&p| p < count).ok_or_else(|| corrupt(format!("ALP exception at point {position} of {count}")))
 }

@@ -7,9 +7,7 @@
 //! of what makes the output match the reference byte for byte.
 
 use super::bitpack::pack_codes;
-use super::{
-    rd_code_bits, INV_POW10, MAX_EXPONENT, POW10, RD_MAX_DICT, RD_MAX_LEFT_BITS, SCHEME_MAIN, SCHEME_RAW, SCHEME_RD,
-};
+use super::{rd_code_bits, INV_POW10, MAX_EXPONENT, POW10, RD_MAX_DICT, RD_MAX_LEFT_BITS, SCHEME_MAIN, SCHEME_RAW, SCHEME_RD};
 use crate::byte_order::ByteOrder;
 
 /// Target sample size for the parameter searches.
@@ -53,9 +51,7 @@ pub(super) fn encode_column(values: &[f64], order: ByteOrder, out: &mut Vec<u8>)
     let rd = RdPlan::new(values, stride);
     let rd_bits = rd.estimated_bits(values.len());
     match main {
-        Some(main) if main.estimated_bits() <= rd_bits && main.estimated_bits() <= raw_bits => {
-            main.write(values, order, out)
-        }
+        Some(main) if main.estimated_bits() <= rd_bits && main.estimated_bits() <= raw_bits => main.write(values, order, out),
         _ if rd_bits <= raw_bits => rd.write(values, order, out),
         _ => {
             out.push(SCHEME_RAW);
@@ -202,9 +198,7 @@ impl MainPlan {
     }
 
     fn estimated_bits(&self) -> u64 {
-        MAIN_HEADER_BITS
-            + self.codes.len() as u64 * u64::from(self.width)
-            + self.exceptions.len() as u64 * MAIN_EXCEPTION_BITS
+        MAIN_HEADER_BITS + self.codes.len() as u64 * u64::from(self.width) + self.exceptions.len() as u64 * MAIN_EXCEPTION_BITS
     }
 
     fn write(&self, values: &[f64], order: ByteOrder, out: &mut Vec<u8>) {

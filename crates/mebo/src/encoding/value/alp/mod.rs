@@ -50,16 +50,13 @@ const RD_MAX_DICT: usize = 8;
 const RD_MAX_LEFT_BITS: u32 = 16;
 
 /// `10^i`, exact for every index.
-const POW10: [f64; 19] =
-    [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18];
+const POW10: [f64; 19] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18];
 
 /// The double nearest to `10^-i`. Encode and decode multiply by these tables in
 /// a fixed order (never by a precomputed product) because the rounding of each
 /// step is part of the format.
-const INV_POW10: [f64; 19] = [
-    1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17,
-    1e-18,
-];
+const INV_POW10: [f64; 19] =
+    [1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17, 1e-18];
 
 /// Width in bits of an RD dictionary code for a dictionary of `dict_len` entries
 /// (at least 1, even for a one-entry dictionary).

@@ -44,9 +44,7 @@ fn read_values(path: &Path) -> Vec<(u64, Vec<f64>)> {
             let id = u64::from_str_radix(m["id"].as_str().unwrap(), 16).unwrap();
             let values = m["values"]
                 .as_array()
-                .map(|a| {
-                    a.iter().map(|s| f64::from_bits(u64::from_str_radix(s.as_str().unwrap(), 16).unwrap())).collect()
-                })
+                .map(|a| a.iter().map(|s| f64::from_bits(u64::from_str_radix(s.as_str().unwrap(), 16).unwrap())).collect())
                 .unwrap_or_default();
             (id, values)
         })
@@ -55,8 +53,7 @@ fn read_values(path: &Path) -> Vec<(u64, Vec<f64>)> {
 
 /// The ALP cases with a v1 layout and no codec, from a manifest.
 fn cases_in(dir: &Path) -> Vec<Case> {
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).expect("manifest")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).expect("manifest")).unwrap();
     manifest["cases"]
         .as_array()
         .unwrap()
@@ -185,16 +182,9 @@ fn decodes_every_reference_column_by_bits() {
 #[test]
 fn encodes_every_reference_column_byte_for_byte() {
     let columns = all_columns();
-    let mismatched: Vec<&String> = columns
-        .iter()
-        .filter(|(_, order, col, values)| encode_vec(values, *order) != *col)
-        .map(|(name, ..)| name)
-        .collect();
-    eprintln!(
-        "{} of {} reference ALP columns re-encoded byte for byte",
-        columns.len() - mismatched.len(),
-        columns.len()
-    );
+    let mismatched: Vec<&String> =
+        columns.iter().filter(|(_, order, col, values)| encode_vec(values, *order) != *col).map(|(name, ..)| name).collect();
+    eprintln!("{} of {} reference ALP columns re-encoded byte for byte", columns.len() - mismatched.len(), columns.len());
     assert!(mismatched.is_empty(), "mismatched columns: {mismatched:#?}");
 }
 
