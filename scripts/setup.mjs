@@ -3,7 +3,7 @@
 // step checks first and does nothing when its tool is already there, so the
 // script is safe to run before every build.
 //
-//   rustup target wasm32-unknown-unknown
+//   rustup target wasm32-unknown-unknown, components rustfmt and clippy
 //   clang (zstd's C sources for wasm) and chromium, via apt-get
 //   wasm-bindgen-cli at the version Cargo.lock pins for the wasm-bindgen crate
 //   pnpm at the version the root package.json pins, then the JS dependencies
@@ -23,6 +23,15 @@ function ensureWasmTarget() {
   if (installed.split('\n').includes('wasm32-unknown-unknown')) return;
   step('adding rust target wasm32-unknown-unknown');
   run('rustup', ['target', 'add', 'wasm32-unknown-unknown']);
+}
+
+function ensureRustComponents() {
+  // npm test's gates: cargo fmt --check and cargo clippy.
+  const installed = output('rustup', ['component', 'list', '--installed']) ?? '';
+  const missing = ['rustfmt', 'clippy'].filter((c) => !installed.split('\n').some((line) => line.startsWith(`${c}-`)));
+  if (missing.length === 0) return;
+  step(`adding rust components ${missing.join(', ')}`);
+  run('rustup', ['component', 'add', ...missing]);
 }
 
 function ensureAptPackages() {
@@ -68,6 +77,7 @@ function ensurePnpm() {
 }
 
 ensureWasmTarget();
+ensureRustComponents();
 ensureAptPackages();
 ensureWasmBindgen();
 ensurePnpm();

@@ -3,6 +3,8 @@
 //
 //   1. setup    installs the toolchain and JS dependencies (idempotent)
 //   2. build    wasm (simd + scalar), the SDK and the CLI
+//      gates    cargo fmt --check, cargo clippy -D warnings (with and without
+//               default features), every package's TypeScript typecheck
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,
 //               property tests, mutation and hostile-input tests), then the
 //               core's tests in debug builds (overflow checks on), with and
@@ -25,6 +27,11 @@ stage('setup');
 run('node', ['scripts/setup.mjs']);
 stage('build');
 run('node', ['scripts/build.mjs']);
+stage('gates');
+run('cargo', ['fmt', '--all', '--check']);
+run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
+run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--no-default-features', '--', '-D', 'warnings']);
+run('pnpm', ['-r', '--if-present', 'typecheck']);
 stage('cargo test');
 run('cargo', ['test', '--workspace', '--release']);
 // The core again in debug builds, where integer overflow panics instead of
