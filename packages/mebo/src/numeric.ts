@@ -283,7 +283,7 @@ export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly 
   }
 
   protected limitHint(message: string): string | undefined {
-    return this.#v1 && message.startsWith('points per metric')
+    return this.#v1 && typeof message === 'string' && message.startsWith('points per metric')
       ? "the v1 layout's 16-bit offsets cap the points of one metric; the v2 layout holds up to 2,147,483,647 (layout: 'v2' in the SDK, --layout v2 in the CLI)"
       : undefined;
   }
