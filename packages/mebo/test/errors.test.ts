@@ -2,7 +2,7 @@
 // wasm RuntimeError), and the module keeps working after it.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { init, MeboError, NumericBlob, NumericEncoder, TextBlob, TextBlobEncoder, type MeboErrorCode } from '../src/index.js';
+import { alignedSeries, encodeNumeric, encodeText, init, MeboError, NumericBlob, NumericBlobSet, NumericEncoder, TextBlob, TextBlobEncoder, TextBlobSet, type MeboErrorCode } from '../src/index.js';
 import { bitsOf, firstDifference, manifest, readBlob, readInput, type Case } from './helpers/vectors.js';
 
 beforeAll(() => init());
@@ -221,5 +221,50 @@ describe('encoder misuse', () => {
     using blob = TextBlob.from(encoder.finish());
     expect(blob.metric('status')).toMatchObject({ values: ['up', 'down'], tags: ['a', 'b'] });
     expect(blob.has('dropped')).toBe(false);
+  });
+});
+
+// The boundary fuzz's findings (fuzz/FINDINGS.md 7-11), one regression each.
+describe('arguments the boundary fuzz found unchecked', () => {
+  const detached = () => {
+    const bytes = readBlob(numericCase).slice();
+    structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+    return bytes;
+  };
+
+  it('7: blobs and sets are not constructed directly from JavaScript', () => {
+    for (const C of [NumericBlob, TextBlob, NumericBlobSet, TextBlobSet]) {
+      expect(expectCode(() => new (C as unknown as new (x: unknown) => unknown)(42), 'INVALID_ARGUMENT').message).toMatch(/from\(/);
+    }
+  });
+
+  it('8: null options and limits read as absent', () => {
+    using blob = NumericBlob.from(readBlob(numericCase), null as never);
+    expect(blob.totalPoints).toBeGreaterThan(0);
+    const metrics = readInput(numericCase).metrics.map((m) => ({ id: m.id, timestamps: m.timestamps, values: m.values }));
+    expect(encodeNumeric(metrics, null as never).length).toBeGreaterThan(0);
+    new NumericEncoder(0n, null as never).free();
+    expectCode(() => NumericBlob.from(readBlob(numericCase), 7 as never), 'INVALID_ARGUMENT');
+  });
+
+  it('9: non-iterable sets and metrics, and non-object metrics, are INVALID_ARGUMENT', () => {
+    expectCode(() => NumericBlobSet.from(42 as never), 'INVALID_ARGUMENT');
+    expectCode(() => encodeNumeric('x' as never), 'INVALID_ARGUMENT');
+    expectCode(() => encodeText([null] as never), 'INVALID_ARGUMENT');
+    expectCode(() => alignedSeries(undefined as never, []), 'INVALID_ARGUMENT');
+  });
+
+  it('10: a detached buffer reads as empty', () => {
+    expectCode(() => NumericBlobSet.from([detached()]), 'TRUNCATED');
+    expectCode(() => NumericBlob.from(detached()), 'TRUNCATED');
+  });
+
+  it('11: an argument that cannot be printed still gets its message', () => {
+    using blob = NumericBlob.from(readBlob(numericCase));
+    const id = blob.metricIds[0]!;
+    const gone = new Float64Array(4);
+    structuredClone(gone.buffer, { transfer: [gone.buffer] });
+    expect(expectCode(() => blob.range(id, gone as never, 0n), 'INVALID_ARGUMENT').message).toMatch(/Float64Array/);
+    expectCode(() => blob.range(id, Symbol('s') as never, 0n), 'INVALID_ARGUMENT');
   });
 });
