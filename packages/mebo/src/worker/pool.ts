@@ -111,9 +111,13 @@ class Staging {
       offset += b.byteLength;
       return view;
     });
-    return { views, release: () => this.#free.push(buffer) };
+    // Buffers over 16 MiB are not kept: one huge blob must not pin its size for the pool's life.
+    return { views, release: () => void (buffer.byteLength <= STAGING_KEEP_BYTES && this.#free.push(buffer)) };
   }
 }
+
+/** The largest staging buffer a pool keeps for later calls. */
+const STAGING_KEEP_BYTES = 16 << 20;
 
 class PoolWorker {
   readonly pending = new Map<number, Pending>();
