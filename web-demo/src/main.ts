@@ -121,7 +121,6 @@ async function giveMemoryBack(): Promise<void> {
 }
 
 function show(parts: Uint8Array[], label: string, names: Record<string, string>): void {
-  shown = { parts, label, names };
   $('error').hidden = true;
   let opened: Opened;
   try {
@@ -133,6 +132,7 @@ function show(parts: Uint8Array[], label: string, names: Record<string, string>)
   }
   current?.free();
   current = opened;
+  shown = { parts, label, names };
   state.blobs = opened.blobs;
   window_ = undefined;
   selected = opened.metrics.slice(0, opened.kind === 'text' ? 1 : DEFAULT_SELECTION).map((m) => m.id);
