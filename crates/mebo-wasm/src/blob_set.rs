@@ -152,6 +152,6 @@ impl TextBlobSetHandle {
 
     /// Every metric over every blob, as `decodeAll` columns (ids ascending).
     pub fn materialize(&self) -> JsResult<JsValue> {
-        crate::text::columns(&check(self.set.materialize())?)
+        crate::text::string_columns(&check(self.set.materialize())?)
     }
 }

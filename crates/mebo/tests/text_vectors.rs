@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use mebo::text::TextBlob;
+use mebo::text::{Dictionary, StringColumn, TextBlob};
 #[cfg(feature = "encode")]
 use mebo::text::{TextEncoder, TextEncoderOptions};
 use mebo::{ByteOrder, Compression, DecodeLimits, TimestampEncoding};
@@ -140,6 +140,17 @@ fn assert_blob_holds_input(name: &str, blob: &TextBlob, case: &Case) {
     assert_eq!(blob.metric_ids(), ids, "{name}");
     let columns = blob.decode_all().unwrap();
     assert_eq!(columns.ids, ids);
+    let dictionary = blob.decode_dictionary().unwrap();
+    assert_eq!(
+        (&dictionary.ids, &dictionary.offsets, &dictionary.timestamps),
+        (&columns.ids, &columns.offsets, &columns.timestamps),
+        "{name}"
+    );
+    assert_same_strings(&dictionary.values, &columns.values, name);
+    match (&dictionary.tags, &columns.tags) {
+        (Some(d), Some(c)) => assert_same_strings(d, c, name),
+        (d, c) => assert!(d.is_none() && c.is_none(), "{name}: tags in one decode only"),
+    }
     for (i, want) in input.metrics.iter().enumerate() {
         let m = blob.metric(want.id).unwrap();
         assert_eq!(m.index(), i, "{name}");
@@ -163,6 +174,20 @@ fn assert_blob_holds_input(name: &str, blob: &TextBlob, case: &Case) {
             assert_eq!(&got, want_tags);
         }
     }
+}
+
+/// A dictionary holds the column's strings, each distinct one once, in order
+/// of first appearance.
+fn assert_same_strings(d: &Dictionary, c: &StringColumn, name: &str) {
+    let got: Vec<&str> = (0..d.len()).map(|i| d.get(i).unwrap()).collect();
+    assert_eq!(got, c.iter().collect::<Vec<_>>(), "{name}");
+    let mut distinct: Vec<&str> = Vec::new();
+    for s in c.iter() {
+        if !distinct.contains(&s) {
+            distinct.push(s);
+        }
+    }
+    assert_eq!(d.strings, distinct, "{name}");
 }
 
 #[test]
@@ -229,7 +254,12 @@ fn compressed_vectors_round_trip() {
 /// Every read path; only the absence of panics matters.
 fn exercise(bytes: &[u8]) -> bool {
     let Ok(blob) = TextBlob::open(bytes) else { return false };
-    let _ = blob.decode_all();
+    // Both decodes of every metric fail together, and agree when they do not.
+    match (blob.decode_all(), blob.decode_dictionary()) {
+        (Ok(c), Ok(d)) => assert_same_strings(&d.values, &c.values, "damaged"),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        (a, b) => panic!("decode_all {:?} but decode_dictionary {:?}", a.map(|_| ()), b.map(|_| ())),
+    }
     for m in blob.metrics() {
         let _ = m.timestamps();
         let _ = m.values();

@@ -18,6 +18,7 @@ use crate::limits::DecodeLimits;
 use crate::payload::Payload;
 use crate::section::metric_names::MetricNames;
 
+use super::dictionary::{DictionaryBuilder, DictionaryColumns};
 use super::header::{TextHeader, TextOptions, HEADER_SIZE};
 use super::index::{TextIndexEntry, ENTRY_SIZE};
 use super::rows::{Row, RowLayout, Rows};
@@ -334,19 +335,50 @@ impl<'a> TextBlob<'a> {
             t
         });
         for metric in self.metrics() {
-            for (i, row) in metric.rows().enumerate() {
-                let row = row?;
+            metric.rows().try_for_each_row(|i, row| {
                 c.timestamps.push(row.ts);
                 c.values.push(utf8(row.value, "text value", i)?);
                 if let Some(tags) = &mut tags {
                     tags.push(utf8(row.tag, "text tag", i)?);
                 }
-            }
+                Ok(())
+            })?;
             // Fits: points are bounded by the u32 data size.
             c.offsets.push(c.timestamps.len() as u32);
         }
         c.tags = tags;
         Ok(())
+    }
+
+    /// Decode every metric with values and tags as dictionaries (see
+    /// [`dictionary`](super::dictionary)): strings borrow the blob, each
+    /// distinct one checked for UTF-8 once.
+    pub fn decode_dictionary(&self) -> Result<DictionaryColumns<'_>> {
+        let points = self.total_points;
+        let mut offsets = Vec::with_capacity(self.len() + 1);
+        offsets.push(0);
+        let mut timestamps = Vec::with_capacity(points);
+        let mut values = DictionaryBuilder::with_capacity(points);
+        let mut tags = self.header.options.tags.then(|| DictionaryBuilder::with_capacity(points));
+        for metric in self.metrics() {
+            metric.rows().try_for_each_row(|i, row| {
+                timestamps.push(row.ts);
+                values.push(row.value).map_err(|_| Error::InvalidUtf8 { what: "text value", index: i })?;
+                if let Some(tags) = &mut tags {
+                    tags.push(row.tag).map_err(|_| Error::InvalidUtf8 { what: "text tag", index: i })?;
+                }
+                Ok(())
+            })?;
+            // Fits: points are bounded by the u32 data size.
+            offsets.push(timestamps.len() as u32);
+        }
+        Ok(DictionaryColumns {
+            ids: self.ids.clone(),
+            offsets,
+            timestamps,
+            values: values.finish(),
+            tags: tags.map(DictionaryBuilder::finish),
+        })
     }
 
     fn layout(&self) -> RowLayout {

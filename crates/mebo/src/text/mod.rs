@@ -8,6 +8,7 @@
 //! (timestamp, lengths, value, tag per point), see `rows`.
 
 pub mod blob;
+pub mod dictionary;
 #[cfg(feature = "encode")]
 pub mod encoder;
 pub mod header;
@@ -15,6 +16,7 @@ pub mod index;
 mod rows;
 
 pub use blob::{StringColumn, TextBlob, TextColumns, TextMetric};
+pub use dictionary::{Dictionary, DictionaryColumns};
 #[cfg(feature = "encode")]
 pub use encoder::{TextEncoder, TextEncoderOptions, MAX_METRICS, MAX_POINTS_PER_METRIC};
 pub use header::{TextHeader, TextOptions};

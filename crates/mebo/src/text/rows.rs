@@ -110,32 +110,49 @@ impl<'b> Rows<'b> {
         Rows { data, pos: 0, remaining: count, prev: layout.start_time, layout, metric }
     }
 
+    #[cold]
+    #[inline(never)]
     fn corrupt(&self, detail: String) -> Error {
         Error::CorruptColumn { what: "text data", metric: self.metric, detail }
     }
 
+    /// The error of a field of `n` bytes at the position that runs past the end.
+    #[cold]
+    #[inline(never)]
+    fn past_end(&self, n: usize, what: &str) -> Error {
+        self.corrupt(format!("{what} of {n} bytes at offset {} runs past the metric's {} bytes", self.pos, self.data.len()))
+    }
+
+    // The row's fields are read with one bounds check each and their errors
+    // built out of line: a text decode is this loop, once per point.
+    #[inline(always)]
     fn take(&mut self, n: usize, what: &str) -> Result<&'b [u8]> {
-        let end = self.pos.checked_add(n).filter(|&end| end <= self.data.len());
-        match end {
-            Some(end) => {
-                let bytes = &self.data[self.pos..end];
-                self.pos = end;
+        match self.data.get(self.pos..).and_then(|rest| rest.get(..n)) {
+            Some(bytes) => {
+                self.pos += n;
                 Ok(bytes)
             }
-            None => {
-                Err(self.corrupt(format!("{what} of {n} bytes at offset {} runs past the metric's {} bytes", self.pos, self.data.len())))
-            }
+            None => Err(self.past_end(n, what)),
         }
     }
 
+    #[inline(always)]
     fn byte(&mut self, what: &str) -> Result<u8> {
-        Ok(self.take(1, what)?[0])
+        match self.data.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.past_end(1, what)),
+        }
     }
 
+    #[inline(always)]
     fn row(&mut self) -> Result<Row<'b>> {
         let ts = if self.layout.delta {
-            let zz = read_uvarint(self.data, &mut self.pos)
-                .ok_or_else(|| self.corrupt(format!("timestamp varint at offset {} is cut or overlong", self.pos)))?;
+            let Some(zz) = read_uvarint(self.data, &mut self.pos) else {
+                return Err(self.corrupt(format!("timestamp varint at offset {} is cut or overlong", self.pos)));
+            };
             // From the previous point whatever its value: the reference decoder
             // wrongly restarts from the start time after a timestamp of 0.
             self.prev.wrapping_add(unzigzag(zz))
@@ -158,9 +175,36 @@ impl<'b> Rows<'b> {
     }
 }
 
+impl<'b> Rows<'b> {
+    /// Every row in turn to `f` with its position, with the errors of the
+    /// iterator (the check that the rows fill the metric's bytes comes before
+    /// the last row reaches `f`). The decodes of whole blobs use this: a row
+    /// then stays in registers, where the iterator's `Option<Result<Row>>`
+    /// goes through memory and stalls the loop on reading it back.
+    #[inline(always)]
+    pub fn try_for_each_row(mut self, mut f: impl FnMut(usize, Row<'b>) -> Result<()>) -> Result<()> {
+        let count = self.remaining;
+        for i in 0..count {
+            let row = self.row()?;
+            if i + 1 == count && self.pos != self.data.len() {
+                return Err(self.left_over());
+            }
+            f(i, row)?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn left_over(&self) -> Error {
+        self.corrupt(format!("{} bytes left after the last point", self.data.len() - self.pos))
+    }
+}
+
 impl<'b> Iterator for Rows<'b> {
     type Item = Result<Row<'b>>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.remaining == 0 {
             return None;
@@ -168,7 +212,7 @@ impl<'b> Iterator for Rows<'b> {
         self.remaining -= 1;
         let row = self.row().and_then(|row| {
             if self.remaining == 0 && self.pos != self.data.len() {
-                return Err(self.corrupt(format!("{} bytes left after the last point", self.data.len() - self.pos)));
+                return Err(self.left_over());
             }
             Ok(row)
         });
