@@ -200,21 +200,6 @@ pub fn text_opened(blob: &TextBlob<'_>) -> Result<()> {
         (None, Err(e)) => assert_eq!(Some(e.to_string()), blob.decode_all().err().map(|e| e.to_string()), "decode_dictionary error"),
         (c, d) => panic!("decode_all ok: {}, decode_dictionary ok: {}", c.is_some(), d.is_ok()),
     }
-    // The dictionary decode fails exactly when decode_all does, with the same
-    // error, and holds the same strings.
-    match (&all, blob.decode_dictionary()) {
-        (Some(c), Ok(d)) => {
-            assert!(d.ids == c.ids && d.offsets == c.offsets && d.timestamps == c.timestamps, "decode_dictionary columns");
-            assert!((0..c.values.len()).all(|i| d.values.get(i) == c.values.get(i)), "decode_dictionary values");
-            let tags = (c.tags.as_ref(), d.tags.as_ref());
-            assert!(tags.0.is_some() == tags.1.is_some(), "decode_dictionary tags");
-            if let (Some(ct), Some(dt)) = tags {
-                assert!((0..ct.len()).all(|i| dt.get(i) == ct.get(i)), "decode_dictionary tag values");
-            }
-        }
-        (None, Err(e)) => assert_eq!(Some(e.to_string()), blob.decode_all().err().map(|e| e.to_string()), "decode_dictionary error"),
-        (c, d) => panic!("decode_all ok: {}, decode_dictionary ok: {}", c.is_some(), d.is_ok()),
-    }
     let mut total = 0usize;
     for (i, m) in blob.metrics().enumerate() {
         let n = m.len();
