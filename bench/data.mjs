@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as arrow from 'apache-arrow';
 import { configName } from './harness.mjs';
+// The SDK's parser of the vectors' input schema, as built beside the CLI (packages/mebo/build-cli.mjs).
+import { parseDocument } from '../packages/mebo/dist/document.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BENCH_DIR = process.env.MEBO_BENCH_DIR ?? join(ROOT, '../shared/bench');
@@ -53,19 +55,10 @@ export function numericInput(relativePath) {
 export function readNumericInput(path) {
   let input = inputs.get(path);
   if (input) return input;
-  const raw = readJson(path);
-  const bits = new BigUint64Array(1);
-  const float = new Float64Array(bits.buffer);
+  const doc = parseDocument(readJson(path));
   input = {
-    startTime: BigInt(raw.startTimeMicros),
-    metrics: raw.metrics.map((m) => ({
-      name: m.name,
-      timestamps: BigInt64Array.from(m.timestamps, (t) => BigInt(t)),
-      values: Float64Array.from(m.values, (hex) => {
-        bits[0] = BigInt(`0x${hex}`);
-        return float[0];
-      }),
-    })),
+    startTime: doc.startTime,
+    metrics: doc.metrics.map(({ name, timestamps, values }) => ({ name, timestamps, values })),
   };
   inputs.set(path, input);
   return input;

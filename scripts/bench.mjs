@@ -56,7 +56,7 @@ function run(command, args, options = {}) {
 if (!existsSync(join(ROOT, 'bench/node_modules/apache-arrow')) || !existsSync(join(ROOT, 'node_modules/.pnpm'))) {
   run(process.execPath, [join(ROOT, 'scripts/setup.mjs')]);
 }
-const sdkBuilt = ['packages/mebo/wasm/mebo_simd.wasm', 'packages/mebo/wasm/mebo_scalar.wasm', 'packages/mebo/dist/index.js'].every(
+const sdkBuilt = ['packages/mebo/wasm/mebo_simd.wasm', 'packages/mebo/wasm/mebo_scalar.wasm', 'packages/mebo/dist/index.js', 'packages/mebo/dist/document.js'].every(
   (file) => existsSync(join(ROOT, file)),
 );
 if (argv.includes('--build') || !sdkBuilt) run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);

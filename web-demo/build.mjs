@@ -20,6 +20,7 @@ import { build } from 'esbuild';
 import * as mebo from 'mebo';
 import { configName } from '../bench/harness.mjs';
 import { readNumericInput, sizes as benchSizes } from '../bench/data.mjs';
+import { parseDocument } from '../packages/mebo/dist/document.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -72,9 +73,10 @@ function requireShared() {
 
 /** Metric names by id (16 hex digits) from an input file, when its metrics were started by name. */
 function namesOf(inputPath) {
-  const input = readJson(inputPath);
   const names = {};
-  for (const m of input.metrics) if (m.name !== undefined && m.id) names[m.id.toLowerCase()] = m.name;
+  for (const { name, id } of parseDocument(readJson(inputPath)).metrics) {
+    if (name !== undefined && id !== undefined) names[id.toString(16).padStart(16, '0')] = name;
+  }
   return names;
 }
 

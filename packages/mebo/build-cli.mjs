@@ -2,6 +2,9 @@
 // Builds dist/cli.js, the `mebo` command line (cli/*.ts), with esbuild. The
 // CLI imports the SDK through its public entry, which stays external: the
 // bundle loads dist/index.js beside it rather than a second copy of the SDK.
+// The parser of the vectors' input schema (cli/document.ts) is a module of
+// its own, dist/document.js, that the CLI loads likewise: the workspace's
+// plain-Node scripts (bench/data.mjs, web-demo/build.mjs) import it too.
 // Run after build-sdk.mjs (which empties dist/).
 
 import { chmodSync } from 'node:fs';
@@ -10,20 +13,19 @@ import { build } from 'esbuild';
 
 process.chdir(fileURLToPath(new URL('.', import.meta.url)));
 
+const common = { bundle: true, format: 'esm', platform: 'node', target: 'node18', logLevel: 'warning' };
+await build({ ...common, entryPoints: ['cli/document.ts'], outfile: 'dist/document.js' });
 await build({
+  ...common,
   entryPoints: ['cli/main.ts'],
   outfile: 'dist/cli.js',
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node18',
   banner: { js: '#!/usr/bin/env node' },
-  logLevel: 'warning',
   plugins: [
     {
-      name: 'sdk-external',
+      name: 'externals',
       setup(b) {
         b.onResolve({ filter: /^\.\.\/src\/index\.js$/ }, () => ({ path: './index.js', external: true }));
+        b.onResolve({ filter: /^\.\/document\.js$/ }, () => ({ path: './document.js', external: true }));
       },
     },
   ],

@@ -4,8 +4,9 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { init } from '../src/index.js';
-import { parseArgs, UsageError, type Specs } from './args.js';
-import { ENCODE_OPTIONS, encodeDocument, InputError, type OptionField } from './encode.js';
+import { parseCommandLine, UsageError, type Specs } from './args.js';
+import { InputError } from './document.js';
+import { ENCODE_OPTIONS, encodeDocument, type OptionField } from './encode.js';
 import { formatReport, inspect } from './inspect.js';
 import { csvHeader, csvRows, describeError, openBlob, toDocument, toReadableDocument, type Blob } from './output.js';
 
@@ -116,8 +117,8 @@ function print(text: string | Uint8Array): void {
 }
 
 async function inspectCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs(argv, { ...COMMON, json: { type: 'boolean' } });
-  if (values.get('help')) return help('inspect');
+  const { values, positionals } = parseCommandLine(argv, { ...COMMON, json: { type: 'boolean' } });
+  if (values.help) return help('inspect');
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'which blob? (mebo inspect <blob>)' : 'inspect takes one blob');
   const file = positionals[0]!;
   const bytes = readInput(file);
@@ -126,7 +127,7 @@ async function inspectCommand(argv: string[]): Promise<number> {
     const blob = openBlob(bytes);
     try {
       const report = inspect(blob);
-      return values.get('json') ? `${JSON.stringify({ file, size: bytes.length, ...report }, null, 2)}\n` : formatReport(file, report);
+      return values.json ? `${JSON.stringify({ file, size: bytes.length, ...report }, null, 2)}\n` : formatReport(file, report);
     } finally {
       blob.free();
     }
@@ -136,11 +137,11 @@ async function inspectCommand(argv: string[]): Promise<number> {
 }
 
 async function decodeCommand(argv: string[]): Promise<number> {
-  const { values, positionals: files } = parseArgs(argv, { ...COMMON, csv: { type: 'boolean' }, exact: { type: 'boolean' } });
-  if (values.get('help')) return help('decode');
+  const { values, positionals: files } = parseCommandLine(argv, { ...COMMON, csv: { type: 'boolean' }, exact: { type: 'boolean' } });
+  if (values.help) return help('decode');
   if (files.length === 0) throw new UsageError('which blob? (mebo decode <blob>...)');
-  const csv = values.get('csv') === true;
-  const exact = values.get('exact') === true;
+  const csv = values.csv === true;
+  const exact = values.exact === true;
   if (csv && exact) throw new UsageError('--csv and --exact are two output forms: pick one');
   await init();
   const documentOf = (blob: Blob) => (exact ? toDocument(blob) : toReadableDocument(blob));
@@ -173,17 +174,20 @@ async function decodeCommand(argv: string[]): Promise<number> {
 
 async function encodeCommand(argv: string[]): Promise<number> {
   const specs: Specs = { ...COMMON, output: { type: 'string', short: 'o' } };
-  for (const { flag, type } of Object.values(ENCODE_OPTIONS)) specs[flag] = { type };
-  const { values, positionals } = parseArgs(argv, specs);
-  if (values.get('help')) return help('encode');
+  for (const { flag, type } of Object.values(ENCODE_OPTIONS)) {
+    specs[flag] = { type };
+    if (type === 'boolean') specs[`no-${flag}`] = { type };
+  }
+  const { values, positionals } = parseCommandLine(argv, specs);
+  if (values.help) return help('encode');
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'which input? (mebo encode <input.json> -o <blob>)' : 'encode takes one input file');
-  const output = values.get('output');
+  const output = values.output;
   if (typeof output !== 'string') throw new UsageError('where to? -o <blob> is required (-o - writes to stdout)');
   if (output === '-' && process.stdout.isTTY) throw new UsageError('not writing a binary blob to a terminal: redirect stdout or give -o <file>');
   const flags = new Map<OptionField, string | boolean>();
   for (const [field, { flag }] of Object.entries(ENCODE_OPTIONS)) {
-    const value = values.get(flag);
-    if (value !== undefined) flags.set(field as OptionField, value);
+    const value = values[flag] ?? (values[`no-${flag}`] ? false : undefined);
+    if (value !== undefined) flags.set(field as OptionField, value as string | boolean);
   }
   const input = positionals[0]!;
   let doc;

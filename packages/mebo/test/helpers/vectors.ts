@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NumericEncodeOptions, NumericMetricInput, TextEncodeOptions, TextMetricInput } from '../../src/index.js';
+import { encoderMetrics, parseDocument, type DocumentMetric } from '../../cli/document.js';
 
 function findRepoRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
@@ -74,30 +75,19 @@ export function readInput(c: Case): Input {
   return input;
 }
 
-interface RawMetric {
-  name?: string;
-  id: string;
-  timestamps: string[];
-  values?: string[];
-  texts?: string[];
-  tags?: string[];
-}
-
-function parseInput(raw: { startTimeMicros: string; identifier: string; metrics: RawMetric[] }): Input {
+/** Typed columns of an input file, by the one parser of the schema (cli/document.ts). */
+function parseInput(json: unknown): Input {
+  const doc = parseDocument(json);
   return {
-    startTime: BigInt(raw.startTimeMicros),
-    byName: raw.identifier === 'name',
-    metrics: raw.metrics.map((m) => {
-      const valueBits = BigUint64Array.from((m.values ?? []).map((hex) => BigInt(`0x${hex}`)));
-      const metric: InputMetric = {
-        id: BigInt(`0x${m.id}`),
-        timestamps: BigInt64Array.from(m.timestamps.map((t) => BigInt(t))),
-        valueBits,
-        values: new Float64Array(valueBits.buffer),
-        texts: m.texts ?? [],
-      };
-      if (m.name !== undefined) metric.name = m.name;
-      if (m.tags !== undefined) metric.tags = m.tags;
+    startTime: doc.startTime!,
+    byName: doc.identifier === 'name',
+    metrics: doc.metrics.map(({ name, id, timestamps, values, tags }: DocumentMetric<Float64Array | string[]>) => {
+      const floats = values instanceof Float64Array ? values : new Float64Array(0);
+      const texts = Array.isArray(values) ? values : [];
+      // The input files give every metric its id (xxHash64 of the name where started by name).
+      const metric: InputMetric = { id: id!, timestamps, valueBits: bitsOf(floats), values: floats, texts };
+      if (name !== undefined) metric.name = name;
+      if (tags !== undefined) metric.tags = tags;
       return metric;
     }),
   };
@@ -128,19 +118,11 @@ export function numericTagOffset(blob: Uint8Array): number {
 
 /** The metrics of an input as encodeNumeric takes them: by name or by id, as the reference was given them. */
 export function numericMetricsOf(input: Input): NumericMetricInput[] {
-  return input.metrics.map((m) => ({ ...key(input, m), timestamps: m.timestamps, values: m.values, ...tagsOf(m) }));
+  return encoderMetrics({ identifier: input.byName ? 'name' : 'id', metrics: input.metrics });
 }
 
 export function textMetricsOf(input: Input): TextMetricInput[] {
-  return input.metrics.map((m) => ({ ...key(input, m), timestamps: m.timestamps, values: m.texts, ...tagsOf(m) }));
-}
-
-function key(input: Input, m: InputMetric): { name: string } | { id: bigint } {
-  return input.byName ? { name: m.name! } : { id: m.id };
-}
-
-function tagsOf(m: InputMetric): { tags?: string[] } {
-  return m.tags ? { tags: m.tags } : {};
+  return encoderMetrics({ identifier: input.byName ? 'name' : 'id', metrics: input.metrics.map((m) => ({ ...m, values: m.texts })) });
 }
 
 /** A numeric case's options, as encodeNumeric takes them. */
