@@ -341,6 +341,9 @@ export function decimateRows(mebo, blobs, runtime, plan) {
     const blob = mebo.NumericBlob.from(bytes);
     const points = blob.totalPoints;
     blob.free();
+    // The decode alone (no copy out, nothing thinned): both sides pay it, so
+    // js / decode-view bounds the ratio decimating in wasm can reach.
+    rows.push({ config, runtime, op: 'decimate-decode-view', points, bytes: bytes.length, ...measure(() => decodeNumericView(mebo, bytes), plan) });
     for (const method of ['minmax', 'lttb']) {
       for (const js of [false, true]) {
         const op = `decimate-${method}${js ? '-js' : ''}`;

@@ -119,15 +119,32 @@ class Staging {
 /** The largest staging buffer a pool keeps for later calls. */
 const STAGING_KEEP_BYTES = 16 << 20;
 
+/**
+ * Calls a worker holds at once: the one it runs and the next, so that it
+ * never waits a round trip for work. The rest wait in the pool's queue and go
+ * to whichever worker answers first: blobs of uneven size spread evenly.
+ */
+const IN_FLIGHT = 2;
+
+/** A call waiting in the pool's queue. */
+interface Queued {
+  request: Request;
+  call: Pending;
+}
+
 class PoolWorker {
   readonly pending = new Map<number, Pending>();
-  constructor(readonly endpoint: Endpoint) {
+  constructor(
+    readonly endpoint: Endpoint,
+    answered: () => void,
+  ) {
     endpoint.onMessage((message) => {
       const call = this.pending.get(message.id);
       if (!call) return;
       this.pending.delete(message.id);
       if ('error' in message) call.reject(new MeboError(message.error.code as MeboErrorCode, message.error.message));
       else call.resolve(message.text ? dictionaryColumns(message.ok as TextColumns) : message.ok);
+      answered();
     });
     endpoint.onError((error) => {
       for (const call of this.pending.values()) call.reject(new MeboError('INTERNAL', `a pool worker failed: ${error.message}`, { cause: error }));
@@ -140,20 +157,18 @@ let nextId = 1;
 
 /** A pool of decoding workers. Create it with `DecodePool.create()`; `terminate()` when done. */
 export class DecodePool {
-  #workers: PoolWorker[];
+  #workers: PoolWorker[] = [];
+  #queue: Queued[] = [];
   #closed = false;
   #staging = Staging.available() ? new Staging() : undefined;
-
-  private constructor(workers: PoolWorker[]) {
-    this.#workers = workers;
-  }
 
   /** Start the workers and load the module in each (resolves once all are ready). */
   static async create(options: PoolOptions = {}): Promise<DecodePool> {
     const size = options.size ?? (await cores());
     if (!Number.isInteger(size) || size < 1 || size > 256) throw new MeboError('INVALID_ARGUMENT', `size must be an integer from 1 to 256, got ${String(size)}`);
-    const workers = await Promise.all(Array.from({ length: size }, async () => new PoolWorker(await spawn())));
-    const pool = new DecodePool(workers);
+    const pool = new DecodePool();
+    const workers = await Promise.all(Array.from({ length: size }, async () => new PoolWorker(await spawn(), () => pool.#pump())));
+    pool.#workers = workers;
     try {
       await Promise.all(workers.map((w) => pool.#send(w, { id: nextId++, init: options.init ?? {} }, [])));
     } catch (error) {
@@ -196,6 +211,7 @@ export class DecodePool {
   /** Stop every worker; pending calls fail with FREED. */
   terminate(): void {
     this.#closed = true;
+    for (const { call } of this.#queue.splice(0)) call.reject(new MeboError('FREED', 'the pool was terminated'));
     for (const w of this.#workers) {
       for (const call of w.pending.values()) call.reject(new MeboError('FREED', 'the pool was terminated'));
       w.pending.clear();
@@ -209,16 +225,42 @@ export class DecodePool {
     for (const input of inputs) {
       if (!(input instanceof Uint8Array)) return Promise.reject(new MeboError('INVALID_ARGUMENT', 'blob bytes must be a Uint8Array'));
     }
-    const transfer = options.transfer ? [...new Set(inputs.map((b) => b.buffer).filter((b): b is ArrayBuffer => b instanceof ArrayBuffer))] : [];
-    // The least busy worker takes the call.
-    const worker = this.#workers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-    if (transfer.length > 0 || !this.#staging) return this.#send(worker, { id: nextId++, job }, transfer) as Promise<T>;
+    if (options.transfer) {
+      // Moved now, as the caller asked, even if the call then waits in the queue.
+      const transfer = [...new Set(inputs.map((b) => b.buffer).filter((b): b is ArrayBuffer => b instanceof ArrayBuffer))];
+      if (transfer.length > 0) {
+        const worker = this.#leastBusy();
+        return this.#send(worker, { id: nextId++, job }, transfer) as Promise<T>;
+      }
+    }
+    if (!this.#staging) return this.#enqueue({ id: nextId++, job }) as Promise<T>;
     const staged = this.#staging.stage(inputs);
     const sent = 'bytes' in job ? { ...job, bytes: staged.views[0]! } : { ...job, blobs: staged.views };
-    const answer = this.#send(worker, { id: nextId++, job: sent }, []);
+    const answer = this.#enqueue({ id: nextId++, job: sent });
     // Released once answered (either way); a terminated pool drops its buffers with it.
     answer.then(staged.release, staged.release);
     return answer as Promise<T>;
+  }
+
+  #leastBusy(): PoolWorker {
+    return this.#workers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+  }
+
+  #enqueue(request: Request): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ request, call: { resolve, reject } });
+      this.#pump();
+    });
+  }
+
+  /** Hand queued calls to workers with room for them (see IN_FLIGHT). */
+  #pump(): void {
+    while (this.#queue.length > 0 && !this.#closed) {
+      const worker = this.#leastBusy();
+      if (worker.pending.size >= IN_FLIGHT) return;
+      const { request, call } = this.#queue.shift()!;
+      this.#send(worker, request, []).then(call.resolve, call.reject);
+    }
   }
 
   #send(worker: PoolWorker, request: Request, transfer: ArrayBuffer[]): Promise<unknown> {
