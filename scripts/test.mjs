@@ -2,7 +2,8 @@
 // `npm test`: every test in the repository, on a fresh machine too.
 //
 //   1. setup    installs the toolchain and JS dependencies (idempotent)
-//   2. build    wasm (simd + scalar), the SDK and the CLI
+//   2. build    wasm (full and decode-only, each simd + scalar), the SDK
+//               and the CLI
 //      gates    cargo fmt --check, cargo clippy -D warnings (with and without
 //               default features), every package's TypeScript typecheck
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // Builds dist/: index.js (one ESM bundle of src/ and the wasm-bindgen glue,
-// by esbuild), worker/pool.js and worker/thread.js (`mebo/worker`: they import
-// ../index.js, not a copy of it) and the .d.ts files (by tsc). Needs wasm/
-// built first (scripts/build.mjs at the repository root).
+// by esbuild), decode.js (`mebo/decode`: the read side of src/ bundled with the
+// decode-only builds' glue), worker/pool.js and worker/thread.js
+// (`mebo/worker`: they import ../index.js, not a copy of it) and the .d.ts
+// files (by tsc). Needs wasm/ built first (scripts/build.mjs at the repository
+// root).
 
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -28,6 +31,27 @@ const common = {
   logLevel: 'warning',
 };
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
+
+// `mebo/decode`: the same modules on the decode-only builds. Their glue
+// (wasm/mebo_decode.js) has no encoder classes, so a module of the read side
+// that imported one would fail this build; the builds' URLs come from
+// src/wasm-location-decode.ts.
+const decodeOnly = {
+  name: 'decode-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/wasm\/mebo_wasm\.js$/ }, () => ({ path: resolve('wasm/mebo_decode.js') }));
+    b.onResolve({ filter: /^\.\/wasm-location\.js$/ }, () => ({ path: resolve('src/wasm-location-decode.ts') }));
+  },
+};
+const decode = await build({ ...common, entryPoints: ['src/decode.ts'], outfile: 'dist/decode.js', plugins: [decodeOnly], metafile: true });
+const bundled = Object.keys(decode.metafile.inputs);
+for (const [what, bad] of [
+  ['the full glue', 'wasm/mebo_wasm.js'],
+  ['the full builds\' URLs', 'src/wasm-location.ts'],
+  ['an encoder', 'src/encoder.ts'],
+]) {
+  if (bundled.includes(bad)) throw new Error(`build-sdk: dist/decode.js bundles ${what} (${bad})`);
+}
 
 // The pool and its worker share the main bundle: one module instance per realm.
 const mainEntryExternal = {

@@ -5,6 +5,8 @@
 
 use std::ops::Range;
 
+use mebo::order::{signed_key, stable_order};
+
 /// The points of a series with `from <= t < to`.
 #[derive(Debug, PartialEq)]
 pub enum Selection {
@@ -93,8 +95,8 @@ pub fn decimate(timestamps: &[i64], values: &[f64], from: Option<i64>, to: Optio
         }
     } else {
         let inside = |t: i64| from.is_none_or(|f| f <= t) && to.is_none_or(|end| t < end);
-        let mut order: Vec<usize> = (0..n).filter(|&i| !vs[i].is_nan() && inside(ts[i])).collect();
-        order.sort_by_key(|&i| ts[i]);
+        let window: Vec<usize> = (0..n).filter(|&i| !vs[i].is_nan() && inside(ts[i])).collect();
+        let order: Vec<usize> = stable_order(window.iter().map(|&i| signed_key(ts[i]))).into_iter().map(|k| window[k]).collect();
         kept = Some((order.iter().map(|&i| ts[i]).collect(), order.iter().map(|&i| vs[i]).collect()));
         kept.as_ref().map(|(t, v)| (t.as_slice(), v.as_slice())).unwrap_or_default()
     };

@@ -5,6 +5,7 @@
 
 use crate::error::{Error, Result};
 use crate::numeric::{NumericBlob, NumericColumns};
+use crate::order;
 use crate::section::header::{read_flags, MAGIC_MASK, MAGIC_TEXT_V1};
 use crate::text::{TextBlob, TextColumns};
 
@@ -51,12 +52,11 @@ pub struct Windows<B> {
 }
 
 impl<B: WindowBlob> Windows<B> {
-    pub fn new(mut blobs: Vec<B>) -> Result<Self> {
+    pub fn new(blobs: Vec<B>) -> Result<Self> {
         if blobs.is_empty() {
             return Err(Error::BlobSet { detail: "a blob set needs at least one blob".into() });
         }
-        blobs.sort_by_key(|b| b.start_time());
-        Ok(Windows { blobs })
+        Ok(Windows { blobs: order::sorted_by_key(blobs, |b| order::signed_key(b.start_time())) })
     }
 
     pub fn blobs(&self) -> &[B] {
@@ -70,8 +70,8 @@ impl<B: WindowBlob> Windows<B> {
 
     /// Every metric id in the set, ascending.
     pub fn metric_ids(&self) -> Vec<u64> {
-        let mut ids: Vec<u64> = self.blobs.iter().flat_map(|b| b.metric_ids().iter().copied()).collect();
-        ids.sort_unstable();
+        let all: Vec<u64> = self.blobs.iter().flat_map(|b| b.metric_ids().iter().copied()).collect();
+        let mut ids: Vec<u64> = order::stable_order(all.iter().copied()).into_iter().map(|i| all[i]).collect();
         ids.dedup();
         ids
     }

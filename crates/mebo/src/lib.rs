@@ -22,6 +22,8 @@ pub mod format;
 pub mod hash;
 pub mod limits;
 pub mod numeric;
+#[doc(hidden)] // for the wasm bindings: not part of the format API
+pub mod order;
 mod payload;
 pub mod section;
 pub mod text;

@@ -1,12 +1,15 @@
 // Loading the WebAssembly module. One glue (bundled into dist/index.js) serves
 // both builds. The glue is generated without a default module URL, so
-// bundlers see just the two URLs below; it is always handed a compiled module.
+// bundlers see just the two URLs of ./wasm-location.ts; it is always handed a
+// compiled module. `mebo/decode` (dist/decode.js) is this same code bundled
+// with the decode-only builds' glue and their URLs (build-sdk.mjs).
 
 import instantiateGlue, { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
 import { describe } from './args.js';
 import { liveHandles } from './owned.js';
 import { simdMismatch } from './simd-check.js';
+import { wasmLocation } from './wasm-location.js';
 
 /** The two builds shipped in `wasm/`: with WebAssembly SIMD (simd128) and without. */
 export type WasmVariant = 'simd' | 'scalar';
@@ -223,12 +226,10 @@ async function load(options: InitOptions): Promise<void> {
   await instantiate(await compile(defaultLocation('scalar')), 'scalar');
 }
 
-/** The build beside this package. Both URLs are literal so bundlers can pick up the files. */
+/** The build beside this package. */
 function defaultLocation(variant: WasmVariant): URL {
   try {
-    return variant === 'simd'
-      ? new URL('../wasm/mebo_simd.wasm', import.meta.url)
-      : new URL('../wasm/mebo_scalar.wasm', import.meta.url);
+    return wasmLocation(variant);
   } catch (cause) {
     throw new MeboError('WASM_LOAD', 'cannot locate the wasm beside the package here: pass it with init({ wasm })', { cause });
   }

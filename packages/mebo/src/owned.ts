@@ -6,11 +6,15 @@
 // The SDK counts its live objects: `reset()` may replace the module only when
 // none is left (memoryInfo().liveHandles).
 
-import { NumericBlobHandle, NumericBlobSetHandle, NumericEncoderHandle, TextBlobHandle, TextBlobSetHandle, TextEncoderHandle } from '../wasm/mebo_wasm.js';
+import { NumericBlobHandle, NumericBlobSetHandle, TextBlobHandle, TextBlobSetHandle } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
 
-/** The bindings' handle classes: an SDK object wraps one of these and nothing else. */
-const HANDLE_CLASSES = [NumericBlobHandle, NumericBlobSetHandle, NumericEncoderHandle, TextBlobHandle, TextBlobSetHandle, TextEncoderHandle];
+/**
+ * The bindings' reading handle classes: a blob or set wraps one of these and
+ * nothing else. Encoders make their handle in their own constructor, so only
+ * what `from(...)` opens is checked (and `mebo/decode` imports no encoder class).
+ */
+const HANDLE_CLASSES = [NumericBlobHandle, NumericBlobSetHandle, TextBlobHandle, TextBlobSetHandle];
 
 let live = 0;
 /** Objects collected without `free()` stop counting when the collector gets to them. */
@@ -29,9 +33,10 @@ export interface Freeable {
 export abstract class Owned<H extends Freeable> {
   #handle: H | undefined;
 
-  protected constructor(handle: H) {
+  /** `made`: the subclass made `handle` itself (the encoders); otherwise it must be a reading handle. */
+  protected constructor(handle: H, made = false) {
     // Blobs and sets have no public constructor; from JavaScript one can still be called.
-    if (!HANDLE_CLASSES.some((C) => handle instanceof C)) {
+    if (!made && !HANDLE_CLASSES.some((C) => handle instanceof C)) {
       throw new MeboError('INVALID_ARGUMENT', `${new.target.name} is not constructed directly: use ${new.target.name}.from(...)`);
     }
     this.#handle = handle;

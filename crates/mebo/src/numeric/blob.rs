@@ -10,6 +10,7 @@ use crate::encoding::{self, MAX_COLUMN_BYTES_PER_METRIC, MAX_COLUMN_BYTES_PER_PO
 use crate::error::{Error, Result};
 use crate::format::{Compression, Layout, TimestampEncoding, ValueEncoding};
 use crate::limits::DecodeLimits;
+use crate::order;
 use crate::payload::Payload;
 use crate::section::header::{IndexKind, NumericHeader, HEADER_SIZE};
 use crate::section::index::{resolve_ranges, IndexEntry, RawIndexEntry};
@@ -163,12 +164,14 @@ impl<'a> NumericBlob<'a> {
             let names: Vec<&str> = names.iter().map(|n| n.as_ref()).collect();
             MetricNames::verify(&names, &ids)?;
         }
-        let mut by_id: Vec<u32> = (0..metric_count as u32).collect();
-        if !header.index_kind.is_sorted() {
-            by_id.sort_by_key(|&i| ids[i as usize]);
+        let by_id: Vec<u32> = if !header.index_kind.is_sorted() {
+            // Positions are below `metric_count`, itself a u32.
+            order::stable_order(ids.iter().copied()).into_iter().map(|i| i as u32).collect()
         } else if ids.windows(2).any(|w| w[0] > w[1]) {
             return Err(Error::InvalidHeader { detail: "v2 index is not sorted by metric id".into() });
-        }
+        } else {
+            (0..metric_count as u32).collect()
+        };
 
         Ok(NumericBlob { header, names, entries, ids, by_id, timestamp_source, timestamps, values, tags, total_points })
     }

@@ -13,6 +13,7 @@ use crate::encoding::{encode_timestamps, encode_values};
 use crate::error::{Error, Result};
 use crate::format::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
 use crate::hash::metric_id;
+use crate::order;
 use crate::section::header::{IndexKind, NumericHeader, HEADER_SIZE};
 use crate::section::index::RawIndexEntry;
 use crate::section::metric_names::MetricNames;
@@ -319,10 +320,8 @@ impl NumericEncoder {
         let tags = o.tags && self.has_non_empty_tag;
 
         // Columns in index order: insertion order for v1, by id for v2.
-        let mut order: Vec<usize> = (0..self.metrics.len()).collect();
-        if o.layout != Layout::V1 {
-            order.sort_by_key(|&i| self.metrics[i].id);
-        }
+        let order: Vec<usize> =
+            if o.layout != Layout::V1 { order::stable_order(self.metrics.iter().map(|m| m.id)) } else { (0..self.metrics.len()).collect() };
         let starts = |len: fn(&EncodedMetric) -> usize| -> Vec<usize> {
             let mut acc = 0;
             self.metrics
@@ -451,6 +450,5 @@ fn find_shared_timestamps<'c>(order: &[usize], column: impl Fn(usize) -> &'c [u8
         }
     }
     // The reference lists groups in the order of their canonical metrics.
-    groups.sort_by_key(|g| g.canonical);
-    SharedTimestampTable { groups }
+    SharedTimestampTable { groups: order::sorted_by_key(groups, |g| g.canonical as u64) }
 }

@@ -20,6 +20,21 @@ import {
   type TextColumns,
 } from 'mebo';
 import { DecodePool } from 'mebo/worker';
+import { init as initDecode, NumericBlob as ReadOnlyBlob, NumericBlobSet, TextBlob as ReadOnlyTextBlob, type WasmInfo } from 'mebo/decode';
+// @ts-expect-error: mebo/decode has no encoders
+import { encodeNumeric as noEncoder } from 'mebo/decode';
+
+/** `mebo/decode`, the read side alone, resolves and checks too (and has no encoder). */
+export async function readOnly(bytes: Uint8Array): Promise<number> {
+  await initDecode({ variant: 'auto' });
+  using blob = ReadOnlyBlob.from(bytes, { maxPoints: 1_000_000 });
+  using set = NumericBlobSet.from([bytes]);
+  const columns: NumericColumns = blob.decodeAll();
+  const line: Decimated = set.decimate('cpu.user', { method: 'lttb', buckets: 100 });
+  const text: TextMetric = ReadOnlyTextBlob.from(bytes).metric(1n);
+  const info: WasmInfo = { variant: 'scalar', simdCheck: 'not run' };
+  return columns.values.length + line.values.length + text.values.length + String(info.variant).length + (noEncoder === undefined ? 0 : 1);
+}
 
 /** The chart and worker entry points resolve and check too. */
 export async function chart(bytes: Uint8Array): Promise<number> {

@@ -1,0 +1,25 @@
+// Size budgets of the shipped WebAssembly (issue 14): gzip -9 of each build,
+// in kB of 1000 bytes. To see what the bytes go to: `twiggy top -n 30` and
+// `twiggy dominators` on target/wasm-bindgen/<variant>/*_bg.wasm (wasm-bindgen's
+// output, with names); what was done about them is in scripts/build.mjs
+// (exports stripped, zstd's C at -Os) and crates/mebo/src/order.rs.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { expect, it } from 'vitest';
+import { PACKAGE_ROOT } from './helpers/vectors.js';
+
+const BUDGETS: [file: string, gzipBytes: number][] = [
+  ['mebo_simd.wasm', 205_000],
+  ['mebo_scalar.wasm', 205_000],
+  ['mebo_decode_simd.wasm', 150_000],
+  ['mebo_decode_scalar.wasm', 150_000],
+];
+
+it.each(BUDGETS)('%s is at most %d bytes gzipped (-9)', (file, budget) => {
+  const bytes = readFileSync(join(PACKAGE_ROOT, 'wasm', file));
+  const gzipped = gzipSync(bytes, { level: 9 }).length;
+  console.log(`${file}: ${bytes.length} bytes, ${gzipped} gzipped (budget ${budget}, ${budget - gzipped} to spare)`);
+  expect(gzipped).toBeLessThanOrEqual(budget);
+});
