@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import * as full from '../src/index.js';
-import { bitsOf, expectedTagsAllEmpty, firstDifference, manifest, PACKAGE_ROOT, readBlob, readInput, VECTORS } from './helpers/vectors.js';
+import { bitsOf, manifest, PACKAGE_ROOT, readBlob, readInput, VECTORS } from './helpers/vectors.js';
+import { expectSame, expectTags } from './helpers/expect.js';
 
 type Decode = typeof import('../src/decode.js');
 
@@ -28,17 +29,6 @@ async function loadDecode(variant: 'simd' | 'scalar'): Promise<Decode> {
   return sdk;
 }
 
-function same<T>(got: ArrayLike<T>, want: ArrayLike<T>, what: string): void {
-  const at = firstDifference(got, want);
-  expect(at, `${what}: first difference at ${at} (got ${got.length} items, want ${want.length})`).toBe(-1);
-}
-
-function expectTags(got: string[] | undefined, want: string[] | undefined, what: string): void {
-  if (got === undefined) expect(expectedTagsAllEmpty(want), `${what}: tags missing`).toBe(true);
-  else if (want === undefined) expect(expectedTagsAllEmpty(got), `${what}: unexpected tags`).toBe(true);
-  else expect(got, what).toEqual(want);
-}
-
 /** Every vector through one instance: per metric and through decodeAll, values by their bits. */
 function decodesEveryVector(sdk: Decode, label: string): void {
   const cases = manifest();
@@ -52,13 +42,13 @@ function decodesEveryVector(sdk: Decode, label: string): void {
       const columns = blob.decodeAll();
       for (const m of input.metrics) {
         const metric = blob.metric(m.id);
-        same(metric.timestamps, m.timestamps, `${what} ${m.id} timestamps`);
-        same(bitsOf(metric.values), m.valueBits, `${what} ${m.id} value bits`);
+        expectSame(metric.timestamps, m.timestamps, `${what} ${m.id} timestamps`);
+        expectSame(bitsOf(metric.values), m.valueBits, `${what} ${m.id} value bits`);
         expectTags(metric.tags, m.tags, `${what} ${m.id} tags`);
         const i = blob.indexOf(m.id);
         const [start, end] = [columns.offsets[i]!, columns.offsets[i + 1]!];
-        same(columns.timestamps.subarray(start, end), m.timestamps, `${what} ${m.id} decodeAll timestamps`);
-        same(bitsOf(columns.values.subarray(start, end)), m.valueBits, `${what} ${m.id} decodeAll value bits`);
+        expectSame(columns.timestamps.subarray(start, end), m.timestamps, `${what} ${m.id} decodeAll timestamps`);
+        expectSame(bitsOf(columns.values.subarray(start, end)), m.valueBits, `${what} ${m.id} decodeAll value bits`);
       }
     } else {
       using blob = sdk.TextBlob.from(readBlob(c));
@@ -66,7 +56,7 @@ function decodesEveryVector(sdk: Decode, label: string): void {
       const tagged = blob.options.tags;
       for (const m of input.metrics) {
         const metric = blob.metric(input.byName ? m.name! : m.id);
-        same(metric.timestamps, m.timestamps, `${what} ${m.id} timestamps`);
+        expectSame(metric.timestamps, m.timestamps, `${what} ${m.id} timestamps`);
         expect(metric.values, `${what} ${m.id} values`).toEqual(m.texts);
         if (tagged) expect(metric.tags, `${what} ${m.id} tags`).toEqual(m.tags ?? m.texts.map(() => ''));
         else expect(metric.tags, `${what} ${m.id} tags`).toBeUndefined();

@@ -5,8 +5,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeNumeric, encodeText, init, NumericBlob, TextBlob, type NumericColumns } from '../src/index.js';
 import {
   bitsOf,
-  expectedTagsAllEmpty,
-  firstDifference,
   manifest,
   numericMetricsOf,
   numericOptionsOf,
@@ -17,23 +15,13 @@ import {
   textOptionsOf,
   type Input,
 } from './helpers/vectors.js';
+import { expectSame, expectTags } from './helpers/expect.js';
 
 const cases = manifest();
 const numericCases = cases.filter((c) => c.kind === 'numeric');
 const textCases = cases.filter((c) => c.kind === 'text');
 
 beforeAll(() => init());
-
-function expectSame<T>(got: ArrayLike<T>, want: ArrayLike<T>, what: string): void {
-  const at = firstDifference(got, want);
-  expect(at, `${what}: first difference at ${at} (got ${got.length} items, want ${want.length})`).toBe(-1);
-}
-
-function expectTags(got: string[] | undefined, want: string[] | undefined, what: string): void {
-  if (got === undefined) expect(expectedTagsAllEmpty(want), `${what}: tags missing`).toBe(true);
-  else if (want === undefined) expect(expectedTagsAllEmpty(got), `${what}: unexpected tags`).toBe(true);
-  else expect(got, what).toEqual(want);
-}
 
 /** Columns reused from vector to vector by `decodeAllInto`. */
 let reused: NumericColumns = { ids: new BigUint64Array(0), offsets: new Uint32Array(0), timestamps: new BigInt64Array(0), values: new Float64Array(0) };
