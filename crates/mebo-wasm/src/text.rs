@@ -137,28 +137,28 @@ impl TextBlobHandle {
 /// Columns as `{ ids, offsets, timestamps, dictionary, codes, tagDictionary?,
 /// tagCodes? }`: values and tags as dictionaries (strings joined).
 pub(crate) fn columns(c: &DictionaryColumns) -> JsResult<JsValue> {
+    columns_of(&c.ids, &c.offsets, &c.timestamps, &c.values, c.tags.as_ref())
+}
+
+/// [`columns`] of a set's materialized columns (their ids, offsets and
+/// timestamps copied out once, not cloned first).
+pub(crate) fn string_columns(c: &TextColumns) -> JsResult<JsValue> {
+    let tags = c.tags.as_ref().map(Dictionary::of);
+    columns_of(&c.ids, &c.offsets, &c.timestamps, &Dictionary::of(&c.values), tags.as_ref())
+}
+
+fn columns_of(ids: &[u64], offsets: &[u32], timestamps: &[i64], values: &Dictionary, tags: Option<&Dictionary>) -> JsResult<JsValue> {
     let mut out = JsObject::new()
-        .set("ids", BigUint64Array::from(c.ids.as_slice()))
-        .set("offsets", Uint32Array::from(c.offsets.as_slice()))
-        .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
-        .set("dictionary", js::strings(c.values.strings.iter().copied())?)
-        .set("codes", Uint32Array::from(c.values.codes.as_slice()));
-    if let Some(tags) = &c.tags {
+        .set("ids", BigUint64Array::from(ids))
+        .set("offsets", Uint32Array::from(offsets))
+        .set("timestamps", BigInt64Array::from(timestamps))
+        .set("dictionary", js::strings(values.strings.iter().copied())?)
+        .set("codes", Uint32Array::from(values.codes.as_slice()));
+    if let Some(tags) = tags {
         out =
             out.set("tagDictionary", js::strings(tags.strings.iter().copied())?).set("tagCodes", Uint32Array::from(tags.codes.as_slice()));
     }
     Ok(out.into())
-}
-
-/// [`columns`] of a set's materialized columns.
-pub(crate) fn string_columns(c: &TextColumns) -> JsResult<JsValue> {
-    columns(&DictionaryColumns {
-        ids: c.ids.clone(),
-        offsets: c.offsets.clone(),
-        timestamps: c.timestamps.clone(),
-        values: Dictionary::of(&c.values),
-        tags: c.tags.as_ref().map(Dictionary::of),
-    })
 }
 
 #[cfg(feature = "encode")]
