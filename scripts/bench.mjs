@@ -27,7 +27,7 @@
 // Go is available, and also against shared/reference/go-v1.9-epyc.json.
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, getPriority, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -56,7 +56,7 @@ function run(command, args, options = {}) {
 if (!existsSync(join(ROOT, 'bench/node_modules/apache-arrow')) || !existsSync(join(ROOT, 'node_modules/.pnpm'))) {
   run(process.execPath, [join(ROOT, 'scripts/setup.mjs')]);
 }
-const sdkBuilt = ['packages/mebo/wasm/mebo_simd.wasm', 'packages/mebo/wasm/mebo_scalar.wasm', 'packages/mebo/dist/index.js', 'packages/mebo/dist/document.js'].every(
+const sdkBuilt = ['packages/mebo/wasm/mebo_simd.wasm', 'packages/mebo/wasm/mebo_scalar.wasm', 'packages/mebo/wasm/mebo_decode_simd.wasm', 'packages/mebo/wasm/mebo_decode_scalar.wasm', 'packages/mebo/dist/index.js', 'packages/mebo/dist/document.js'].every(
   (file) => existsSync(join(ROOT, file)),
 );
 if (argv.includes('--build') || !sdkBuilt) run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
@@ -488,37 +488,17 @@ function findWasmOpt() {
 }
 
 /**
- * Sizes of the shipped builds and of a decode-only build (mebo-wasm without
- * its default `encode` feature), built here into target/wasm-decode-only and
- * checked to instantiate and to have no encoder exports.
+ * Sizes of the shipped builds: the full module and the decode-only one
+ * (`mebo/decode`, built and checked for encoder exports by scripts/build.mjs).
  */
 function wasmSizes() {
   const entry = (name, bytes, note) => ({ name, bytes: bytes.length, gzip: gz(bytes), note });
-  const list = ['simd', 'scalar'].map((v) => entry(`full, ${v}`, readFileSync(join(ROOT, `packages/mebo/wasm/mebo_${v}.wasm`))));
-  const targetDir = join(ROOT, 'target/wasm-decode-only');
-  run('cargo', ['build', '-p', 'mebo-wasm', '--release', '--target', 'wasm32-unknown-unknown', '--no-default-features', '--target-dir', targetDir], {
-    env: { ...process.env, RUSTFLAGS: '-C target-feature=+simd128', CFLAGS_wasm32_unknown_unknown: '-msimd128' },
-  });
-  const bindgen = join(tmp, 'decode-only');
-  run('wasm-bindgen', [join(targetDir, 'wasm32-unknown-unknown/release/mebo_wasm.wasm'), '--target', 'web', '--out-dir', bindgen, '--out-name', 'mebo_wasm']);
-  const optimized = join(tmp, 'mebo_decode_simd.wasm');
-  const wasmOpt = findWasmOpt();
-  if (wasmOpt) {
-    const features = ['bulk-memory', 'sign-ext', 'nontrapping-float-to-int', 'mutable-globals', 'reference-types', 'multivalue', 'simd'];
-    run(wasmOpt.command, ['-O3', ...features.map((f) => `--enable-${f}`), join(bindgen, 'mebo_wasm_bg.wasm'), '-o', optimized]);
-  } else {
-    copyFileSync(join(bindgen, 'mebo_wasm_bg.wasm'), optimized);
-  }
-  const bytes = readFileSync(optimized);
-  const module = new WebAssembly.Module(bytes);
-  const exports = WebAssembly.Module.exports(module).map((e) => e.name);
-  const encoders = exports.filter((name) => /encoderhandle/i.test(name));
-  if (encoders.length > 0) throw new Error(`decode-only build still exports encoders: ${encoders.join(', ')}`);
-  if (!exports.some((name) => /^numericblobhandle_decodeall$/i.test(name))) throw new Error('decode-only build lacks numericblobhandle_decodeAll');
-  const imports = {};
-  for (const { module: from, name } of WebAssembly.Module.imports(module)) (imports[from] ??= {})[name] = () => {};
-  new WebAssembly.Instance(module, imports);
+  const read = (file) => readFileSync(join(ROOT, 'packages/mebo/wasm', file));
+  const list = ['simd', 'scalar'].map((v) => entry(`full, ${v}`, read(`mebo_${v}.wasm`)));
   const full = list[0];
-  list.push(entry('decode-only, simd', bytes, `no encoder exports; ${((1 - bytes.length / full.bytes) * 100).toFixed(0)}% smaller raw, ${((1 - gz(bytes) / full.gzip) * 100).toFixed(0)}% gzipped`));
+  for (const v of ['simd', 'scalar']) {
+    const bytes = read(`mebo_decode_${v}.wasm`);
+    list.push(entry(`decode-only, ${v}`, bytes, `mebo/decode; ${((1 - bytes.length / full.bytes) * 100).toFixed(0)}% smaller raw, ${((1 - gz(bytes) / full.gzip) * 100).toFixed(0)}% gzipped than full simd`));
+  }
   return list;
 }
