@@ -31,7 +31,7 @@
 //
 // `--only NAME[,NAME]` builds just those variants (simd, scalar, decode-simd,
 // decode-scalar) and installs them (and their glue, when both builds of a
-// module were built): scripts/bench.mjs can build the decode-only one alone.
+// module were built): e.g. only the decode-only one.
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
