@@ -67,5 +67,27 @@ await build({
   plugins: [mainEntryExternal],
 });
 
+// `mebo/arrow`: src/arrow.ts alone. The SDK comes from the main bundle
+// (./index.js, one module instance) and apache-arrow, an optional peer
+// dependency, from the user's install; the build fails if anything else of
+// src/ or the glue would be bundled a second time.
+const arrow = await build({
+  ...common,
+  entryPoints: ['src/arrow.ts'],
+  outfile: 'dist/arrow.js',
+  external: [...common.external, 'apache-arrow'],
+  plugins: [
+    {
+      name: 'arrow-main-entry-external',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/index\.js$/ }, () => ({ path: './index.js', external: true }));
+      },
+    },
+  ],
+  metafile: true,
+});
+const arrowInputs = Object.keys(arrow.metafile.inputs);
+if (arrowInputs.join() !== 'src/arrow.ts') throw new Error(`build-sdk: dist/arrow.js bundles more than src/arrow.ts: ${arrowInputs.join(', ')}`);
+
 const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
