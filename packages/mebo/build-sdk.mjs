@@ -7,8 +7,8 @@
 // root).
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -89,5 +89,88 @@ const arrow = await build({
 const arrowInputs = Object.keys(arrow.metafile.inputs);
 if (arrowInputs.join() !== 'src/arrow.ts') throw new Error(`build-sdk: dist/arrow.js bundles more than src/arrow.ts: ${arrowInputs.join(', ')}`);
 
+// Cloudflare Workers (the `workerd` export condition): dist/workerd.js and
+// dist/decode-workerd.js import the simd build as a module (the Workers
+// convention) and hand it to init(); the SDK itself stays ./index.js
+// (./decode.js), not a copy.
+await build({
+  ...common,
+  entryPoints: { workerd: 'src/workerd.ts', 'decode-workerd': 'src/decode-workerd.ts' },
+  outdir: 'dist',
+  plugins: [
+    {
+      name: 'workerd-external',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/(index|decode)\.js$|\.wasm$/ }, (args) => ({ path: args.path, external: true }));
+      },
+    },
+  ],
+});
+
+// CommonJS (the `require` export condition), for require('mebo') where
+// Node has no require(esm) (Node 20): the same entries as .cjs files.
+// import.meta.url becomes the .cjs file's own URL, so init() finds wasm/
+// beside the package and the pool its thread.js as the ESM builds do.
+const cjs = {
+  ...common,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node18',
+  define: { 'import.meta.url': '__mebo_import_meta_url' },
+  banner: { js: "const __mebo_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+};
+await build({ ...cjs, entryPoints: ['src/index.ts'], outfile: 'dist/index.cjs' });
+await build({ ...cjs, entryPoints: ['src/decode.ts'], outfile: 'dist/decode.cjs', plugins: [decodeOnly] });
+await build({
+  ...cjs,
+  entryPoints: ['src/worker/pool.ts'],
+  outfile: 'dist/worker/pool.cjs',
+  plugins: [
+    {
+      name: 'main-entry-external-cjs',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: '../index.cjs', external: true }));
+      },
+    },
+  ],
+});
+
 const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+
+// Declarations: the entries' types (package.json "exports") and what they
+// import; tsc's other .d.ts files (modules stripInternal left empty, the
+// worker thread's) are removed. Under node16 resolution a .d.ts of this
+// package ("type": "module") is ESM, which TypeScript will not let a CommonJS
+// file require, so each .d.ts the `require` entries reach gets a .d.cts twin
+// whose relative imports name the twins ('./x.js' -> './x.cjs', which
+// TypeScript reads as './x.d.cts').
+const relative = /(['"])(\.\.?\/[^'"]*)\.js\1/g;
+/** Every .d.ts reached from `roots` by relative imports. */
+function declarationsFrom(roots) {
+  const seen = new Set();
+  for (const pending = [...roots]; pending.length > 0; ) {
+    const file = pending.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const [, , path] of readFileSync(file, 'utf8').matchAll(relative)) pending.push(join(dirname(file), `${path}.d.ts`));
+  }
+  return seen;
+}
+/** The "types" of package.json's exports: [condition path, file]. */
+function exportedTypes(node, conditions = []) {
+  if (typeof node !== 'object' || node === null) return [];
+  return Object.entries(node).flatMap(([key, value]) =>
+    key === 'types' && typeof value === 'string' ? [[conditions, value]] : exportedTypes(value, [...conditions, key]),
+  );
+}
+const types = exportedTypes(JSON.parse(readFileSync('package.json', 'utf8')).exports);
+const esmRoots = types.filter(([, file]) => file.endsWith('.d.ts')).map(([, file]) => join(file));
+const cjsRoots = types.filter(([conditions, file]) => conditions.includes('require') && file.endsWith('.d.cts')).map(([, file]) => join(file.replace(/\.d\.cts$/, '.d.ts')));
+const kept = declarationsFrom(esmRoots);
+for (const file of declarationsFrom(cjsRoots)) {
+  writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), readFileSync(file, 'utf8').replace(relative, '$1$2.cjs$1'));
+}
+for (const file of readdirSync('dist', { recursive: true }).map((f) => join('dist', f))) {
+  if (file.endsWith('.d.ts') && !kept.has(file)) rmSync(file);
+}

@@ -10,6 +10,7 @@ const I64_END = 1n << 63n;
 /** wasm32 `usize`. */
 const U32_MAX = 0xffff_ffff;
 
+/** @internal */
 export function u64(value: unknown, what: string): bigint {
   if (typeof value !== 'bigint' || value < 0n || value >= U64_END) {
     throw invalidArgument(`${what} must be a bigint in [0, 2^64), got ${describe(value)}`);
@@ -17,6 +18,7 @@ export function u64(value: unknown, what: string): bigint {
   return value;
 }
 
+/** @internal */
 export function i64(value: unknown, what: string): bigint {
   if (typeof value !== 'bigint' || value < I64_MIN || value >= I64_END) {
     throw invalidArgument(`${what} must be a bigint in [-2^63, 2^63), got ${describe(value)}`);
@@ -24,7 +26,7 @@ export function i64(value: unknown, what: string): bigint {
   return value;
 }
 
-/** A count or an index: a non-negative integer that fits wasm32's usize. */
+/** @internal A count or an index: a non-negative integer that fits wasm32's usize. */
 export function index(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > U32_MAX) {
     throw invalidArgument(`${what} must be an integer in [0, 2^32), got ${describe(value)}`);
@@ -32,16 +34,19 @@ export function index(value: unknown, what: string): number {
   return value;
 }
 
+/** @internal */
 export function optionalString(value: unknown, what: string): string | undefined {
   if (value === undefined || typeof value === 'string') return value;
   throw invalidArgument(`${what} must be a string, got ${describe(value)}`);
 }
 
+/** @internal */
 export function optionalBoolean(value: unknown, what: string): boolean | undefined {
   if (value === undefined || typeof value === 'boolean') return value;
   throw invalidArgument(`${what} must be a boolean, got ${describe(value)}`);
 }
 
+/** @internal */
 export function bytes(value: unknown, what: string): Uint8Array {
   // Empty, or over a detached buffer (which reads as empty but throws when copied).
   if ((value instanceof ArrayBuffer || ArrayBuffer.isView(value)) && value.byteLength === 0) return new Uint8Array(0);
@@ -51,29 +56,33 @@ export function bytes(value: unknown, what: string): Uint8Array {
   throw invalidArgument(`${what} must be a Uint8Array, an ArrayBuffer or an ArrayBufferView, got ${describe(value)}`);
 }
 
+/** @internal */
 export function bigint64s(value: unknown, what: string): BigInt64Array {
   if (value instanceof BigInt64Array) return value;
   if (Array.isArray(value) && value.every((v) => typeof v === 'bigint')) return BigInt64Array.from(value);
   throw invalidArgument(`${what} must be a BigInt64Array or an array of bigints, got ${describe(value)}`);
 }
 
+/** @internal */
 export function float64s(value: unknown, what: string): Float64Array {
   if (value instanceof Float64Array) return value;
   if (Array.isArray(value) && value.every((v) => typeof v === 'number')) return Float64Array.from(value);
   throw invalidArgument(`${what} must be a Float64Array or an array of numbers, got ${describe(value)}`);
 }
 
+/** @internal */
 export function strings(value: unknown, what: string): string[] {
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
   throw invalidArgument(`${what} must be an array of strings, got ${describe(value)}`);
 }
 
+/** @internal */
 export function optionalStrings(value: unknown, what: string): string[] | undefined {
   return value === undefined ? undefined : strings(value, what);
 }
 
 /**
- * The items of an iterable argument (an array, a Set, a generator). A
+ * @internal The items of an iterable argument (an array, a Set, a generator). A
  * non-iterable, or one that fails while iterated (a detached typed array),
  * is an INVALID_ARGUMENT; an error the caller's own iterator throws passes
  * through unless it is a TypeError.
@@ -90,14 +99,14 @@ export function items(value: unknown, what: string): unknown[] {
   }
 }
 
-/** An options argument: an object, or absent (undefined or null). */
+/** @internal An options argument: an object, or absent (undefined or null). */
 export function options<T extends object>(value: unknown, what: string): Partial<T> {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object') throw invalidArgument(`${what} must be an object, got ${describe(value)}`);
   return value as Partial<T>;
 }
 
-/** A value as an error message shows it; never throws (detached arrays, symbols, hostile toString). */
+/** @internal A value as an error message shows it; never throws (detached arrays, symbols, hostile toString). */
 export function describe(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
@@ -105,15 +114,17 @@ export function describe(value: unknown): string {
   return value.constructor?.name ?? 'object';
 }
 
+/** @internal */
 export function invalidLimit(what: string, value: unknown): Error {
   return invalidArgument(`${what} must be a non-negative safe integer, got ${describe(value)}`);
 }
 
+/** @internal */
 export function invalidNumber(what: string, value: unknown): Error {
   return invalidArgument(`${what} must be a number, got ${describe(value)}`);
 }
 
-/** Arguments of an encoder's `startMetric`: a name or a u64 id, and a point count. */
+/** @internal Arguments of an encoder's `startMetric`: a name or a u64 id, and a point count. */
 export function metricStart(nameOrId: unknown, count: unknown): [string | bigint, number] {
   const points = index(count, 'point count');
   if (typeof nameOrId === 'string') return [nameOrId, points];

@@ -112,7 +112,7 @@ export abstract class BlobReader<H extends BlobHandle> extends Owned<H> {
     return call(() => this.live().tagAt(index, point));
   }
 
-  /** A metric's id, and its name when the blob has names or `key` is one. */
+  /** @internal A metric's id, and its name when the blob has names or `key` is one. */
   protected metricId(index: number, key: MetricKey): { id: bigint; name?: string } {
     const handle = this.live();
     const head: { id: bigint; name?: string } = { id: call(() => handle.id(index)) };
@@ -121,7 +121,7 @@ export abstract class BlobReader<H extends BlobHandle> extends Owned<H> {
     return head;
   }
 
-  /** The fields every decoded metric has. */
+  /** @internal The fields every decoded metric has. */
   protected metricHead(index: number): { id: bigint; name?: string; timestamps: BigInt64Array; tags?: string[] } {
     const handle = this.live();
     const head: { id: bigint; name?: string; timestamps: BigInt64Array; tags?: string[] } = {

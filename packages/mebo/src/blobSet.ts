@@ -23,8 +23,8 @@ export interface MaterializedMetric<V> {
   tags?: string[];
 }
 
-/** @internal A set handle of the bindings, described structurally so the published types stay off the generated glue. */
-export interface SetHandle {
+/** A set handle of the bindings, described structurally so the published types stay off the generated glue. */
+interface SetHandle {
   free(): void;
   blobCount(): number;
   timeRange(): BigInt64Array;
@@ -36,8 +36,8 @@ export interface SetHandle {
   materialize(): unknown;
 }
 
-/** @internal The numeric set handle also decimates. */
-export interface NumericSetHandle extends SetHandle {
+/** The numeric set handle also decimates. */
+interface NumericSetHandle extends SetHandle {
   decimate(id: bigint, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Float64Array;
 }
 
@@ -112,6 +112,7 @@ abstract class BlobSetReader<H extends SetHandle> extends Owned<H> {
     return call(() => this.live().metricDuration(id));
   }
 
+  /** @internal */
   protected id(key: MetricKey): bigint {
     return idOf(key);
   }

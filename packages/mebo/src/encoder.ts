@@ -7,7 +7,7 @@ import { call, invalidArgument, MeboError } from './errors.js';
 import { defaultStartTime } from './options.js';
 import { Owned, type Freeable } from './owned.js';
 
-/** @internal An encoder handle of the bindings, described structurally; `V` is one value, `Vs` the bulk form. */
+/** An encoder handle of the bindings, described structurally; `V` is one value, `Vs` the bulk form (in the .d.ts because BlobEncoder's type names it). */
 export interface EncoderBindings<V, Vs> extends Freeable {
   startMetricName(name: string, count: number): void;
   startMetricId(id: bigint, count: number): void;
@@ -28,12 +28,12 @@ export interface MetricInput<Values> {
 }
 
 export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, Vs>> extends Owned<H> {
-  /** One value, checked (a MeboError otherwise). */
+  /** @internal One value, checked (a MeboError otherwise). */
   protected abstract value(value: unknown): V;
-  /** Many values, checked and in the form the bindings take. */
+  /** @internal Many values, checked and in the form the bindings take. */
   protected abstract values(values: unknown): Vs;
 
-  /** How to get past the limit a LIMIT_EXCEEDED message names, added to it (a subclass's choice). */
+  /** @internal How to get past the limit a LIMIT_EXCEEDED message names, added to it (a subclass's choice). */
   protected limitHint(_message: string): string | undefined {
     return undefined;
   }
@@ -87,7 +87,7 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
 }
 
 /**
- * Every metric through a new encoder (`open(startTime)`), then the blob; the
+ * @internal Every metric through a new encoder (`open(startTime)`), then the blob; the
  * start time defaults to the earliest first timestamp.
  */
 export function encodeAll<ValuesIn, E extends BlobEncoder<unknown, ValuesIn, unknown, EncoderBindings<unknown, unknown>>>(

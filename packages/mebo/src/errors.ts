@@ -69,7 +69,7 @@ function toMeboError(thrown: unknown): MeboError {
   return new MeboError('INTERNAL', String(thrown), { cause: thrown });
 }
 
-/** Run a call into the bindings, rethrowing what it throws as a MeboError. */
+/** @internal Run a call into the bindings, rethrowing what it throws as a MeboError. */
 export function call<T>(fn: () => T): T {
   try {
     return fn();
@@ -78,6 +78,7 @@ export function call<T>(fn: () => T): T {
   }
 }
 
+/** @internal */
 export function invalidArgument(message: string): MeboError {
   return new MeboError('INVALID_ARGUMENT', message);
 }

@@ -195,7 +195,7 @@ export function simdSupported(): boolean {
   }
 }
 
-/** Throws NOT_INITIALIZED unless the module is instantiated. */
+/** @internal Throws NOT_INITIALIZED unless the module is instantiated. */
 export function ready(): void {
   if (!loaded) {
     if (resetting) throw new MeboError('NOT_INITIALIZED', 'mebo is resetting its memory: await reset() before this call');

@@ -23,8 +23,8 @@ export interface NumericEncodeOptions {
 /** A metric for `encodeNumeric`: started by `name` when given, else by `id`. */
 export type NumericMetricInput = MetricInput<Float64Array | readonly number[]>;
 
-/** @internal The numeric encoder handle of the bindings, described structurally. */
-export type NumericEncoderBindings = EncoderBindings<number, Float64Array>;
+/** The numeric encoder handle of the bindings, described structurally. */
+type NumericEncoderBindings = EncoderBindings<number, Float64Array>;
 
 /**
  * Builds one numeric blob: `startMetric`, points, `endMetric`, for each
@@ -59,17 +59,20 @@ export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly 
     this.#v1 = v1;
   }
 
+  /** @internal */
   protected limitHint(message: string): string | undefined {
     return this.#v1 && typeof message === 'string' && message.startsWith('points per metric')
       ? "the v1 layout's 16-bit offsets cap the points of one metric; the v2 layout holds up to 2,147,483,647 (layout: 'v2' in the SDK, --layout v2 in the CLI)"
       : undefined;
   }
 
+  /** @internal */
   protected value(value: unknown): number {
     if (typeof value !== 'number') throw args.invalidNumber('value', value);
     return value;
   }
 
+  /** @internal */
   protected values(values: unknown): Float64Array {
     return args.float64s(values, 'values');
   }

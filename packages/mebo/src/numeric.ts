@@ -74,8 +74,8 @@ export interface NumericColumns {
   values: Float64Array;
 }
 
-/** @internal The numeric handle of the bindings, described structurally. */
-export interface NumericHandle extends BlobHandle {
+/** The numeric handle of the bindings, described structurally. */
+interface NumericHandle extends BlobHandle {
   options(): NumericBlobOptions;
   sections(): NumericSections;
   values(index: number): Float64Array;

@@ -30,7 +30,7 @@ export function defaultDecodeLimits(): Required<DecodeLimits> {
   return call(() => coreDefaultDecodeLimits()) as Required<DecodeLimits>;
 }
 
-/** Limits as the bindings take them: a wasm32 usize and a u64, or undefined. */
+/** @internal Limits as the bindings take them: a wasm32 usize and a u64, or undefined. */
 export function limitArgs(limits: DecodeLimits | undefined): [number | undefined, bigint | undefined] {
   const { maxDecompressedBytes: bytes, maxPoints: points } = args.options<DecodeLimits>(limits, 'limits');
   const isCount = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
@@ -43,7 +43,7 @@ export function limitArgs(limits: DecodeLimits | undefined): [number | undefined
   ];
 }
 
-/** Start time for a one-shot encode that gives none: the earliest first timestamp, else 0. */
+/** @internal Start time for a one-shot encode that gives none: the earliest first timestamp, else 0. */
 export function defaultStartTime(metrics: readonly { timestamps: ArrayLike<bigint> }[]): bigint {
   let start: bigint | undefined;
   for (const m of metrics) {

@@ -20,7 +20,7 @@ let live = 0;
 /** Objects collected without `free()` stop counting when the collector gets to them. */
 const collected = typeof FinalizationRegistry === 'undefined' ? undefined : new FinalizationRegistry<null>(() => live--);
 
-/** SDK objects that hold module memory: made and not yet freed (nor collected). */
+/** @internal SDK objects that hold module memory: made and not yet freed (nor collected). */
 export function liveHandles(): number {
   return live;
 }
@@ -44,7 +44,7 @@ export abstract class Owned<H extends Freeable> {
     collected?.register(this, null, this);
   }
 
-  /** The handle, or a FREED error after `free()`. */
+  /** @internal The handle, or a FREED error after `free()`. */
   protected live(): H {
     if (this.#handle === undefined) throw new MeboError('FREED', `this ${this.constructor.name} was freed`);
     return this.#handle;

@@ -38,20 +38,20 @@ export interface Decimated {
   sourcePoints: number;
 }
 
-/** The bindings' packed result, `[timestampsMs…, values…, sourcePoints]`, as views of one buffer. */
+/** @internal The bindings' packed result, `[timestampsMs…, values…, sourcePoints]`, as views of one buffer. */
 export function unpackDecimated(all: Float64Array): Decimated {
   const n = (all.length - 1) / 2;
   return { timestampsMs: all.subarray(0, n), values: all.subarray(n, 2 * n), sourcePoints: all[2 * n] };
 }
 
-/** A time bound as epoch microseconds for the bindings. */
+/** @internal A time bound as epoch microseconds for the bindings. */
 export function timeBound(value: unknown, what: string): bigint {
   if (typeof value === 'bigint') return args.i64(value, what);
   if (typeof value === 'number' && Number.isFinite(value)) return args.i64(BigInt(Math.ceil(value * 1000)), what);
   throw invalidArgument(`${what} must be a bigint (epoch µs) or a finite number (epoch ms), got ${args.describe(value)}`);
 }
 
-/** `decimate`'s options as the bindings take them: buckets, lttb?, from, to. */
+/** @internal `decimate`'s options as the bindings take them: buckets, lttb?, from, to. */
 export function decimateArgs(options: unknown): [number, boolean, bigint | undefined, bigint | undefined] {
   const o = (options ?? {}) as Partial<DecimateOptions>;
   if (o.method !== 'minmax' && o.method !== 'lttb') throw invalidArgument(`method must be 'minmax' or 'lttb', got ${args.describe(o.method)}`);

@@ -28,7 +28,7 @@ function base64(text: string): Uint8Array {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-/** Undefined when the module decodes both blobs exactly, else what differed. */
+/** @internal Undefined when the module decodes both blobs exactly, else what differed. */
 export function simdMismatch(): string | undefined {
   const want = expected();
   const wantBits = new BigUint64Array(want.values.buffer);

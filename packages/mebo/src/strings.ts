@@ -4,7 +4,7 @@ export interface JoinedStrings {
   ends: Uint32Array;
 }
 
-/** Split joined strings (one UTF-8 decode in the glue, then cheap slices). */
+/** @internal Split joined strings (one UTF-8 decode in the glue, then cheap slices). */
 export function splitStrings(joined: JoinedStrings): string[] {
   const { text, ends } = joined;
   const out = new Array<string>(ends.length);
@@ -17,6 +17,7 @@ export function splitStrings(joined: JoinedStrings): string[] {
   return out;
 }
 
+/** @internal */
 export function splitOptionalStrings(joined: JoinedStrings | undefined): string[] | undefined {
   return joined === undefined ? undefined : splitStrings(joined);
 }

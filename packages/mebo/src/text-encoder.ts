@@ -19,8 +19,8 @@ export interface TextEncodeOptions {
 /** A metric for `encodeText`: started by `name` when given, else by `id`. */
 export type TextMetricInput = MetricInput<readonly string[]>;
 
-/** @internal The text encoder handle of the bindings, described structurally. */
-export interface TextEncoderBindings extends EncoderBindings<string, string[]> {
+/** The text encoder handle of the bindings, described structurally. */
+interface TextEncoderBindings extends EncoderBindings<string, string[]> {
   cancelMetric(): void;
 }
 
@@ -49,11 +49,13 @@ export class TextBlobEncoder extends BlobEncoder<string, readonly string[], stri
     super(handle, true);
   }
 
+  /** @internal */
   protected value(value: unknown): string {
     if (typeof value !== 'string') throw invalidArgument('value must be a string');
     return value;
   }
 
+  /** @internal */
   protected values(values: unknown): string[] {
     return args.strings(values, 'values');
   }

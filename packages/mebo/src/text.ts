@@ -77,7 +77,7 @@ export interface TextColumns {
   readonly tags?: string[];
 }
 
-/** @internal The columns of the bindings: dictionaries as joined strings. */
+/** The columns of the bindings: dictionaries as joined strings (in the .d.ts because the text handle's type names them). */
 export interface RawTextColumns {
   ids: BigUint64Array;
   offsets: Uint32Array;
@@ -134,7 +134,10 @@ export function textColumns(raw: RawTextColumns): TextColumns {
   });
 }
 
-/** @internal TextColumns from their fields (also as they cross from a worker: `mebo/worker`). */
+/**
+ * TextColumns from their fields, as they arrive from a worker (structured
+ * clone keeps the arrays, not the class): what `mebo/worker` returns.
+ */
 export function dictionaryColumns(c: Pick<TextColumns, 'ids' | 'offsets' | 'timestamps' | 'dictionary' | 'codes' | 'tagDictionary' | 'tagCodes'>): TextColumns {
   const ok =
     typeof c === 'object' && c !== null && c.ids instanceof BigUint64Array && c.offsets instanceof Uint32Array && c.timestamps instanceof BigInt64Array && Array.isArray(c.dictionary) && c.codes instanceof Uint32Array;
@@ -143,8 +146,8 @@ export function dictionaryColumns(c: Pick<TextColumns, 'ids' | 'offsets' | 'time
   return new DictionaryColumns(c.ids, c.offsets, c.timestamps, c.dictionary, c.codes, tags);
 }
 
-/** @internal The text handle of the bindings, described structurally. */
-export interface TextHandle extends BlobHandle {
+/** The text handle of the bindings, described structurally. */
+interface TextHandle extends BlobHandle {
   options(): TextBlobOptions;
   sections(): TextSections;
   values(index: number): JoinedStrings;

@@ -3,6 +3,7 @@
 // of ./wasm-location.ts for dist/decode.js. Both URLs are literal so bundlers
 // pick up the files.
 
+/** @internal */
 export function wasmLocation(variant: 'simd' | 'scalar'): URL {
   return variant === 'simd'
     ? new URL('../wasm/mebo_decode_simd.wasm', import.meta.url)

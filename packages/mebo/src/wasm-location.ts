@@ -3,6 +3,7 @@
 // bundled with ./wasm-location-decode.ts in this module's place
 // (build-sdk.mjs), and with its own glue in place of ../wasm/mebo_wasm.js.
 
+/** @internal */
 export function wasmLocation(variant: 'simd' | 'scalar'): URL {
   return variant === 'simd'
     ? new URL('../wasm/mebo_simd.wasm', import.meta.url)
