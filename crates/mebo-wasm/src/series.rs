@@ -139,36 +139,31 @@ fn min_max(ts: &[i64], vs: &[f64], from: Option<i64>, to: Option<i64>, buckets: 
     let mut out = Vec::new();
     let mut start = 0;
     while start < ts.len() {
-        // The bucket's end by galloping then binary search from its start (the
-        // series is in time order): O(log of the bucket's size), where a
-        // binary search over the rest of the series costs O(log n) a bucket.
+        let end_at = bucket_end(ts[start]);
         // Compared in i64 (i128 takes several wasm instructions): an end past
         // i64::MAX takes every later point.
-        let end_at = bucket_end(ts[start]);
         let end_time = i64::try_from(end_at).unwrap_or(i64::MAX);
         let past_max = i128::from(end_time) < end_at;
-        let before_end = |t: i64| past_max || t < end_time;
-        let rest = &ts[start + 1..];
-        let mut step = 1;
-        while step < rest.len() && before_end(rest[step - 1]) {
-            step *= 2;
-        }
-        let (lo, hi) = (step / 2, step.min(rest.len()));
-        let end = start + 1 + lo + rest[lo..hi].partition_point(|&t| before_end(t));
+        // One pass over the bucket's points: its end is found by the same
+        // walk that reads its values for the minimum and maximum.
         let (mut min_at, mut max_at) = (start, start);
         let (mut min, mut max) = (vs[start], vs[start]);
-        for (k, &v) in vs[start + 1..end].iter().enumerate() {
+        let mut end = start + 1;
+        for (&t, &v) in ts[end..].iter().zip(&vs[end..]) {
+            if !(past_max || t < end_time) {
+                break;
+            }
             if v < min {
-                (min, min_at) = (v, start + 1 + k);
+                (min, min_at) = (v, end);
             }
             if v > max {
-                (max, max_at) = (v, start + 1 + k);
+                (max, max_at) = (v, end);
             }
+            end += 1;
         }
-        let mut picks = [start, min_at, max_at, end - 1];
-        picks.sort_unstable();
-        for (j, &p) in picks.iter().enumerate() {
-            if j == 0 || p != picks[j - 1] {
+        // First, min and max in time order, last; each point once.
+        for p in [start, min_at.min(max_at), min_at.max(max_at), end - 1] {
+            if out.last() != Some(&p) {
                 out.push(p);
             }
         }
@@ -260,6 +255,73 @@ mod tests {
         // One bound: from 4 µs to the last point, two buckets [4, 6) and [6, 8).
         let d = decimate(&ts, &[0.0, 0.0, 0.0, 0.0, 1.0, 3.0, 2.0, 5.0], Some(4), None, 2, Method::MinMax);
         assert_eq!(d.values, vec![1.0, 3.0, 2.0, 5.0]);
+    }
+
+    /// M4 as its definition says, point by point: bucket = floor((t - lo) *
+    /// buckets / span) in i128, then first, min, max and last per bucket.
+    fn plain_min_max(ts: &[i64], vs: &[f64], from: Option<i64>, to: Option<i64>, buckets: usize) -> Vec<usize> {
+        let (Some(&first), Some(&last)) = (ts.first(), ts.last()) else { return Vec::new() };
+        let lo = i128::from(from.unwrap_or(first));
+        let span = to.map_or(i128::from(last) + 1, i128::from) - lo;
+        let bucket = |i: usize| (i128::from(ts[i]) - lo) * buckets as i128 / span;
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < ts.len() {
+            let mut j = i;
+            while j + 1 < ts.len() && bucket(j + 1) == bucket(i) {
+                j += 1;
+            }
+            let min = (i..=j).fold(i, |m, k| if vs[k] < vs[m] { k } else { m });
+            let max = (i..=j).fold(i, |m, k| if vs[k] > vs[m] { k } else { m });
+            let mut picks = vec![i, min, max, j];
+            picks.sort();
+            picks.dedup();
+            out.extend(picks);
+            i = j + 1;
+        }
+        out
+    }
+
+    #[test]
+    fn min_max_buckets_match_a_plain_point_by_point_m4() {
+        // A small deterministic generator: sorted series with gaps, repeats and
+        // jumps, bucket counts below, near and far above the point count.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for case in 0..400 {
+            let n = (next() % 300) as usize + 1;
+            let mut t = (next() as i64) >> (next() % 40 + 20);
+            let ts: Vec<i64> = (0..n)
+                .map(|_| {
+                    t = t.saturating_add(match next() % 4 {
+                        0 => 0,
+                        1 => (next() % 1000) as i64,
+                        2 => (next() % 10) as i64,
+                        _ => (next() % 1_000_000_000) as i64,
+                    });
+                    t
+                })
+                .collect();
+            let vs: Vec<f64> = (0..n).map(|_| (next() % 1000) as f64 - 500.0).collect();
+            let buckets = [1, 2, 7, n / 3 + 1, n, 4 * n + 3, 1000][case % 7];
+            let (from, to) = match case % 3 {
+                0 => (None, None),
+                1 => (Some(ts[0]), Some(ts[n - 1] + 1 + (next() % 1000) as i64)),
+                _ => (Some(ts[0] - (next() % 1000) as i64), None),
+            };
+            let picked = min_max(&ts, &vs, from, to, buckets);
+            assert_eq!(picked, plain_min_max(&ts, &vs, from, to, buckets), "case {case}: {n} points, {buckets} buckets");
+        }
+        // Extreme spans take the division path on every skip.
+        let ts = [i64::MIN, -5, 0, 3, i64::MAX];
+        for buckets in [1, 2, 3, 5, 1000] {
+            assert_eq!(min_max(&ts, &[1.0; 5], None, None, buckets), plain_min_max(&ts, &[1.0; 5], None, None, buckets));
+        }
     }
 
     #[test]
