@@ -8,23 +8,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as mebo from '../src/index.js';
+import { launchChromium, pageOutcome } from './helpers/chromium.js';
 import { expectSampleDecoded, sampleBlobs, sampleCases } from './helpers/hosts.js';
 import { seriesSample } from './hosts/series-document.js';
 import { PACKAGE_ROOT, REPO_ROOT, VECTORS } from './helpers/vectors.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -79,11 +69,6 @@ let browser: Browser | undefined;
 let base = '';
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (node scripts/setup.mjs does), or set CHROMIUM_PATH`,
-    );
-  }
   const bundle = await build({
     entryPoints: [join(PACKAGE_ROOT, 'test/hosts/browser-consumer.js')],
     bundle: true,
@@ -161,7 +146,7 @@ import { decodeSample } from '/packages/mebo/test/hosts/decode-document.js';`,
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: CHROMIUM_ARGS, timeout: 60_000 });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -169,33 +154,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
 });
 
-/** Load a page and wait (bounded) for its outcome; page errors and console errors fail it at once. */
+/** Load a page and wait (bounded) for its outcome (see helpers/chromium.ts). */
 async function outcome(path: string): Promise<{ variant: string; simd: boolean; results: Record<string, never> }> {
-  const context = await browser!.newContext();
-  try {
-    const tab = await context.newPage();
-    const problems: string[] = [];
-    const failed = new Promise<never>((_, reject) => {
-      tab.on('pageerror', (error) => reject(new Error(`${path}: ${String(error)}`)));
-      tab.on('console', (message) => {
-        if (message.type() === 'error') problems.push(message.text());
-      });
-      tab.on('response', (response) => {
-        if (response.status() >= 400) problems.push(`HTTP ${response.status()} for ${response.url()}`);
-      });
-    });
-    await tab.goto(`${base}${path}`, { timeout: 30_000 });
-    const done = tab.waitForFunction(() => (window as unknown as { outcome?: unknown }).outcome !== undefined, undefined, { timeout: 60_000 });
-    await Promise.race([done, failed]).catch((error: Error) => {
-      throw new Error(`${error.message}${problems.length ? `; console errors: ${problems.join(' | ')}` : ''}`);
-    });
-    const result = (await tab.evaluate(() => (window as unknown as { outcome: unknown }).outcome)) as { ok?: never; error?: string };
-    expect(result.error, path).toBeUndefined();
-    expect(problems, `${path}: console errors`).toEqual([]);
-    return result.ok!;
-  } finally {
-    await context.close();
-  }
+  return (await pageOutcome<{ variant: string; simd: boolean; results: Record<string, never> }>(browser!, `${base}${path}`)).ok;
 }
 
 it('a page importing dist/index.js by URL decodes the host sample (wasm fetched beside the package)', async () => {
