@@ -1,0 +1,22 @@
+// A browser app built by webpack 5 (production mode, no configuration: this
+// is its default entry, the bundle dist/main.js): `await init()` with no
+// argument; webpack emits the package's .wasm builds as assets from their
+// `new URL('../wasm/…', import.meta.url)`. Decodes the blobs listed in
+// /sample.json and leaves the result in window.outcome. decode-document.js
+// is copied beside this file.
+
+import * as mebo from 'mebo';
+import { decodeSample } from './decode-document.js';
+
+async function run() {
+  await mebo.init();
+  const list = await (await fetch('/sample.json')).json();
+  const sample = [];
+  for (const { name, url } of list) sample.push({ name, bytes: new Uint8Array(await (await fetch(url)).arrayBuffer()) });
+  return { info: mebo.wasmInfo(), ...decodeSample(mebo, sample) };
+}
+
+run().then(
+  (ok) => (window.outcome = { ok }),
+  (error) => (window.outcome = { error: String(error?.stack ?? error) }),
+);

@@ -1,0 +1,556 @@
+// The package as users get it: `npm pack` of packages/mebo (dist/ and wasm/
+// built beforehand), installed into the projects under test/consumers/ the
+// way each ecosystem installs and builds, each in a fresh temporary directory
+// outside the repository, then run: Node ESM and CommonJS (without
+// require(esm)), Deno, Bun, a Worker in workerd (miniflare), and browser apps
+// built by esbuild, Vite (production build and dev server) and webpack, run in
+// headless Chromium. Every consumer decodes the host sample (12 vectors that
+// together use every option value) and must give the vectors' inputs bit for
+// bit. Also: the tarball's exact file list, its license files, and a clean
+// `npm publish --dry-run`.
+//
+// The consumers install and build in parallel (three at a time) while the
+// tests run in order, each waiting for its own. npm's cache is shared.
+// MEBO_KEEP_CONSUMERS=1 keeps the temporary directory (its path is printed).
+
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium, pageOutcome, type Loaded } from './helpers/chromium.js';
+import { expectMatchesInput, expectSampleDecoded, rawInput, sampleCases, type DecodedDocument, type RawMetric } from './helpers/hosts.js';
+import { manifest, PACKAGE_ROOT, REPO_ROOT, VECTORS, type Case } from './helpers/vectors.js';
+
+const CONSUMERS = join(PACKAGE_ROOT, 'test/consumers');
+const KEEP = process.env.MEBO_KEEP_CONSUMERS === '1';
+const MINUTES = 60_000;
+
+/**
+ * Every file the tarball holds: what a user needs (the ESM, CommonJS and
+ * workerd entries, their declarations and source maps, the CLI, four wasm
+ * builds, the licenses) and nothing else. A change here is a change to what
+ * users download.
+ */
+const TARBALL_FILES = [
+  'LICENSE',
+  'LICENSE-klauspost',
+  'README.md',
+  'bin/mebo.js',
+  'dist/arrow.d.ts',
+  'dist/arrow.js',
+  'dist/arrow.js.map',
+  'dist/blob.d.cts',
+  'dist/blob.d.ts',
+  'dist/blobSet.d.cts',
+  'dist/blobSet.d.ts',
+  'dist/cli.js',
+  'dist/decode-workerd.d.ts',
+  'dist/decode-workerd.js',
+  'dist/decode-workerd.js.map',
+  'dist/decode.cjs',
+  'dist/decode.cjs.map',
+  'dist/decode.d.cts',
+  'dist/decode.d.ts',
+  'dist/decode.js',
+  'dist/decode.js.map',
+  'dist/document.js',
+  'dist/encoder.d.cts',
+  'dist/encoder.d.ts',
+  'dist/errors.d.cts',
+  'dist/errors.d.ts',
+  'dist/hash.d.cts',
+  'dist/hash.d.ts',
+  'dist/index.cjs',
+  'dist/index.cjs.map',
+  'dist/index.d.cts',
+  'dist/index.d.ts',
+  'dist/index.js',
+  'dist/index.js.map',
+  'dist/init.d.cts',
+  'dist/init.d.ts',
+  'dist/kind.d.cts',
+  'dist/kind.d.ts',
+  'dist/numeric-encoder.d.cts',
+  'dist/numeric-encoder.d.ts',
+  'dist/numeric.d.cts',
+  'dist/numeric.d.ts',
+  'dist/options.d.cts',
+  'dist/options.d.ts',
+  'dist/owned.d.cts',
+  'dist/owned.d.ts',
+  'dist/series.d.cts',
+  'dist/series.d.ts',
+  'dist/strings.d.cts',
+  'dist/strings.d.ts',
+  'dist/text-encoder.d.cts',
+  'dist/text-encoder.d.ts',
+  'dist/text.d.cts',
+  'dist/text.d.ts',
+  'dist/worker/pool.cjs',
+  'dist/worker/pool.cjs.map',
+  'dist/worker/pool.d.cts',
+  'dist/worker/pool.d.ts',
+  'dist/worker/pool.js',
+  'dist/worker/pool.js.map',
+  'dist/worker/thread.js',
+  'dist/worker/thread.js.map',
+  'dist/workerd.d.ts',
+  'dist/workerd.js',
+  'dist/workerd.js.map',
+  'package.json',
+  'wasm/mebo_decode_scalar.wasm',
+  'wasm/mebo_decode_simd.wasm',
+  'wasm/mebo_scalar.wasm',
+  'wasm/mebo_simd.wasm',
+];
+
+// ---------------------------------------------------------------- processes
+
+/** What a package manager that started this run passes down and the consumers keep: how to reach the registry, and the cache. */
+const NPM_KEPT = /^npm_config_(registry|cafile|ca|proxy|https_proxy|noproxy|strict_ssl|cache)$/i;
+
+/**
+ * The environment of every child: this one's, less what vitest sets (a build
+ * must not think it runs under test) and less the npm_* variables of the npm
+ * or pnpm that started the run (its project prefix, its package, its config):
+ * each consumer is a project of its own.
+ */
+const childEnv: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([key]) => !/^(VITEST.*|NODE_ENV|NODE_OPTIONS|TEST|MODE|PROD|DEV|BASE_URL|SSR)$/.test(key) && (!/^(npm|pnpm)_/i.test(key) || NPM_KEPT.test(key)),
+  ),
+);
+
+interface Output {
+  stdout: string;
+  stderr: string;
+}
+
+/** Run a command to its end; a failure (or timeout) says what ran and its output's tail. */
+function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number }): Promise<Output> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, env: options.env ?? childEnv, timeout: options.timeout ?? 4 * MINUTES, maxBuffer: 256 << 20 },
+      (error, stdout, stderr) => {
+        if (!error) return resolve({ stdout, stderr });
+        const tail = (text: string) => text.split('\n').slice(-40).join('\n');
+        reject(new Error(`${command} ${args.join(' ')} (in ${options.cwd}) failed: ${error.message}\n--- stdout\n${tail(stdout)}\n--- stderr\n${tail(stderr)}`));
+      },
+    );
+  });
+}
+
+/** The one JSON line a consumer prints last. */
+function lastJson<T>(out: Output): T {
+  const lines = out.stdout.trim().split('\n');
+  try {
+    return JSON.parse(lines[lines.length - 1]!) as T;
+  } catch {
+    throw new Error(`no JSON on the last line of stdout:\n${out.stdout.slice(-2000)}\n--- stderr\n${out.stderr.slice(-2000)}`);
+  }
+}
+
+/** At most `limit` of the functions run at once. */
+function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+// ---------------------------------------------------------------- the sample
+
+const SAMPLE = sampleCases();
+/** The sample as command-line arguments `name=path`. */
+const SAMPLE_ARGS = SAMPLE.map((c) => `${c.name}=${join(VECTORS, c.file)}`);
+
+type Results = Record<string, DecodedDocument | { error: unknown }>;
+interface Info {
+  variant: string;
+  simdCheck: string;
+}
+
+/** Per-metric columns (the CommonJS consumer's pool results) against the case's input: timestamps, value bits or texts. */
+function expectColumnsMatchInput(metrics: RawMetric[], c: Case): void {
+  const input = rawInput(c);
+  expect(metrics.length, c.name).toBe(input.metrics.length);
+  const decoded = new Map(metrics.map((m) => [m.id.toLowerCase(), m]));
+  for (const m of input.metrics) {
+    const d = decoded.get(m.id.toLowerCase());
+    const at = `${c.name} metric ${m.name ?? m.id}`;
+    expect(d, `${at} is decoded`).toBeDefined();
+    expect(d!.timestamps, `${at} timestamps`).toEqual(m.timestamps);
+    if (c.kind === 'numeric') expect(d!.values, `${at} value bits`).toEqual(m.values!.map((v) => v.toLowerCase()));
+    else expect(d!.texts, `${at} texts`).toEqual(m.texts);
+  }
+}
+
+// ---------------------------------------------------------------- pack and install
+
+let root = '';
+let tarball = '';
+let packed: { files: { path: string; size: number }[]; size: number; unpackedSize: number } | undefined;
+const prepared = new Map<string, Promise<string>>();
+const versions = new Map<string, Record<string, string>>();
+
+/** Where each consumer's sources go, relative to its folder: decode-document.js is copied there. */
+const SHARED_INTO: Record<string, string> = {
+  'node-esm': 'decode-document.js',
+  'node-cjs': 'decode-document.mjs',
+  deno: 'decode-document.js',
+  bun: 'decode-document.js',
+  workerd: 'src/decode-document.js',
+  esbuild: 'src/decode-document.js',
+  vite: 'src/decode-document.js',
+  webpack: 'src/decode-document.js',
+};
+
+/** Copy a consumer into the temporary directory, install the tarball and its tools, and build it as its scripts say. */
+async function prepare(name: string): Promise<string> {
+  const dir = join(root, name);
+  cpSync(join(CONSUMERS, name), dir, { recursive: true });
+  cpSync(join(PACKAGE_ROOT, 'test/hosts/decode-document.js'), join(dir, SHARED_INTO[name]!));
+  if (name === 'vite') {
+    // The dev server serves public/ as the static test server serves the sample to the others.
+    mkdirSync(join(dir, 'public/vectors'), { recursive: true });
+    for (const c of SAMPLE) cpSync(join(VECTORS, c.file), join(dir, 'public/vectors', c.file.split('/').pop()!));
+    writeFileSync(join(dir, 'public/sample.json'), JSON.stringify(SAMPLE.map((c) => ({ name: c.name, url: `/vectors/${c.file.split('/').pop()}` }))));
+  }
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string>; devDependencies?: Record<string, string> };
+  versions.set(name, pkg.devDependencies ?? {});
+  await run('npm', ['install', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: dir });
+  // The package came from the tarball: a copy in node_modules, not a link to the workspace.
+  const installed = join(dir, 'node_modules/mebo');
+  if (lstatSync(installed).isSymbolicLink()) throw new Error(`${installed} is a link, not the installed tarball`);
+  if (pkg.scripts?.build) await run('npm', ['run', 'build', '--silent'], { cwd: dir });
+  return dir;
+}
+
+const limit = limiter(3);
+const ORDER = ['workerd', 'webpack', 'vite', 'deno', 'bun', 'esbuild', 'node-cjs', 'node-esm'];
+
+/** A prepared consumer's directory (its install and build failing fail the consumer's test). */
+function consumer(name: string): Promise<string> {
+  const promise = prepared.get(name);
+  if (!promise) throw new Error(`no consumer ${name}`);
+  return promise;
+}
+
+beforeAll(async () => {
+  for (const file of ['dist/index.js', 'dist/index.cjs', 'dist/workerd.js', 'dist/cli.js', 'wasm/mebo_simd.wasm']) {
+    if (!existsSync(join(PACKAGE_ROOT, file))) {
+      throw new Error(`${file} is missing: build the package first (node build-sdk.mjs && node build-cli.mjs in packages/mebo)`);
+    }
+  }
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'mebo-consumers-')));
+  if (root.startsWith(REPO_ROOT + sep)) throw new Error(`${root} is inside the repository`);
+  if (KEEP) console.log(`tarball consumers in ${root}`);
+  mkdirSync(join(root, 'pack'));
+  const out = await run('npm', ['pack', '--json', '--pack-destination', join(root, 'pack')], { cwd: PACKAGE_ROOT, timeout: 2 * MINUTES });
+  const [info] = JSON.parse(out.stdout) as { filename: string; files: { path: string; size: number }[]; size: number; unpackedSize: number }[];
+  packed = info!;
+  tarball = join(root, 'pack', info!.filename);
+  for (const name of ORDER) {
+    const promise = limit(() => prepare(name));
+    promise.catch(() => {}); // reported by the consumer's own test
+    prepared.set(name, promise);
+  }
+}, 3 * MINUTES);
+
+let browser: Browser | undefined;
+const servers: Server[] = [];
+const children: ChildProcess[] = [];
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  await browser?.close();
+  await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  // Let installs still running end before their directory goes.
+  await Promise.allSettled(prepared.values());
+  if (root && !KEEP) rmSync(root, { recursive: true, force: true });
+}, 5 * MINUTES);
+
+// ---------------------------------------------------------------- the tarball
+
+it('the tarball holds exactly the files a user needs, the licenses among them', async () => {
+  const files = packed!.files.map((f) => f.path).sort();
+  expect(files).toEqual([...TARBALL_FILES].sort());
+  const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
+  console.log(`[tarball] ${files.length} files, ${kb(packed!.size)} packed, ${kb(packed!.unpackedSize)} unpacked`);
+  // The installed package.json says so, and ships both license texts.
+  const dir = await consumer('node-esm');
+  const installed = join(dir, 'node_modules/mebo');
+  const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { license: string; devDependencies?: unknown };
+  expect(pkg.license).toBe('MIT AND BSD-3-Clause');
+  expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/m);
+  expect(readFileSync(join(installed, 'LICENSE-klauspost'), 'utf8')).toContain('Klaus Post');
+  // npm publish --dry-run has nothing to correct or warn about (but that no one is logged in here). A blank
+  // user config: this machine's own npmrc is not the package's business.
+  writeFileSync(join(root, 'npmrc'), '');
+  const publish = await run('npm', ['publish', '--dry-run', '--json'], { cwd: PACKAGE_ROOT, env: { ...childEnv, npm_config_userconfig: join(root, 'npmrc') } });
+  const warnings = publish.stderr.split('\n').filter((line) => /^npm (warn|error)/i.test(line) && !/requires you to be logged in .*\(dry-run\)/.test(line));
+  expect(warnings).toEqual([]);
+  expect((JSON.parse(publish.stdout) as Record<string, { files: { path: string }[] }>).mebo!.files.map((f) => f.path).sort()).toEqual(files);
+  // stripInternal: no declaration the package marks internal reaches a user.
+  for (const file of readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.d\.c?ts$/.test(f))) {
+    expect(readFileSync(join(installed, 'dist', file), 'utf8'), file).not.toContain('@internal');
+  }
+}, 5 * MINUTES);
+
+// ---------------------------------------------------------------- runtimes
+
+it('Node ESM: import from mebo and mebo/decode, init() from disk; npx mebo decodes and encodes', async () => {
+  const dir = await consumer('node-esm');
+  const out = lastJson<{ node: string; resolved: Record<string, string>; info: Info; decodeInfo: Info; mebo: Results; decode: Results }>(
+    await run(process.execPath, ['main.js', ...SAMPLE_ARGS], { cwd: dir }),
+  );
+  expect(out.resolved).toEqual({
+    mebo: pathToFileURL(join(dir, 'node_modules/mebo/dist/index.js')).href,
+    decode: pathToFileURL(join(dir, 'node_modules/mebo/dist/decode.js')).href,
+  });
+  expect(out.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expect(out.decodeInfo).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expectSampleDecoded(out.mebo);
+  expectSampleDecoded(out.decode);
+
+  // The CLI from the installed package's bin link.
+  const exact = manifest().find((c) => c.name === 'num-gauge1-delta-zstd-gorilla-s2-notags-le-v1')!;
+  const decoded = await run('npx', ['--no', 'mebo', 'decode', '--exact', join(VECTORS, exact.file)], { cwd: dir });
+  expectMatchesInput(JSON.parse(decoded.stdout) as DecodedDocument, exact);
+  const again = manifest().find((c) => c.name === 'num-special-deltapacked-none-chimp-none-notags-le-v2')!;
+  const blob = join(dir, 'again.mebo');
+  await run('npx', ['--no', 'mebo', 'encode', join(VECTORS, again.options.input), '--config', 'deltapacked-none-chimp-none', '--layout', 'v2', '-o', blob], { cwd: dir });
+  expect(Buffer.compare(readFileSync(blob), readFileSync(join(VECTORS, again.file)))).toBe(0);
+  console.log(
+    `[node-esm] Node ${out.node}: mebo and mebo/decode from ${dir}/node_modules decoded ${SAMPLE.length} vectors bit for bit (simd build, self-check passed); ` +
+      `npx mebo decode --exact matched ${exact.name}; npx mebo encode reproduced ${again.name} byte for byte`,
+  );
+});
+
+it('Node CommonJS: require() of mebo, mebo/decode and mebo/worker without require(esm)', async () => {
+  const dir = await consumer('node-cjs');
+  const out = lastJson<{
+    node: string;
+    requireModule: boolean;
+    resolved: Record<string, string>;
+    info: Info;
+    decodeInfo: Info;
+    mebo: Results;
+    decode: Results;
+    pool: Record<string, RawMetric[]>;
+    refused: { isMeboError: boolean; code: string };
+  }>(await run(process.execPath, ['--no-experimental-require-module', 'main.cjs', ...SAMPLE_ARGS], { cwd: dir }));
+  // require(esm) was off: only a CommonJS build can have been loaded.
+  expect(out.requireModule).toBe(false);
+  expect(out.resolved).toEqual({
+    mebo: join(dir, 'node_modules/mebo/dist/index.cjs'),
+    decode: join(dir, 'node_modules/mebo/dist/decode.cjs'),
+    worker: join(dir, 'node_modules/mebo/dist/worker/pool.cjs'),
+  });
+  expect(out.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expect(out.decodeInfo).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expectSampleDecoded(out.mebo);
+  expectSampleDecoded(out.decode);
+  expect(Object.keys(out.pool).sort()).toEqual(SAMPLE.map((c) => c.name).sort());
+  for (const c of SAMPLE) expectColumnsMatchInput(out.pool[c.name]!, c);
+  expect(out.refused).toEqual({ isMeboError: true, code: 'TRUNCATED' });
+  console.log(
+    `[node-cjs] Node ${out.node} with require(esm) off: require('mebo'), 'mebo/decode' and 'mebo/worker' resolved to dist/*.cjs and decoded ${SAMPLE.length} vectors ` +
+      `bit for bit (main thread with both entries, and a pool of 2 worker threads); a bad blob threw MeboError TRUNCATED`,
+  );
+});
+
+it('Deno: npm:mebo from node_modules type-checks (deno check) and decodes (deno run)', async () => {
+  const dir = await consumer('deno');
+  const deno = join(dir, 'node_modules/.bin/deno');
+  const env = { ...childEnv, DENO_DIR: join(root, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
+  await run(deno, ['check', '--no-lock', 'main.ts'], { cwd: dir, env });
+  const out = lastJson<{ deno: string; resolved: Record<string, string>; info: Info; decodeInfo: Info; firstPoints: number; mebo: Results; decode: Results }>(
+    await run(deno, ['run', '--no-lock', '--no-remote', '--no-prompt', `--allow-read=${dir},${VECTORS}`, 'main.ts', ...SAMPLE_ARGS], { cwd: dir, env }),
+  );
+  expect(out.deno).toBe(versions.get('deno')!.deno);
+  expect(out.resolved).toEqual({
+    mebo: pathToFileURL(join(dir, 'node_modules/mebo/dist/index.js')).href,
+    decode: pathToFileURL(join(dir, 'node_modules/mebo/dist/decode.js')).href,
+  });
+  expect(out.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expect(out.decodeInfo).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expect(out.firstPoints).toBe(rawInput(SAMPLE[0]!).metrics.reduce((n, m) => n + m.timestamps.length, 0));
+  expectSampleDecoded(out.mebo);
+  expectSampleDecoded(out.decode);
+  console.log(`[deno] Deno ${out.deno}: deno check passed; npm:mebo and npm:mebo/decode from node_modules decoded ${SAMPLE.length} vectors bit for bit (simd build, self-check passed)`);
+});
+
+it('Bun: TypeScript importing mebo and mebo/decode decodes', async () => {
+  const dir = await consumer('bun');
+  const out = lastJson<{ bun: string; resolved: Record<string, string>; info: Info; decodeInfo: Info; mebo: Results; decode: Results }>(
+    await run(join(dir, 'node_modules/.bin/bun'), ['main.ts', ...SAMPLE_ARGS], { cwd: dir }),
+  );
+  expect(out.bun).toBe(versions.get('bun')!.bun);
+  expect(out.resolved).toEqual({
+    mebo: pathToFileURL(join(dir, 'node_modules/mebo/dist/index.js')).href,
+    decode: pathToFileURL(join(dir, 'node_modules/mebo/dist/decode.js')).href,
+  });
+  expect(out.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expect(out.decodeInfo).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expectSampleDecoded(out.mebo);
+  expectSampleDecoded(out.decode);
+  console.log(`[bun] Bun ${out.bun}: mebo and mebo/decode decoded ${SAMPLE.length} vectors bit for bit (simd build, self-check passed)`);
+});
+
+it('workerd: a Worker that only calls init() gets the wasm as a module through the workerd condition', async () => {
+  const dir = await consumer('workerd');
+  // The bundle kept each .wasm an import of its own, beside it, as wrangler would upload them.
+  const wasm = readdirSync(join(dir, 'dist')).filter((f) => f.endsWith('.wasm')).sort();
+  expect(wasm).toEqual([expect.stringMatching(/^mebo_decode_simd-\w+\.wasm$/), expect.stringMatching(/^mebo_simd-\w+\.wasm$/)]);
+  const script = readFileSync(join(dir, 'dist/worker.js'), 'utf8');
+  for (const file of wasm) expect(script).toMatch(new RegExp(`^import \\w+ from "\\./${file.replace('.', '\\.')}";$`, 'm'));
+  const out = lastJson<{ modules: string[]; info: Info; decodeInfo: Info; mebo: Results; decode: Results }>(
+    await run(process.execPath, ['run.mjs', ...SAMPLE_ARGS], { cwd: dir }),
+  );
+  expect(out.modules).toEqual(['ESModule dist/worker.js', ...wasm.map((f) => `CompiledWasm dist/${f}`)]);
+  expect(out.info).toEqual({ variant: 'simd', simdCheck: 'not run' });
+  expect(out.decodeInfo).toEqual({ variant: 'simd', simdCheck: 'not run' });
+  expectSampleDecoded(out.mebo);
+  expectSampleDecoded(out.decode);
+  console.log(
+    `[workerd] miniflare ${versions.get('workerd')!.miniflare}, bundled by esbuild ${versions.get('workerd')!.esbuild} as wrangler does: ` +
+      `init() with no argument used the imported simd modules of mebo and mebo/decode; ${SAMPLE.length} vectors decoded bit for bit by each`,
+  );
+});
+
+// ---------------------------------------------------------------- browsers
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.wasm': 'application/wasm',
+};
+
+/** A 127.0.0.1 server of `dir`'s files, plus /sample.json and the sample's blobs under /vectors/. */
+async function serveStatic(dir: string): Promise<string> {
+  const blobs = new Map(SAMPLE.map((c) => [`/vectors/${c.file.split('/').pop()}`, join(VECTORS, c.file)]));
+  const list = JSON.stringify(SAMPLE.map((c) => ({ name: c.name, url: `/vectors/${c.file.split('/').pop()}` })));
+  const server = createServer((request, response) => {
+    let path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+    if (path.endsWith('/')) path += 'index.html';
+    const file = blobs.get(path) ?? normalize(join(dir, path));
+    if (path === '/sample.json') return response.writeHead(200, { 'content-type': TYPES['.json']! }).end(list);
+    if (request.method !== 'GET' || !(blobs.has(path) || file.startsWith(dir + sep)) || !existsSync(file) || !statSync(file).isFile()) {
+      return response.writeHead(404).end();
+    }
+    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+interface PageResult {
+  info: Info;
+  variant: string;
+  simd: boolean;
+  results: Results;
+}
+
+async function inChromium(url: string): Promise<{ ok: PageResult; loaded: Loaded[] }> {
+  browser ??= await launchChromium();
+  return pageOutcome<PageResult>(browser, url);
+}
+
+/** The .wasm responses a page received, by path. */
+function wasmLoaded(loaded: Loaded[]): Loaded[] {
+  return loaded.filter((l) => new URL(l.url).pathname.endsWith('.wasm')).map((l) => ({ ...l, url: new URL(l.url).pathname }));
+}
+
+it('esbuild: a browser bundle with the .wasm through the file loader decodes in Chromium', async () => {
+  const dir = await consumer('esbuild');
+  const emitted = readdirSync(join(dir, 'dist')).sort();
+  expect(emitted).toEqual(['main.js', expect.stringMatching(/^mebo_scalar-\w+\.wasm$/), expect.stringMatching(/^mebo_simd-\w+\.wasm$/)]);
+  const { ok, loaded } = await inChromium(`${await serveStatic(dir)}/index.html`);
+  expect(wasmLoaded(loaded)).toEqual([{ url: `/dist/${emitted[2]}`, status: 200, type: 'application/wasm' }]);
+  expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'not run' });
+  expectSampleDecoded(ok.results);
+  console.log(`[esbuild] esbuild ${versions.get('esbuild')!.esbuild} bundle in Chromium: fetched /dist/${emitted[2]}, decoded ${SAMPLE.length} vectors bit for bit`);
+});
+
+it('Vite: a production build with no configuration decodes in Chromium', async () => {
+  const dir = await consumer('vite');
+  const assets = readdirSync(join(dir, 'dist/assets')).filter((f) => f.endsWith('.wasm')).sort();
+  expect(assets).toEqual([expect.stringMatching(/^mebo_scalar-[\w-]+\.wasm$/), expect.stringMatching(/^mebo_simd-[\w-]+\.wasm$/)]);
+  const { ok, loaded } = await inChromium(`${await serveStatic(join(dir, 'dist'))}/`);
+  expect(wasmLoaded(loaded)).toEqual([{ url: `/assets/${assets[1]}`, status: 200, type: 'application/wasm' }]);
+  expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expectSampleDecoded(ok.results);
+  console.log(`[vite] vite ${versions.get('vite')!.vite} build (no config) in Chromium: init() fetched /assets/${assets[1]}, decoded ${SAMPLE.length} vectors bit for bit`);
+});
+
+it('Vite: the dev server, mebo pre-bundled by optimizeDeps, decodes in Chromium', async () => {
+  const dir = await consumer('vite');
+  const child = spawn(process.execPath, [join(dir, 'node_modules/vite/bin/vite.js'), '--host', '127.0.0.1', '--port', '0', '--clearScreen', 'false'], {
+    cwd: dir,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  try {
+    let output = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`vite did not start:\n${output}`)), MINUTES);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const found = /Local:\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''));
+        if (found) {
+          clearTimeout(timer);
+          resolve(found[1]!);
+        }
+      };
+      child.stdout!.on('data', read);
+      child.stderr!.on('data', read);
+      child.on('exit', (code) => reject(new Error(`vite exited with ${code}:\n${output}`)));
+    });
+    const { ok, loaded } = await inChromium(url);
+    // The dependency optimizer pre-bundled mebo, and the wasm URL survived it.
+    const optimized = JSON.parse(readFileSync(join(dir, 'node_modules/.vite/deps/_metadata.json'), 'utf8')) as { optimized: Record<string, unknown> };
+    expect(Object.keys(optimized.optimized)).toContain('mebo');
+    const wasm = wasmLoaded(loaded);
+    expect(wasm.map((w) => [w.url.split('?')[0], w.status, w.type])).toEqual([['/node_modules/mebo/wasm/mebo_simd.wasm', 200, 'application/wasm']]);
+    expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+    expectSampleDecoded(ok.results);
+    console.log(`[vite dev] vite ${versions.get('vite')!.vite} dev server, mebo pre-bundled by optimizeDeps: init() fetched ${wasm[0]!.url}, decoded ${SAMPLE.length} vectors bit for bit`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
+
+it('webpack 5: a production build with no configuration decodes in Chromium', async () => {
+  const dir = await consumer('webpack');
+  const emitted = readdirSync(join(dir, 'dist')).sort();
+  expect(emitted).toEqual([expect.stringMatching(/^\w+\.wasm$/), expect.stringMatching(/^\w+\.wasm$/), 'main.js']);
+  const { ok, loaded } = await inChromium(`${await serveStatic(dir)}/index.html`);
+  const wasm = wasmLoaded(loaded);
+  expect(wasm).toEqual([{ url: expect.stringMatching(/^\/dist\/\w+\.wasm$/), status: 200, type: 'application/wasm' }]);
+  // The one fetched is the simd build, byte for byte.
+  expect(Buffer.compare(readFileSync(join(dir, wasm[0]!.url)), readFileSync(join(PACKAGE_ROOT, 'wasm/mebo_simd.wasm')))).toBe(0);
+  expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expectSampleDecoded(ok.results);
+  const tools = versions.get('webpack')!;
+  console.log(`[webpack] webpack ${tools.webpack} (webpack-cli ${tools['webpack-cli']}) production build in Chromium: init() fetched ${wasm[0]!.url} (the simd build), decoded ${SAMPLE.length} vectors bit for bit`);
+});
