@@ -108,7 +108,8 @@ await build({
 });
 
 // CommonJS (the `require` export condition), for require('mebo') where
-// Node has no require(esm) (Node 20): the same entries as .cjs files.
+// Node has no require(esm) (Node 20): the same entries as .cjs files (the
+// arrow one requires apache-arrow's CommonJS build).
 // import.meta.url becomes the .cjs file's own URL, so init() finds wasm/
 // beside the package and the pool its thread.js as the ESM builds do.
 const cjs = {
@@ -121,6 +122,20 @@ const cjs = {
 };
 await build({ ...cjs, entryPoints: ['src/index.ts'], outfile: 'dist/index.cjs' });
 await build({ ...cjs, entryPoints: ['src/decode.ts'], outfile: 'dist/decode.cjs', plugins: [decodeOnly] });
+await build({
+  ...cjs,
+  entryPoints: ['src/arrow.ts'],
+  outfile: 'dist/arrow.cjs',
+  external: [...cjs.external, 'apache-arrow'],
+  plugins: [
+    {
+      name: 'arrow-main-entry-external-cjs',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/index\.js$/ }, () => ({ path: './index.cjs', external: true }));
+      },
+    },
+  ],
+});
 await build({
   ...cjs,
   entryPoints: ['src/worker/pool.ts'],

@@ -40,6 +40,9 @@ const TARBALL_FILES = [
   'LICENSE-klauspost',
   'README.md',
   'bin/mebo.js',
+  'dist/arrow.cjs',
+  'dist/arrow.cjs.map',
+  'dist/arrow.d.cts',
   'dist/arrow.d.ts',
   'dist/arrow.js',
   'dist/arrow.js.map',
@@ -341,7 +344,7 @@ it('Node ESM: import from mebo and mebo/decode, init() from disk; npx mebo decod
   );
 });
 
-it('Node CommonJS: require() of mebo, mebo/decode and mebo/worker without require(esm)', async () => {
+it('Node CommonJS: require() of mebo, mebo/decode, mebo/worker and mebo/arrow without require(esm)', async () => {
   const dir = await consumer('node-cjs');
   const out = lastJson<{
     node: string;
@@ -352,6 +355,7 @@ it('Node CommonJS: require() of mebo, mebo/decode and mebo/worker without requir
     mebo: Results;
     decode: Results;
     pool: Record<string, RawMetric[]>;
+    arrow: Record<string, RawMetric[]>;
     refused: { isMeboError: boolean; code: string };
   }>(await run(process.execPath, ['--no-experimental-require-module', 'main.cjs', ...SAMPLE_ARGS], { cwd: dir }));
   // require(esm) was off: only a CommonJS build can have been loaded.
@@ -360,6 +364,7 @@ it('Node CommonJS: require() of mebo, mebo/decode and mebo/worker without requir
     mebo: join(dir, 'node_modules/mebo/dist/index.cjs'),
     decode: join(dir, 'node_modules/mebo/dist/decode.cjs'),
     worker: join(dir, 'node_modules/mebo/dist/worker/pool.cjs'),
+    arrow: join(dir, 'node_modules/mebo/dist/arrow.cjs'),
   });
   expect(out.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
   expect(out.decodeInfo).toEqual({ variant: 'simd', simdCheck: 'passed' });
@@ -367,10 +372,12 @@ it('Node CommonJS: require() of mebo, mebo/decode and mebo/worker without requir
   expectSampleDecoded(out.decode);
   expect(Object.keys(out.pool).sort()).toEqual(SAMPLE.map((c) => c.name).sort());
   for (const c of SAMPLE) expectColumnsMatchInput(out.pool[c.name]!, c);
+  expect(Object.keys(out.arrow).sort()).toEqual(SAMPLE.map((c) => c.name).sort());
+  for (const c of SAMPLE) expectColumnsMatchInput(out.arrow[c.name]!, c);
   expect(out.refused).toEqual({ isMeboError: true, code: 'TRUNCATED' });
   console.log(
-    `[node-cjs] Node ${out.node} with require(esm) off: require('mebo'), 'mebo/decode' and 'mebo/worker' resolved to dist/*.cjs and decoded ${SAMPLE.length} vectors ` +
-      `bit for bit (main thread with both entries, and a pool of 2 worker threads); a bad blob threw MeboError TRUNCATED`,
+    `[node-cjs] Node ${out.node} with require(esm) off: require('mebo'), 'mebo/decode', 'mebo/worker' and 'mebo/arrow' resolved to dist/*.cjs and decoded ${SAMPLE.length} vectors ` +
+      `bit for bit (main thread with both entries, a pool of 2 worker threads, toArrow tables over apache-arrow ${versions.get('node-cjs')!['apache-arrow']}); a bad blob threw MeboError TRUNCATED`,
   );
 });
 

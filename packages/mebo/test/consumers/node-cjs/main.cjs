@@ -1,8 +1,9 @@
-// A CommonJS service: require('mebo'), require('mebo/decode') and
-// require('mebo/worker'), run without require(esm) (Node 20 before 20.19 has
-// none; `--no-experimental-require-module` turns it off where it is on).
-// Decodes the blobs named on the command line (`name=path`) with both
-// entries and with a pool of worker threads, and prints one JSON line.
+// A CommonJS service: require('mebo'), require('mebo/decode'),
+// require('mebo/worker') and require('mebo/arrow') (over apache-arrow's
+// CommonJS build), run without require(esm) (Node 20 before 20.19 has none;
+// `--no-experimental-require-module` turns it off where it is on). Decodes
+// the blobs named on the command line (`name=path`) with both entries, with a
+// pool of worker threads and into Arrow tables, and prints one JSON line.
 // decode-document.mjs (copied beside this file) is loaded by import(), as
 // CommonJS code loads ESM; it gets the required modules handed in.
 
@@ -10,6 +11,7 @@ const { readFileSync } = require('node:fs');
 const mebo = require('mebo');
 const decodeOnly = require('mebo/decode');
 const { DecodePool } = require('mebo/worker');
+const { toArrow } = require('mebo/arrow');
 
 const hex16 = (v) => v.toString(16).padStart(16, '0');
 
@@ -23,6 +25,26 @@ function columnsDocument(c) {
     if (c.values instanceof Float64Array) m.values = Array.from(new BigUint64Array(c.values.buffer, c.values.byteOffset + from * 8, to - from), hex16);
     else m.texts = Array.from(c.codes.subarray(from, to), (code) => c.dictionary[code]);
     metrics.push(m);
+  }
+  return metrics;
+}
+
+/** An Arrow table from toArrow as the same per-metric schema (its rows come grouped by metric). */
+function tableDocument(table) {
+  const ids = table.getChild('id').toArray();
+  const timestamps = table.getChild('timestamp').toArray();
+  const value = table.getChild('value');
+  const floats = value.toArray();
+  const metrics = [];
+  for (let row = 0; row < table.numRows; row++) {
+    const id = hex16(ids[row]);
+    if (metrics.length === 0 || metrics[metrics.length - 1].id !== id) {
+      metrics.push(floats instanceof Float64Array ? { id, timestamps: [], values: [] } : { id, timestamps: [], texts: [] });
+    }
+    const m = metrics[metrics.length - 1];
+    m.timestamps.push(String(timestamps[row]));
+    if (m.values) m.values.push(hex16(new BigUint64Array(floats.buffer, floats.byteOffset + row * 8, 1)[0]));
+    else m.texts.push(value.get(row));
   }
   return metrics;
 }
@@ -42,6 +64,15 @@ async function main() {
   } finally {
     pool.terminate();
   }
+  const arrow = {};
+  for (const { name, bytes } of sample) {
+    const blob = mebo.blobKind(bytes) === 'text' ? mebo.TextBlob.from(bytes) : mebo.NumericBlob.from(bytes);
+    try {
+      arrow[name] = tableDocument(toArrow(blob));
+    } finally {
+      blob.free();
+    }
+  }
   let refused;
   try {
     mebo.NumericBlob.from(new Uint8Array(8));
@@ -52,12 +83,13 @@ async function main() {
     JSON.stringify({
       node: process.version,
       requireModule: process.features.require_module ?? false,
-      resolved: { mebo: require.resolve('mebo'), decode: require.resolve('mebo/decode'), worker: require.resolve('mebo/worker') },
+      resolved: { mebo: require.resolve('mebo'), decode: require.resolve('mebo/decode'), worker: require.resolve('mebo/worker'), arrow: require.resolve('mebo/arrow') },
       info: mebo.wasmInfo(),
       decodeInfo: decodeOnly.wasmInfo(),
       mebo: decodeSample(mebo, sample).results,
       decode: decodeSample(decodeOnly, sample).results,
       pool: pooled,
+      arrow,
       refused,
     }),
   );
