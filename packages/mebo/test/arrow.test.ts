@@ -480,7 +480,15 @@ describe('the built entry', () => {
     // No second copy of the SDK or its wasm-bindgen glue.
     expect(bundle).not.toMatch(/NumericBlobHandle|__wbindgen|mebo_simd\.wasm|class MeboError/);
     const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
-    expect(pkg.exports['./arrow']).toEqual({ types: './dist/arrow.d.ts', default: './dist/arrow.js' });
+    expect(pkg.exports['./arrow']).toEqual({
+      require: { types: './dist/arrow.d.cts', default: './dist/arrow.cjs' },
+      types: './dist/arrow.d.ts',
+      default: './dist/arrow.js',
+    });
+    // The CommonJS build (for require()) likewise: the main entry's CommonJS build and apache-arrow.
+    const cjs = readFileSync(join(DIST, 'arrow.cjs'), 'utf8');
+    expect([...new Set([...cjs.matchAll(/require\((["'])([^"']+)\1\)/g)].map((m) => m[2]))].sort()).toEqual(['./index.cjs', 'apache-arrow', 'node:url']);
+    expect(cjs).not.toMatch(/NumericBlobHandle|__wbindgen|mebo_simd\.wasm|class MeboError/);
     expect(pkg.peerDependencies['apache-arrow']).toBeDefined();
     expect(pkg.peerDependenciesMeta['apache-arrow']).toEqual({ optional: true });
     expect(pkg.dependencies?.['apache-arrow']).toBeUndefined();
