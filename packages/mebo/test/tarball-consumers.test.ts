@@ -31,9 +31,9 @@ const MINUTES = 60_000;
 
 /**
  * Every file the tarball holds: what a user needs (the ESM, CommonJS and
- * workerd entries, their declarations and source maps, the CLI, four wasm
- * builds, the licenses) and nothing else. A change here is a change to what
- * users download.
+ * workerd entries and their declarations, the CLI, four wasm builds, the
+ * licenses) and nothing else. A change here is a change to what users
+ * download.
  */
 const TARBALL_FILES = [
   'LICENSE',
@@ -41,11 +41,9 @@ const TARBALL_FILES = [
   'README.md',
   'bin/mebo.js',
   'dist/arrow.cjs',
-  'dist/arrow.cjs.map',
   'dist/arrow.d.cts',
   'dist/arrow.d.ts',
   'dist/arrow.js',
-  'dist/arrow.js.map',
   'dist/blob.d.cts',
   'dist/blob.d.ts',
   'dist/blobSet.d.cts',
@@ -53,13 +51,10 @@ const TARBALL_FILES = [
   'dist/cli.js',
   'dist/decode-workerd.d.ts',
   'dist/decode-workerd.js',
-  'dist/decode-workerd.js.map',
   'dist/decode.cjs',
-  'dist/decode.cjs.map',
   'dist/decode.d.cts',
   'dist/decode.d.ts',
   'dist/decode.js',
-  'dist/decode.js.map',
   'dist/document.js',
   'dist/encoder.d.cts',
   'dist/encoder.d.ts',
@@ -68,11 +63,9 @@ const TARBALL_FILES = [
   'dist/hash.d.cts',
   'dist/hash.d.ts',
   'dist/index.cjs',
-  'dist/index.cjs.map',
   'dist/index.d.cts',
   'dist/index.d.ts',
   'dist/index.js',
-  'dist/index.js.map',
   'dist/init.d.cts',
   'dist/init.d.ts',
   'dist/kind.d.cts',
@@ -94,16 +87,12 @@ const TARBALL_FILES = [
   'dist/text.d.cts',
   'dist/text.d.ts',
   'dist/worker/pool.cjs',
-  'dist/worker/pool.cjs.map',
   'dist/worker/pool.d.cts',
   'dist/worker/pool.d.ts',
   'dist/worker/pool.js',
-  'dist/worker/pool.js.map',
   'dist/worker/thread.js',
-  'dist/worker/thread.js.map',
   'dist/workerd.d.ts',
   'dist/workerd.js',
-  'dist/workerd.js.map',
   'package.json',
   'wasm/mebo_decode_scalar.wasm',
   'wasm/mebo_decode_simd.wasm',
