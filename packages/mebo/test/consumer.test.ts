@@ -1,6 +1,7 @@
 // The published types resolve and check for a consumer under TypeScript's
 // node16 (ESM, and CommonJS through the .d.cts declarations) and bundler
-// module resolution (against dist/, so build first).
+// module resolution, and under the `workerd` condition (against dist/, so
+// build first).
 
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -19,6 +20,6 @@ function typecheck(config: string): string {
   }
 }
 
-it.each(['tsconfig.node16.json', 'tsconfig.node16-cjs.json', 'tsconfig.bundler.json'])('a consumer type-checks with %s', (config) => {
+it.each(['tsconfig.node16.json', 'tsconfig.node16-cjs.json', 'tsconfig.bundler.json', 'tsconfig.workerd.json'])('a consumer type-checks with %s', (config) => {
   expect(typecheck(config)).toBe('');
 });

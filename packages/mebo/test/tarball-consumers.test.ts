@@ -408,7 +408,7 @@ it('Bun: TypeScript importing mebo and mebo/decode decodes', async () => {
   console.log(`[bun] Bun ${out.bun}: mebo and mebo/decode decoded ${SAMPLE.length} vectors bit for bit (simd build, self-check passed)`);
 });
 
-it('workerd: a Worker that only calls init() gets the wasm as a module through the workerd condition', async () => {
+it('workerd: a Worker that only calls init() (or initSync()) gets the wasm as a module through the workerd condition', async () => {
   const dir = await consumer('workerd');
   // The bundle kept each .wasm an import of its own, beside it, as wrangler would upload them.
   const wasm = readdirSync(join(dir, 'dist')).filter((f) => f.endsWith('.wasm')).sort();
@@ -425,7 +425,7 @@ it('workerd: a Worker that only calls init() gets the wasm as a module through t
   expectSampleDecoded(out.decode);
   console.log(
     `[workerd] miniflare ${versions.get('workerd')!.miniflare}, bundled by esbuild ${versions.get('workerd')!.esbuild} as wrangler does: ` +
-      `init() with no argument used the imported simd modules of mebo and mebo/decode; ${SAMPLE.length} vectors decoded bit for bit by each`,
+      `init() and initSync() with no argument used the imported simd modules of mebo and mebo/decode; ${SAMPLE.length} vectors decoded bit for bit by each`,
   );
 });
 
