@@ -10,6 +10,11 @@
 //! measured (the table goes to stderr): the web demo's local API relays them
 //! to the page. `--decode-only` skips the encode rows.
 
+// The vectors' input schema, read by the one Rust parser of it.
+#[path = "../../mebo/tests/common/input.rs"]
+#[allow(dead_code)] // the bench encodes from names, timestamps and values only
+mod input;
+
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -66,32 +71,6 @@ fn config_name(case: &Value) -> String {
         Some("v1") | None => base,
         Some(layout) => format!("{base}-{layout}"),
     }
-}
-
-struct InputMetric {
-    name: String,
-    timestamps: Vec<i64>,
-    values: Vec<f64>,
-}
-
-fn numeric_input(path: &Path) -> (i64, Vec<InputMetric>) {
-    let v = read_json(path);
-    let metrics = v["metrics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| InputMetric {
-            name: m["name"].as_str().unwrap().to_string(),
-            timestamps: m["timestamps"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().parse().unwrap()).collect(),
-            values: m["values"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| f64::from_bits(u64::from_str_radix(x.as_str().unwrap(), 16).unwrap()))
-                .collect(),
-        })
-        .collect();
-    (v["startTimeMicros"].as_str().unwrap().parse().unwrap(), metrics)
 }
 
 fn encoder_options(case: &Value) -> NumericEncoderOptions {
@@ -176,12 +155,13 @@ fn main() {
             continue;
         }
 
-        let (start, metrics) = numeric_input(&bench_dir.join(case["options"]["input"].as_str().unwrap()));
+        let input = input::read_input_file(&bench_dir.join(case["options"]["input"].as_str().unwrap()));
+        let (start, metrics) = (input.start_time, input.metrics);
         let options = encoder_options(case);
         let encode = || {
             let mut enc = NumericEncoder::new(start, options);
             for m in &metrics {
-                enc.start_metric_name(&m.name, m.timestamps.len()).unwrap();
+                enc.start_metric_name(m.name.as_deref().expect("bench metrics have names"), m.timestamps.len()).unwrap();
                 enc.add_points::<&str>(&m.timestamps, &m.values, None).unwrap();
                 enc.end_metric().unwrap();
             }

@@ -2,31 +2,14 @@
 //! input; our encoder reproduces every uncompressed one byte for byte and every
 //! compressed one up to the codec's bytes (zstd ones whole); damaged blobs fail without panics.
 
-use std::path::PathBuf;
+mod common;
 
+use common::{read_input_file, vectors_dir as vectors, Input};
 use mebo::text::{Dictionary, StringColumn, TextBlob};
 #[cfg(feature = "encode")]
 use mebo::text::{TextEncoder, TextEncoderOptions};
 use mebo::{ByteOrder, Compression, DecodeLimits, TimestampEncoding};
 use serde_json::Value;
-
-fn vectors() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
-}
-
-struct Metric {
-    id: u64,
-    name: Option<String>,
-    timestamps: Vec<i64>,
-    texts: Vec<String>,
-    tags: Option<Vec<String>>,
-}
-
-struct Input {
-    start_time: i64,
-    by_name: bool,
-    metrics: Vec<Metric>,
-}
 
 /// The case's options, as the manifest spells them.
 #[derive(Clone, Copy)]
@@ -42,30 +25,6 @@ struct Case {
     options: Options,
     input: Input,
     blob: Vec<u8>,
-}
-
-fn strings(m: &Value, key: &str) -> Option<Vec<String>> {
-    m.get(key).map(|a| a.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect())
-}
-
-fn read_input(path: &str) -> Input {
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(vectors().join(path)).unwrap()).unwrap();
-    Input {
-        start_time: v["startTimeMicros"].as_str().unwrap().parse().unwrap(),
-        by_name: v["identifier"].as_str() == Some("name"),
-        metrics: v["metrics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| Metric {
-                id: u64::from_str_radix(m["id"].as_str().unwrap(), 16).unwrap(),
-                name: m.get("name").map(|n| n.as_str().unwrap().to_string()),
-                timestamps: strings(m, "timestamps").unwrap().iter().map(|s| s.parse().unwrap()).collect(),
-                texts: strings(m, "texts").unwrap(),
-                tags: strings(m, "tags"),
-            })
-            .collect(),
-    }
 }
 
 fn cases() -> Vec<Case> {
@@ -86,7 +45,7 @@ fn cases() -> Vec<Case> {
                     tags: o["tags"].as_bool().unwrap(),
                     byte_order: if o["bigEndian"].as_bool().unwrap() { ByteOrder::Big } else { ByteOrder::Little },
                 },
-                input: read_input(o["input"].as_str().unwrap()),
+                input: read_input_file(&vectors().join(o["input"].as_str().unwrap())),
                 blob,
             }
         })
