@@ -8,7 +8,7 @@ import type { Compression } from './options.js';
 import type { TextTimestampEncoding } from './text.js';
 import { BlobEncoder, encodeAll, type EncoderBindings, type MetricInput } from './encoder.js';
 
-/** How to write a text blob. Absent fields keep the defaults (raw timestamps, zstd, no tags, little endian). */
+/** How to write a text blob. Absent fields keep the defaults (delta timestamps, zstd, no tags, little endian). */
 export interface TextEncodeOptions {
   timestampEncoding?: TextTimestampEncoding;
   dataCompression?: Compression;
