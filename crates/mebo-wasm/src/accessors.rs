@@ -30,11 +30,8 @@ macro_rules! blob_handle_accessors {
             }
 
             /// Metric names in index order as joined strings, or `undefined`.
-            pub fn names(&self) -> $crate::js::JsResult<wasm_bindgen::JsValue> {
-                match self.blob.names() {
-                    Some(names) => $crate::js::strings(names.iter().map(|n| n.as_ref())),
-                    None => Ok(wasm_bindgen::JsValue::UNDEFINED),
-                }
+            pub fn names(&self) -> $crate::js::JsResult<Option<$crate::js::JoinedStrings>> {
+                self.blob.names().map(|names| $crate::js::strings(names.iter().map(|n| n.as_ref()))).transpose()
             }
 
             #[wasm_bindgen(js_name = indexOfId)]

@@ -7,8 +7,66 @@ use js_sys::{BigInt64Array, BigUint64Array, Float64Array, Uint32Array};
 use mebo::numeric::{NumericBlob, NumericColumns, NumericMetric};
 use wasm_bindgen::prelude::*;
 
-use crate::js::{self, check, JsObject, JsResult};
+use crate::js::{self, check, JoinedStrings, JsObject, JsResult, NumericSeries};
 use crate::series::{self, Selection};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_NUMERIC: &str = r#"
+/** What a numeric blob's header says. Also valid as encoder options, to write the same kind of blob. */
+export interface NumericBlobOptions {
+  timestampEncoding: TimestampEncoding;
+  valueEncoding: ValueEncoding;
+  timestampCompression: Compression;
+  valueCompression: Compression;
+  tags: boolean;
+  bigEndian: boolean;
+  byteOrder: ByteOrder;
+  layout: Layout;
+  /** v2 index with 32-byte entries (counts or offsets beyond 16 bits). */
+  extendedIndex: boolean;
+  /** The blob carries metric names (written only after a name-hash collision). */
+  metricNames: boolean;
+}
+
+/** How a numeric blob's bytes are spent, section by section (from its header's offsets). */
+export interface NumericSections {
+  /** The blob's length. */
+  total: number;
+  header: number;
+  /** The metric-names payload (0 unless the blob carries names). */
+  names: number;
+  index: number;
+  /** The shared-timestamp table (0 unless the layout is v2-shared). */
+  sharedTable: number;
+  timestamps: PayloadSize;
+  values: PayloadSize;
+  tags: PayloadSize;
+}
+
+/** Every metric of a blob at once: metric `i` owns points `offsets[i]` to `offsets[i + 1]`. */
+export interface NumericColumns {
+  ids: BigUint64Array;
+  offsets: Uint32Array;
+  timestamps: BigInt64Array;
+  values: Float64Array;
+}
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    /// See [`NumericBlobHandle::options`].
+    #[wasm_bindgen(typescript_type = "NumericBlobOptions")]
+    pub type NumericBlobOptions;
+    /// See [`NumericBlobHandle::sections`].
+    #[wasm_bindgen(typescript_type = "NumericSections")]
+    pub type NumericSections;
+    /// See [`columns`].
+    #[wasm_bindgen(typescript_type = "NumericColumns")]
+    pub type NumericColumnsJs;
+    /// See [`NumericBlobHandle::decode_all_into`].
+    #[wasm_bindgen(typescript_type = "Pick<NumericColumns, 'ids' | 'offsets'>")]
+    pub type NumericIdsOffsets;
+}
 
 /// An opened numeric blob. It holds its decompressed payloads and, when a
 /// payload has no codec, the bytes it was opened from (read in place).
@@ -44,7 +102,7 @@ impl NumericBlobHandle {
     /// header, names, index, sharedTable, timestamps, values, tags }`, each
     /// payload as `{ bytes, decompressedBytes }` (the open blob checked the
     /// offsets, so the differences cannot underflow).
-    pub fn sections(&self) -> JsValue {
+    pub fn sections(&self) -> NumericSections {
         let h = self.blob.header();
         let (ts, val, tag) = (h.timestamp_offset as usize, h.value_offset as usize, h.tag_offset as usize);
         let index_start = h.index_offset as usize;
@@ -59,11 +117,11 @@ impl NumericBlobHandle {
             .set("timestamps", js::payload(val - ts, ts_size))
             .set("values", js::payload(tag - val, val_size))
             .set("tags", js::payload(self.byte_length - tag, tag_size))
-            .into()
+            .typed()
     }
 
     /// The header's options, with the manifest's field names.
-    pub fn options(&self) -> JsValue {
+    pub fn options(&self) -> NumericBlobOptions {
         let o = self.blob.options();
         JsObject::new()
             .set("timestampEncoding", o.timestamp_encoding.name())
@@ -76,7 +134,7 @@ impl NumericBlobHandle {
             .set("layout", o.layout.name())
             .set("extendedIndex", o.extended_index)
             .set("metricNames", o.metric_names)
-            .into()
+            .typed()
     }
 
     pub fn values(&self, index: usize) -> JsResult<Vec<f64>> {
@@ -84,11 +142,8 @@ impl NumericBlobHandle {
     }
 
     /// The metric's tags as joined strings, or `undefined` when the blob has none.
-    pub fn tags(&self, index: usize) -> JsResult<JsValue> {
-        match check(self.metric(index)?.tags())? {
-            Some(tags) => js::strings(tags),
-            None => Ok(JsValue::UNDEFINED),
-        }
+    pub fn tags(&self, index: usize) -> JsResult<Option<JoinedStrings>> {
+        check(self.metric(index)?.tags())?.map(js::strings).transpose()
     }
 
     #[wasm_bindgen(js_name = timestampAt)]
@@ -97,13 +152,13 @@ impl NumericBlobHandle {
     }
 
     /// The metric's points with `from <= t < to`: `{ timestamps, values, tags? }`.
-    pub fn range(&self, index: usize, from: i64, to: i64) -> JsResult<JsValue> {
+    pub fn range(&self, index: usize, from: i64, to: i64) -> JsResult<NumericSeries> {
         let m = self.metric(index)?;
         let timestamps = check(m.timestamps())?;
         let picked = Selection::of(&timestamps, from, to);
         let tags = check(m.tags())?.map(|t| picked.pick(&t));
         let values = Float64Array::from(picked.pick(&check(m.values())?).as_slice());
-        js::series(&picked.pick(&timestamps), values.into(), tags.as_deref())
+        js::series(&picked.pick(&timestamps), values, tags.as_deref())
     }
 
     /// The metric decimated for a chart (see `series::decimate`), packed:
@@ -148,7 +203,7 @@ impl NumericBlobHandle {
     /// Every metric at once: `{ ids, offsets, timestamps, values }` as typed
     /// arrays, each copied once out of wasm memory.
     #[wasm_bindgen(js_name = decodeAll)]
-    pub fn decode_all(&self) -> JsResult<JsValue> {
+    pub fn decode_all(&self) -> JsResult<NumericColumnsJs> {
         self.with_columns(|c| Ok(columns(c)))
     }
 
@@ -182,7 +237,7 @@ impl NumericBlobHandle {
     /// (their first `totalPoints` elements; they must hold that many).
     /// Returns `{ ids, offsets }`.
     #[wasm_bindgen(js_name = decodeAllInto)]
-    pub fn decode_all_into(&self, timestamps: &BigInt64Array, values: &Float64Array) -> JsResult<JsValue> {
+    pub fn decode_all_into(&self, timestamps: &BigInt64Array, values: &Float64Array) -> JsResult<NumericIdsOffsets> {
         self.with_columns(|c| {
             let n = c.values.len();
             if (timestamps.length() as usize) < n || (values.length() as usize) < n {
@@ -194,14 +249,14 @@ impl NumericBlobHandle {
             Ok(JsObject::new()
                 .set("ids", BigUint64Array::from(c.ids.as_slice()))
                 .set("offsets", Uint32Array::from(c.offsets.as_slice()))
-                .into())
+                .typed())
         })
     }
 }
 
 impl NumericBlobHandle {
     /// Decode every metric into the module's reused columns and hand them to `f`.
-    fn with_columns(&self, f: impl FnOnce(&NumericColumns) -> JsResult<JsValue>) -> JsResult<JsValue> {
+    fn with_columns<T>(&self, f: impl FnOnce(&NumericColumns) -> JsResult<T>) -> JsResult<T> {
         DECODE_SCRATCH.with_borrow_mut(|scratch| {
             check(self.blob.decode_all_into(scratch))?;
             let out = f(scratch);
@@ -228,13 +283,13 @@ thread_local! {
 }
 
 /// Columns as `{ ids, offsets, timestamps, values }` typed arrays.
-pub(crate) fn columns(c: &NumericColumns) -> JsValue {
+pub(crate) fn columns(c: &NumericColumns) -> NumericColumnsJs {
     JsObject::new()
         .set("ids", BigUint64Array::from(c.ids.as_slice()))
         .set("offsets", Uint32Array::from(c.offsets.as_slice()))
         .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
         .set("values", Float64Array::from(c.values.as_slice()))
-        .into()
+        .typed()
 }
 
 #[cfg(feature = "encode")]
