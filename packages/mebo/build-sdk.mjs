@@ -70,7 +70,10 @@ await build({
 
 const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-inlineBoundaryTypes([{ file: 'boundary', decodeToo: true }]);
+inlineBoundaryTypes([
+  { file: 'boundary', decodeToo: true },
+  { file: 'boundary-encode', decodeToo: false },
+]);
 
 /**
  * The boundary types (src/boundary.ts, src/boundary-encode.ts) re-export

@@ -148,6 +148,75 @@ pub fn parse_or<T: std::str::FromStr<Err = Error>>(value: Option<String>, defaul
     }
 }
 
+/// The fields of an options object (the encoders'), read as JavaScript
+/// reads them (inherited ones included). An absent (`undefined`) field is
+/// `None`; one of another type is a `TypeError`, which the SDK reports as
+/// INVALID_ARGUMENT, as it does the glue's own conversions.
+#[cfg(feature = "encode")]
+pub struct Fields(Option<JsValue>);
+
+#[cfg(feature = "encode")]
+impl Fields {
+    /// The fields of `options`; none when it is absent (`undefined` or `null`).
+    pub fn of(options: Option<impl Into<JsValue>>) -> Fields {
+        Fields(options.map(Into::into).filter(|o| !o.is_undefined() && !o.is_null()))
+    }
+
+    fn get(&self, key: &str) -> JsResult<JsValue> {
+        match &self.0 {
+            Some(object) => Reflect::get(object, &key.into()),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    pub fn string(&self, key: &str) -> JsResult<Option<String>> {
+        let value = self.get(key)?;
+        match value.as_string() {
+            Some(s) => Ok(Some(s)),
+            None if value.is_undefined() => Ok(None),
+            None => Err(type_error(key, "a string", &value)),
+        }
+    }
+
+    pub fn boolean(&self, key: &str) -> JsResult<Option<bool>> {
+        let value = self.get(key)?;
+        match value.as_bool() {
+            Some(b) => Ok(Some(b)),
+            None if value.is_undefined() => Ok(None),
+            None => Err(type_error(key, "a boolean", &value)),
+        }
+    }
+}
+
+/// `{key} must be {expected}, got …`, as the SDK words its argument errors.
+#[cfg(feature = "encode")]
+fn type_error(key: &str, expected: &str, value: &JsValue) -> JsValue {
+    js_sys::TypeError::new(&format!("{key} must be {expected}, got {}", describe(value))).into()
+}
+
+/// A value as an error message shows it, without calling into it (no
+/// `toString`, no getters).
+#[cfg(feature = "encode")]
+fn describe(value: &JsValue) -> String {
+    if let Some(s) = value.as_string() {
+        let short: String = s.chars().take(40).collect();
+        return if short.len() < s.len() { format!("{short:?}…") } else { format!("{s:?}") };
+    }
+    if let Some(n) = value.as_f64() {
+        return js_sys::Number::from(n).to_string_with_radix(10).map(String::from).unwrap_or_default();
+    }
+    if value.is_bigint() {
+        return js_sys::BigInt::from(value.clone()).to_string(10).map(|s| format!("{}n", String::from(s))).unwrap_or_default();
+    }
+    if let Some(b) = value.as_bool() {
+        return b.to_string();
+    }
+    if value.is_null() {
+        return "null".into();
+    }
+    value.js_typeof().as_string().unwrap_or_default()
+}
+
 /// Strings for JavaScript: `{ text, ends }`, all strings in one JS string and
 /// the UTF-16 end offset of each, so the SDK slices instead of crossing the
 /// boundary once per string.

@@ -301,7 +301,30 @@ mod encode {
     use mebo::ColumnConfig;
     use wasm_bindgen::prelude::*;
 
-    use crate::js::{self, check, parse_or, JsResult};
+    use crate::js::{self, check, parse_or, Fields, JsResult};
+
+    #[wasm_bindgen(typescript_custom_section)]
+    const TS_NUMERIC_ENCODE: &str = r#"
+/** How to write a numeric blob. Absent fields keep the defaults (delta, gorilla, no codecs, no tags, little endian, v1). */
+export interface NumericEncodeOptions {
+  /** The four column choices at once, e.g. `delta-none-gorilla-zstd`; the fields below override it. */
+  config?: string;
+  timestampEncoding?: TimestampEncoding;
+  valueEncoding?: ValueEncoding;
+  timestampCompression?: Compression;
+  valueCompression?: Compression;
+  tags?: boolean;
+  bigEndian?: boolean;
+  layout?: Layout;
+}
+"#;
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// See [`NumericEncoderHandle::new`].
+        #[wasm_bindgen(typescript_type = "NumericEncodeOptions")]
+        pub type NumericEncodeOptions;
+    }
 
     /// Builds one numeric blob. `finish` leaves it as it was: more metrics
     /// may be added and the blob finished again.
@@ -312,21 +335,20 @@ mod encode {
 
     #[wasm_bindgen]
     impl NumericEncoderHandle {
-        /// `config` (e.g. `delta-none-gorilla-zstd`) sets the four column
-        /// choices; the named fields override it; absent ones keep the core's defaults.
+        /// `options.config` (e.g. `delta-none-gorilla-zstd`) sets the four
+        /// column choices; the named fields override it; absent ones keep the
+        /// core's defaults. Every field's type is checked before any is parsed.
         #[wasm_bindgen(constructor)]
-        #[allow(clippy::too_many_arguments)]
-        pub fn new(
-            start_time: i64,
-            config: Option<String>,
-            timestamp_encoding: Option<String>,
-            value_encoding: Option<String>,
-            timestamp_compression: Option<String>,
-            value_compression: Option<String>,
-            tags: Option<bool>,
-            big_endian: Option<bool>,
-            layout: Option<String>,
-        ) -> JsResult<NumericEncoderHandle> {
+        pub fn new(start_time: i64, options: Option<NumericEncodeOptions>) -> JsResult<NumericEncoderHandle> {
+            let f = Fields::of(options);
+            let config = f.string("config")?;
+            let timestamp_encoding = f.string("timestampEncoding")?;
+            let value_encoding = f.string("valueEncoding")?;
+            let timestamp_compression = f.string("timestampCompression")?;
+            let value_compression = f.string("valueCompression")?;
+            let tags = f.boolean("tags")?;
+            let big_endian = f.boolean("bigEndian")?;
+            let layout = f.string("layout")?;
             let mut o = NumericEncoderOptions::default();
             if let Some(config) = config {
                 o = o.with_config(check(config.parse::<ColumnConfig>())?);

@@ -232,7 +232,25 @@ mod encode {
     use mebo::text::{TextEncoder, TextEncoderOptions};
     use wasm_bindgen::prelude::*;
 
-    use crate::js::{self, check, parse_or, JsResult};
+    use crate::js::{self, check, parse_or, Fields, JsResult};
+
+    #[wasm_bindgen(typescript_custom_section)]
+    const TS_TEXT_ENCODE: &str = r#"
+/** How to write a text blob. Absent fields keep the defaults (delta timestamps, zstd, no tags, little endian). */
+export interface TextEncodeOptions {
+  timestampEncoding?: TextTimestampEncoding;
+  dataCompression?: Compression;
+  tags?: boolean;
+  bigEndian?: boolean;
+}
+"#;
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// See [`TextEncoderHandle::new`].
+        #[wasm_bindgen(typescript_type = "TextEncodeOptions")]
+        pub type TextEncodeOptions;
+    }
 
     /// Builds one text blob. The core's text encoder is not consumed by
     /// `finish`: more metrics may be added and the blob finished again.
@@ -243,15 +261,15 @@ mod encode {
 
     #[wasm_bindgen]
     impl TextEncoderHandle {
-        /// Absent options keep the core's defaults.
+        /// Absent options keep the core's defaults. Every field's type is
+        /// checked before any is parsed.
         #[wasm_bindgen(constructor)]
-        pub fn new(
-            start_time: i64,
-            timestamp_encoding: Option<String>,
-            data_compression: Option<String>,
-            tags: Option<bool>,
-            big_endian: Option<bool>,
-        ) -> JsResult<TextEncoderHandle> {
+        pub fn new(start_time: i64, options: Option<TextEncodeOptions>) -> JsResult<TextEncoderHandle> {
+            let f = Fields::of(options);
+            let timestamp_encoding = f.string("timestampEncoding")?;
+            let data_compression = f.string("dataCompression")?;
+            let tags = f.boolean("tags")?;
+            let big_endian = f.boolean("bigEndian")?;
             let d = TextEncoderOptions::default();
             let options = TextEncoderOptions {
                 timestamp_encoding: parse_or(timestamp_encoding, d.timestamp_encoding)?,

@@ -4,6 +4,7 @@
 
 import * as args from './args.js';
 import { call, invalidArgument, MeboError } from './errors.js';
+import { ready } from './init.js';
 import { defaultStartTime } from './options.js';
 import { Owned, type Freeable } from './owned.js';
 
@@ -25,6 +26,17 @@ export interface MetricInput<Values> {
   timestamps: BigInt64Array | readonly bigint[];
   values: Values;
   tags?: readonly string[];
+}
+
+/**
+ * An encoder constructor's arguments, checked: the start time, and the
+ * options object as the bindings' constructor takes it (they check each
+ * field's type, INVALID_ARGUMENT, and the core its value, INVALID_OPTIONS;
+ * absent fields keep the core's defaults).
+ */
+export function encoderArgs<O extends object>(startTime: unknown, options: unknown): [bigint, Partial<O>] {
+  ready();
+  return [args.i64(startTime, 'startTime'), args.options<O>(options, 'options')];
 }
 
 export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, Vs>> extends Owned<H> {

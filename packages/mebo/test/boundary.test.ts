@@ -1,13 +1,14 @@
 // The wasm boundary is declared once, in crates/mebo-wasm: the error codes
-// the SDK names are the core's (both builds export them), and the read side
-// of the SDK type-checks against the decode-only glue it is bundled with.
+// the SDK names are the core's (both builds export them), the read side of
+// the SDK type-checks against the decode-only glue it is bundled with, and
+// the encoders' options are checked field by field by the bindings.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CORE_ERROR_CODES } from '../src/errors.js';
-import { init } from '../src/index.js';
+import { CORE_ERROR_CODES, MeboError } from '../src/errors.js';
+import { init, NumericEncoder, TextBlobEncoder, type MeboErrorCode } from '../src/index.js';
 import * as fullGlue from '../wasm/mebo_wasm.js';
 import * as decodeGlue from '../wasm/mebo_decode.js';
 import { PACKAGE_ROOT } from './helpers/vectors.js';
@@ -59,5 +60,54 @@ describe('the decode-only glue', () => {
     const files = program.getSourceFiles().map((f) => f.fileName);
     expect(files).toContain(join(WASM, 'mebo_decode.d.ts'));
     expect(files.some((f) => f.endsWith('mebo_wasm.d.ts') || f.endsWith('encoder.ts'))).toBe(false);
+  });
+});
+
+describe("the encoders' options object", () => {
+  function codeOf(fn: () => unknown): [MeboErrorCode, string] {
+    try {
+      fn();
+    } catch (error) {
+      expect(error).toBeInstanceOf(MeboError);
+      return [(error as MeboError).code, (error as MeboError).message];
+    }
+    throw new Error('expected a throw');
+  }
+
+  it('a field of the wrong type is INVALID_ARGUMENT naming it, checked before any value is parsed', () => {
+    const numeric: [string, unknown][] = [
+      ['config', 5],
+      ['timestampEncoding', true],
+      ['valueEncoding', null],
+      ['timestampCompression', 1n],
+      ['valueCompression', {}],
+      ['tags', 'yes'],
+      ['bigEndian', 0],
+      ['layout', ['v2']],
+    ];
+    for (const [field, value] of numeric) {
+      const [code, message] = codeOf(() => new NumericEncoder(0n, { valueEncoding: 'brotli', [field]: value } as never));
+      expect(code, field).toBe('INVALID_ARGUMENT');
+      expect(message, field).toMatch(new RegExp(`^${field} must be a (string|boolean), got `));
+    }
+    for (const [field, value] of [['timestampEncoding', 1], ['dataCompression', false], ['tags', 'true'], ['bigEndian', null]] as const) {
+      const [code, message] = codeOf(() => new TextBlobEncoder(0n, { dataCompression: 'brotli', [field]: value } as never));
+      expect(code, field).toBe('INVALID_ARGUMENT');
+      expect(message, field).toMatch(new RegExp(`^${field} must be a (string|boolean), got `));
+    }
+    expect(codeOf(() => new NumericEncoder(0n, { tags: 'yes' } as never))[1]).toBe('tags must be a boolean, got "yes"');
+  });
+
+  it('an unknown value is INVALID_OPTIONS; absent, undefined and inherited fields read as JavaScript reads them', () => {
+    expect(codeOf(() => new NumericEncoder(0n, { timestampCompression: 'brotli' as never }))[0]).toBe('INVALID_OPTIONS');
+    expect(codeOf(() => new TextBlobEncoder(0n, { dataCompression: 'brotli' as never }))[0]).toBe('INVALID_OPTIONS');
+    const inherited = Object.create({ layout: 'v3' }) as object;
+    expect(codeOf(() => new NumericEncoder(0n, inherited))[0]).toBe('INVALID_OPTIONS');
+    for (const options of [undefined, null, {}, { tags: undefined, layout: undefined }]) {
+      using encoder = new NumericEncoder(0n, options as never);
+      expect(encoder.metricCount).toBe(0);
+      using text = new TextBlobEncoder(0n, options as never);
+      expect(text.metricCount).toBe(0);
+    }
   });
 });
