@@ -170,20 +170,19 @@ impl Fields {
     }
 
     pub fn string(&self, key: &str) -> JsResult<Option<String>> {
-        let value = self.get(key)?;
-        match value.as_string() {
-            Some(s) => Ok(Some(s)),
-            None if value.is_undefined() => Ok(None),
-            None => Err(type_error(key, "a string", &value)),
-        }
+        self.field(key, "a string", JsValue::as_string)
     }
 
     pub fn boolean(&self, key: &str) -> JsResult<Option<bool>> {
+        self.field(key, "a boolean", JsValue::as_bool)
+    }
+
+    fn field<T>(&self, key: &str, expected: &str, read: fn(&JsValue) -> Option<T>) -> JsResult<Option<T>> {
         let value = self.get(key)?;
-        match value.as_bool() {
-            Some(b) => Ok(Some(b)),
+        match read(&value) {
+            Some(v) => Ok(Some(v)),
             None if value.is_undefined() => Ok(None),
-            None => Err(type_error(key, "a boolean", &value)),
+            None => Err(type_error(key, expected, &value)),
         }
     }
 }

@@ -7,7 +7,7 @@ use js_sys::{BigInt64Array, BigUint64Array, Float64Array, Uint32Array};
 use mebo::numeric::{NumericBlob, NumericColumns, NumericMetric};
 use wasm_bindgen::prelude::*;
 
-use crate::js::{self, check, JoinedStrings, JsObject, JsResult, NumericSeries};
+use crate::js::{self, check, JsObject, JsResult, NumericSeries};
 use crate::series::{self, Selection};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -141,16 +141,6 @@ impl NumericBlobHandle {
         check(self.metric(index)?.values())
     }
 
-    /// The metric's tags as joined strings, or `undefined` when the blob has none.
-    pub fn tags(&self, index: usize) -> JsResult<Option<JoinedStrings>> {
-        check(self.metric(index)?.tags())?.map(js::strings).transpose()
-    }
-
-    #[wasm_bindgen(js_name = timestampAt)]
-    pub fn timestamp_at(&self, index: usize, point: usize) -> JsResult<i64> {
-        check(self.metric(index)?.timestamp_at(point))
-    }
-
     /// The metric's points with `from <= t < to`: `{ timestamps, values, tags? }`.
     pub fn range(&self, index: usize, from: i64, to: i64) -> JsResult<NumericSeries> {
         let m = self.metric(index)?;
@@ -193,11 +183,6 @@ impl NumericBlobHandle {
     #[wasm_bindgen(js_name = valueAt)]
     pub fn value_at(&self, index: usize, point: usize) -> JsResult<f64> {
         check(self.metric(index)?.value_at(point))
-    }
-
-    #[wasm_bindgen(js_name = tagAt)]
-    pub fn tag_at(&self, index: usize, point: usize) -> JsResult<Option<String>> {
-        Ok(check(self.metric(index)?.tag_at(point))?.map(str::to_string))
     }
 
     /// Every metric at once: `{ ids, offsets, timestamps, values }` as typed

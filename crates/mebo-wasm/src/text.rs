@@ -122,16 +122,6 @@ impl TextBlobHandle {
         js::strings(check(self.metric(index)?.values())?)
     }
 
-    /// The metric's tags as joined strings, or `undefined` when the blob has none.
-    pub fn tags(&self, index: usize) -> JsResult<Option<JoinedStrings>> {
-        check(self.metric(index)?.tags())?.map(js::strings).transpose()
-    }
-
-    #[wasm_bindgen(js_name = timestampAt)]
-    pub fn timestamp_at(&self, index: usize, point: usize) -> JsResult<i64> {
-        check(self.metric(index)?.timestamp_at(point))
-    }
-
     /// The metric's points with `from <= t < to`: `{ timestamps, values, tags? }`, strings joined.
     pub fn range(&self, index: usize, from: i64, to: i64) -> JsResult<TextSeries> {
         let m = self.metric(index)?;
@@ -145,11 +135,6 @@ impl TextBlobHandle {
     #[wasm_bindgen(js_name = valueAt)]
     pub fn value_at(&self, index: usize, point: usize) -> JsResult<String> {
         Ok(check(self.metric(index)?.value_at(point))?.to_string())
-    }
-
-    #[wasm_bindgen(js_name = tagAt)]
-    pub fn tag_at(&self, index: usize, point: usize) -> JsResult<Option<String>> {
-        Ok(check(self.metric(index)?.tag_at(point))?.map(str::to_string))
     }
 
     /// Every metric at once: `{ ids, offsets, timestamps, dictionary, codes,
