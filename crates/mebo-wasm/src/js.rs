@@ -150,8 +150,8 @@ pub fn parse_or<T: std::str::FromStr<Err = Error>>(value: Option<String>, defaul
 
 /// The fields of an options object (the encoders'), read as JavaScript
 /// reads them (inherited ones included). An absent (`undefined`) field is
-/// `None`; one of another type is a `TypeError`, which the SDK reports as
-/// INVALID_ARGUMENT, as it does the glue's own conversions.
+/// `None`; one of another type is a `TypeError` (see [`type_error`]), which
+/// the SDK reports as INVALID_ARGUMENT, as it does the glue's own conversions.
 #[cfg(feature = "encode")]
 pub struct Fields(Option<JsValue>);
 
@@ -182,38 +182,20 @@ impl Fields {
         match read(&value) {
             Some(v) => Ok(Some(v)),
             None if value.is_undefined() => Ok(None),
-            None => Err(type_error(key, expected, &value)),
+            None => Err(type_error(key, expected, value)),
         }
     }
 }
 
-/// `{key} must be {expected}, got …`, as the SDK words its argument errors.
+/// A field of the wrong type: a `TypeError` "{key} must be {expected}" that
+/// carries the field's value as `value`, for the SDK to describe as it
+/// describes the arguments it checks itself.
 #[cfg(feature = "encode")]
-fn type_error(key: &str, expected: &str, value: &JsValue) -> JsValue {
-    js_sys::TypeError::new(&format!("{key} must be {expected}, got {}", describe(value))).into()
-}
-
-/// A value as an error message shows it, without calling into it (no
-/// `toString`, no getters).
-#[cfg(feature = "encode")]
-fn describe(value: &JsValue) -> String {
-    if let Some(s) = value.as_string() {
-        let short: String = s.chars().take(40).collect();
-        return if short.len() < s.len() { format!("{short:?}…") } else { format!("{s:?}") };
-    }
-    if let Some(n) = value.as_f64() {
-        return js_sys::Number::from(n).to_string_with_radix(10).map(String::from).unwrap_or_default();
-    }
-    if value.is_bigint() {
-        return js_sys::BigInt::from(value.clone()).to_string(10).map(|s| format!("{}n", String::from(s))).unwrap_or_default();
-    }
-    if let Some(b) = value.as_bool() {
-        return b.to_string();
-    }
-    if value.is_null() {
-        return "null".into();
-    }
-    value.js_typeof().as_string().unwrap_or_default()
+fn type_error(key: &str, expected: &str, value: JsValue) -> JsValue {
+    let error = js_sys::TypeError::new(&format!("{key} must be {expected}"));
+    // Setting a property on a fresh Error cannot fail.
+    let _ = Reflect::set(&error, &"value".into(), &value);
+    error.into()
 }
 
 /// Strings for JavaScript: `{ text, ends }`, all strings in one JS string and

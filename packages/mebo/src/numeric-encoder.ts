@@ -3,8 +3,7 @@
 import { NumericEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import type { NumericEncodeOptions } from './boundary-encode.js';
-import { call } from './errors.js';
-import { BlobEncoder, encodeAll, encoderArgs, type EncoderBindings, type MetricInput } from './encoder.js';
+import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput } from './encoder.js';
 
 // How to write a numeric blob: declared with the constructor of the bindings
 // that reads it (see boundary-encode.ts).
@@ -29,7 +28,7 @@ export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly 
   constructor(startTime: bigint, options: NumericEncodeOptions | string = {}) {
     const [start, o] = encoderArgs<NumericEncodeOptions>(startTime, typeof options === 'string' ? { config: options } : options);
     const v1 = o.layout === undefined || o.layout === 'v1';
-    super(call(() => new NumericEncoderHandle(start, o)), true);
+    super(encoderHandle(() => new NumericEncoderHandle(start, o)), true);
     this.#v1 = v1;
   }
 

@@ -4,7 +4,7 @@ import { TextEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import type { TextEncodeOptions } from './boundary-encode.js';
 import { call, invalidArgument } from './errors.js';
-import { BlobEncoder, encodeAll, encoderArgs, type EncoderBindings, type MetricInput } from './encoder.js';
+import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput } from './encoder.js';
 
 // How to write a text blob: declared with the constructor of the bindings
 // that reads it (see boundary-encode.ts).
@@ -28,7 +28,7 @@ export interface TextEncoderBindings extends EncoderBindings<string, string[]> {
 export class TextBlobEncoder extends BlobEncoder<string, readonly string[], string[], TextEncoderBindings> {
   constructor(startTime: bigint, options: TextEncodeOptions = {}) {
     const [start, o] = encoderArgs<TextEncodeOptions>(startTime, options);
-    super(call(() => new TextEncoderHandle(start, o)), true);
+    super(encoderHandle(() => new TextEncoderHandle(start, o)), true);
   }
 
   protected value(value: unknown): string {
