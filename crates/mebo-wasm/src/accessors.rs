@@ -1,5 +1,5 @@
 //! What both blob handles answer the same way (header facts, metric lookup,
-//! timestamps): one macro, since wasm-bindgen exports inherent methods only.
+//! timestamps, tags): one macro, since wasm-bindgen exports inherent methods only.
 //! Each handle has a `blob` field (the core blob) and a `metric(index)` method;
 //! paths are absolute so the expansion needs no imports.
 
@@ -30,11 +30,8 @@ macro_rules! blob_handle_accessors {
             }
 
             /// Metric names in index order as joined strings, or `undefined`.
-            pub fn names(&self) -> $crate::js::JsResult<wasm_bindgen::JsValue> {
-                match self.blob.names() {
-                    Some(names) => $crate::js::strings(names.iter().map(|n| n.as_ref())),
-                    None => Ok(wasm_bindgen::JsValue::UNDEFINED),
-                }
+            pub fn names(&self) -> $crate::js::JsResult<Option<$crate::js::JoinedStrings>> {
+                self.blob.names().map(|names| $crate::js::strings(names.iter().map(|n| n.as_ref()))).transpose()
             }
 
             #[wasm_bindgen(js_name = indexOfId)]
@@ -68,6 +65,21 @@ macro_rules! blob_handle_accessors {
             #[wasm_bindgen(js_name = timestampsMs)]
             pub fn timestamps_ms(&self, index: usize) -> $crate::js::JsResult<Vec<f64>> {
                 Ok($crate::js::micros_to_millis(&$crate::js::check(self.metric(index)?.timestamps())?))
+            }
+
+            /// The metric's tags as joined strings, or `undefined` when the blob has none.
+            pub fn tags(&self, index: usize) -> $crate::js::JsResult<Option<$crate::js::JoinedStrings>> {
+                $crate::js::check(self.metric(index)?.tags())?.map($crate::js::strings).transpose()
+            }
+
+            #[wasm_bindgen(js_name = timestampAt)]
+            pub fn timestamp_at(&self, index: usize, point: usize) -> $crate::js::JsResult<i64> {
+                $crate::js::check(self.metric(index)?.timestamp_at(point))
+            }
+
+            #[wasm_bindgen(js_name = tagAt)]
+            pub fn tag_at(&self, index: usize, point: usize) -> $crate::js::JsResult<Option<String>> {
+                Ok($crate::js::check(self.metric(index)?.tag_at(point))?.map(str::to_string))
             }
         }
     };

@@ -10,7 +10,7 @@ use mebo::text::TextBlob;
 use mebo::{DecodeLimits, Error};
 use wasm_bindgen::prelude::*;
 
-use crate::js::{self, check, JsResult};
+use crate::js::{self, check, JsResult, NumericSeries, TextSeries};
 use crate::series::{self, Selection};
 
 /// Split `bytes` into blobs of `lengths` and open each one.
@@ -100,17 +100,17 @@ set_handle!(NumericBlobSetHandle, NumericBlob);
 impl NumericBlobSetHandle {
     /// One metric over every blob: `{ timestamps, values, tags? }`.
     #[wasm_bindgen(js_name = materializeMetric)]
-    pub fn materialize_metric(&self, id: u64) -> JsResult<JsValue> {
+    pub fn materialize_metric(&self, id: u64) -> JsResult<NumericSeries> {
         let m = check(self.set.materialize_metric(id))?;
-        js::series(&m.timestamps, Float64Array::from(m.values.as_slice()).into(), m.tags.as_deref())
+        js::series(&m.timestamps, Float64Array::from(m.values.as_slice()), m.tags.as_deref())
     }
 
     /// One metric's points with `from <= t < to` over every blob: `{ timestamps, values, tags? }`.
-    pub fn range(&self, id: u64, from: i64, to: i64) -> JsResult<JsValue> {
+    pub fn range(&self, id: u64, from: i64, to: i64) -> JsResult<NumericSeries> {
         let m = check(self.set.materialize_metric(id))?;
         let picked = Selection::of(&m.timestamps, from, to);
         let tags = m.tags.map(|t| picked.pick(&t));
-        js::series(&picked.pick(&m.timestamps), Float64Array::from(picked.pick(&m.values).as_slice()).into(), tags.as_deref())
+        js::series(&picked.pick(&m.timestamps), Float64Array::from(picked.pick(&m.values).as_slice()), tags.as_deref())
     }
 
     /// One metric over every blob, decimated (see `series::decimate`), packed: `[timestampsMs…, values…, sourcePoints]`.
@@ -120,7 +120,7 @@ impl NumericBlobSetHandle {
     }
 
     /// Every metric over every blob, as `decodeAll` columns (ids ascending).
-    pub fn materialize(&self) -> JsResult<JsValue> {
+    pub fn materialize(&self) -> JsResult<crate::numeric::NumericColumnsJs> {
         Ok(crate::numeric::columns(&check(self.set.materialize())?))
     }
 }
@@ -137,13 +137,13 @@ set_handle!(TextBlobSetHandle, TextBlob);
 impl TextBlobSetHandle {
     /// One metric over every blob: `{ timestamps, values, tags? }`, strings joined.
     #[wasm_bindgen(js_name = materializeMetric)]
-    pub fn materialize_metric(&self, id: u64) -> JsResult<JsValue> {
+    pub fn materialize_metric(&self, id: u64) -> JsResult<TextSeries> {
         let m = check(self.set.materialize_metric(id))?;
         js::series(&m.timestamps, js::strings(m.values.iter().map(String::as_str))?, m.tags.as_deref())
     }
 
     /// One metric's points with `from <= t < to` over every blob: `{ timestamps, values, tags? }`, strings joined.
-    pub fn range(&self, id: u64, from: i64, to: i64) -> JsResult<JsValue> {
+    pub fn range(&self, id: u64, from: i64, to: i64) -> JsResult<TextSeries> {
         let m = check(self.set.materialize_metric(id))?;
         let picked = Selection::of(&m.timestamps, from, to);
         let tags = m.tags.map(|t| picked.pick(&t));
@@ -151,7 +151,7 @@ impl TextBlobSetHandle {
     }
 
     /// Every metric over every blob, as `decodeAll` columns (ids ascending).
-    pub fn materialize(&self) -> JsResult<JsValue> {
+    pub fn materialize(&self) -> JsResult<crate::text::RawTextColumns> {
         crate::text::string_columns(&check(self.set.materialize())?)
     }
 }

@@ -1,9 +1,64 @@
 //! Conversions between core values and JavaScript values, shared by the
-//! numeric and text bindings.
+//! numeric and text bindings, and the TypeScript of the shapes they build
+//! (each `typescript_custom_section` lands in the glue's `.d.ts`, which the
+//! SDK imports its boundary types from).
 
 use js_sys::{Object, Reflect, Uint32Array};
 use mebo::{ByteOrder, DecodeLimits, Error};
 use wasm_bindgen::prelude::*;
+
+/// The option names (tested against the core's below), strings, payload
+/// sizes and series.
+#[allow(dead_code)] // the lint does not see the section's use of it
+const TS_SHARED: &str = r#"
+/** How timestamps are stored (the core's `TimestampEncoding` names). */
+export type TimestampEncoding = 'raw' | 'delta' | 'deltapacked';
+/** How values are stored (the core's `ValueEncoding` names). */
+export type ValueEncoding = 'raw' | 'gorilla' | 'chimp' | 'alp';
+/** The codec of a payload (the core's `Compression` names). */
+export type Compression = 'none' | 'zstd' | 's2' | 'lz4';
+/** `v1`: insertion-ordered index; `v2`: sorted index; `v2-shared`: v2 storing identical timestamp columns once. */
+export type Layout = 'v1' | 'v2' | 'v2-shared';
+export type ByteOrder = 'little' | 'big';
+
+/** Strings as the bindings return them: all in one string, with the UTF-16 end of each. */
+export interface JoinedStrings {
+  text: string;
+  ends: Uint32Array;
+}
+
+/** One payload's size: as stored in the blob, and after decompression. */
+export interface PayloadSize {
+  bytes: number;
+  decompressedBytes: number;
+}
+
+/** One series as the bindings return it: `values` a typed array or joined strings; `tags` joined, when the blob has tags. */
+export interface RawSeries<V> {
+  timestamps: BigInt64Array;
+  values: V;
+  tags?: JoinedStrings;
+}
+"#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SHARED_SECTION: &str = TS_SHARED;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `{ text, ends }`: see [`strings`].
+    #[wasm_bindgen(typescript_type = "JoinedStrings")]
+    pub type JoinedStrings;
+    /// `{ bytes, decompressedBytes }`: see [`payload`].
+    #[wasm_bindgen(typescript_type = "PayloadSize")]
+    pub type PayloadSize;
+    /// A numeric series: see [`series`].
+    #[wasm_bindgen(typescript_type = "RawSeries<Float64Array>")]
+    pub type NumericSeries;
+    /// A text series, values joined: see [`series`].
+    #[wasm_bindgen(typescript_type = "RawSeries<JoinedStrings>")]
+    pub type TextSeries;
+}
 
 /// Result of a binding call: the error is the JS value [`error`] builds.
 pub type JsResult<T> = Result<T, JsValue>;
@@ -40,6 +95,12 @@ impl JsObject {
         let _ = Reflect::set(&self.0, &key.into(), &value.into());
         self
     }
+
+    /// The object as the boundary type it was built as (see the
+    /// `typescript_custom_section`s beside each builder).
+    pub fn typed<T: JsCast>(self) -> T {
+        self.0.unchecked_into()
+    }
 }
 
 impl From<JsObject> for JsValue {
@@ -49,8 +110,8 @@ impl From<JsObject> for JsValue {
 }
 
 /// One payload's size in the blob and after decompression, as `{ bytes, decompressedBytes }`.
-pub fn payload(bytes: usize, decompressed: usize) -> JsValue {
-    JsObject::new().set("bytes", bytes as f64).set("decompressedBytes", decompressed as f64).into()
+pub fn payload(bytes: usize, decompressed: usize) -> PayloadSize {
+    JsObject::new().set("bytes", bytes as f64).set("decompressedBytes", decompressed as f64).typed()
 }
 
 /// Decode limits from the SDK's optional fields; absent ones keep the core's defaults.
@@ -87,10 +148,60 @@ pub fn parse_or<T: std::str::FromStr<Err = Error>>(value: Option<String>, defaul
     }
 }
 
+/// The fields of an options object (the encoders'), read as JavaScript
+/// reads them (inherited ones included). An absent (`undefined`) field is
+/// `None`; one of another type is a `TypeError` (see [`type_error`]), which
+/// the SDK reports as INVALID_ARGUMENT, as it does the glue's own conversions.
+#[cfg(feature = "encode")]
+pub struct Fields(Option<JsValue>);
+
+#[cfg(feature = "encode")]
+impl Fields {
+    /// The fields of `options`; none when it is absent (`undefined` or `null`).
+    pub fn of(options: Option<impl Into<JsValue>>) -> Fields {
+        Fields(options.map(Into::into).filter(|o| !o.is_undefined() && !o.is_null()))
+    }
+
+    fn get(&self, key: &str) -> JsResult<JsValue> {
+        match &self.0 {
+            Some(object) => Reflect::get(object, &key.into()),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    pub fn string(&self, key: &str) -> JsResult<Option<String>> {
+        self.field(key, "a string", JsValue::as_string)
+    }
+
+    pub fn boolean(&self, key: &str) -> JsResult<Option<bool>> {
+        self.field(key, "a boolean", JsValue::as_bool)
+    }
+
+    fn field<T>(&self, key: &str, expected: &str, read: fn(&JsValue) -> Option<T>) -> JsResult<Option<T>> {
+        let value = self.get(key)?;
+        match read(&value) {
+            Some(v) => Ok(Some(v)),
+            None if value.is_undefined() => Ok(None),
+            None => Err(type_error(key, expected, value)),
+        }
+    }
+}
+
+/// A field of the wrong type: a `TypeError` "{key} must be {expected}" that
+/// carries the field's value as `value`, for the SDK to describe as it
+/// describes the arguments it checks itself.
+#[cfg(feature = "encode")]
+fn type_error(key: &str, expected: &str, value: JsValue) -> JsValue {
+    let error = js_sys::TypeError::new(&format!("{key} must be {expected}"));
+    // Setting a property on a fresh Error cannot fail.
+    let _ = Reflect::set(&error, &"value".into(), &value);
+    error.into()
+}
+
 /// Strings for JavaScript: `{ text, ends }`, all strings in one JS string and
 /// the UTF-16 end offset of each, so the SDK slices instead of crossing the
 /// boundary once per string.
-pub fn strings<'s>(items: impl IntoIterator<Item = &'s str>) -> JsResult<JsValue> {
+pub fn strings<'s>(items: impl IntoIterator<Item = &'s str>) -> JsResult<JoinedStrings> {
     let mut text = String::new();
     let mut ends = Vec::new();
     let mut units = 0usize;
@@ -102,13 +213,13 @@ pub fn strings<'s>(items: impl IntoIterator<Item = &'s str>) -> JsResult<JsValue
     strings_with_ends(&text, units, ends)
 }
 
-fn strings_with_ends(text: &str, units: usize, ends: Vec<usize>) -> JsResult<JsValue> {
+fn strings_with_ends(text: &str, units: usize, ends: Vec<usize>) -> JsResult<JoinedStrings> {
     if units > MAX_JS_STRING_UNITS {
         return Err(error(Error::SizeCap { what: "joined strings (UTF-16 units)", size: units as u64, cap: MAX_JS_STRING_UNITS as u64 }));
     }
     // Below MAX_JS_STRING_UNITS, so every end fits u32.
     let ends: Vec<u32> = ends.into_iter().map(|e| e as u32).collect();
-    Ok(JsObject::new().set("text", text).set("ends", Uint32Array::from(ends.as_slice())).into())
+    Ok(JsObject::new().set("text", text).set("ends", Uint32Array::from(ends.as_slice())).typed())
 }
 
 /// Microsecond timestamps as epoch milliseconds, the unit of JS `Date` and
@@ -125,14 +236,15 @@ fn utf16_len(s: &str) -> usize {
     }
 }
 
-/// One series as `{ timestamps, values, tags }`: `values` already a JS value,
-/// tags joined, or `undefined` without tags.
-pub fn series<S: AsRef<str>>(timestamps: &[i64], values: JsValue, tags: Option<&[S]>) -> JsResult<JsValue> {
+/// One series as `{ timestamps, values, tags }` (a `RawSeries`, as
+/// [`NumericSeries`] or [`TextSeries`]): `values` already a JS value, tags
+/// joined, or `undefined` without tags.
+pub fn series<T: JsCast, S: AsRef<str>>(timestamps: &[i64], values: impl Into<JsValue>, tags: Option<&[S]>) -> JsResult<T> {
     let tags = match tags {
-        Some(t) => strings(t.iter().map(AsRef::as_ref))?,
+        Some(t) => strings(t.iter().map(AsRef::as_ref))?.into(),
         None => JsValue::UNDEFINED,
     };
-    Ok(JsObject::new().set("timestamps", js_sys::BigInt64Array::from(timestamps)).set("values", values).set("tags", tags).into())
+    Ok(JsObject::new().set("timestamps", js_sys::BigInt64Array::from(timestamps)).set("values", values).set("tags", tags).typed())
 }
 
 /// The decimation the SDK asked for (it validates the method's name).
@@ -145,8 +257,37 @@ pub fn decimation(lttb: bool) -> crate::series::Method {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::utf16_len;
+
+    /// The names of `export type {name} = 'a' | 'b' | …;` in a custom section.
+    pub(crate) fn union<'t>(ts: &'t str, name: &str) -> Vec<&'t str> {
+        let start = format!("export type {name} = ");
+        let line = ts.lines().find_map(|l| l.strip_prefix(start.as_str())).unwrap_or_else(|| panic!("no type {name}"));
+        line.trim_end_matches(';').split('|').map(|n| n.trim().trim_matches('\'')).collect()
+    }
+
+    /// Each union names exactly what the core parses and prints (`name()`).
+    #[test]
+    fn option_unions_are_the_core_names() {
+        use mebo::{Compression, Layout, TimestampEncoding, ValueEncoding};
+        fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> Vec<&'static str> {
+            all.iter().map(|&v| name(v)).collect()
+        }
+        let ts = super::TS_SHARED;
+        assert_eq!(union(ts, "TimestampEncoding"), names(&TimestampEncoding::ALL, TimestampEncoding::name));
+        assert_eq!(union(ts, "ValueEncoding"), names(&ValueEncoding::ALL, ValueEncoding::name));
+        assert_eq!(union(ts, "Compression"), names(&Compression::ALL, Compression::name));
+        // Layout has no `ALL`: every variant, by a match without a wildcard.
+        let layouts = [Layout::V1, Layout::V2, Layout::V2Shared];
+        for l in layouts {
+            match l {
+                Layout::V1 | Layout::V2 | Layout::V2Shared => {}
+            }
+        }
+        assert_eq!(union(ts, "Layout"), names(&layouts, Layout::name));
+        assert_eq!(union(ts, "ByteOrder"), [mebo::ByteOrder::Little, mebo::ByteOrder::Big].map(super::byte_order_name));
+    }
 
     #[test]
     fn utf16_lengths() {

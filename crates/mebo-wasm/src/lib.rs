@@ -8,6 +8,11 @@
 //!
 //! - Errors cross as a JS `Error` whose `code` is [`mebo::Error::code`] and
 //!   whose message is the core's (see [`js::error`]); nothing panics.
+//! - Every object that crosses has its TypeScript type declared once, in a
+//!   `typescript_custom_section` beside the Rust that builds or reads it
+//!   (`js.rs`, `numeric.rs`, `text.rs`, here), and the functions name it
+//!   through a `typescript_type` extern type: the glue's `.d.ts` declares
+//!   them, and the SDK imports them from there.
 //! - Columns leave wasm memory with one copy: a returned `Vec` becomes a typed
 //!   array (the glue copies it out and frees it), and [`js`] builds typed
 //!   arrays straight from Rust slices.
@@ -45,23 +50,55 @@ pub fn metric_id(name: &str) -> u64 {
     mebo::metric_id(name)
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const TS_MODULE: &str = r#"
+/** Caps on what decoding one blob may allocate; absent fields keep the defaults. */
+export interface DecodeLimits {
+  /** Largest size of one decompressed payload, in bytes (default 256 MiB). */
+  maxDecompressedBytes?: number;
+  /** Largest total point count of one blob (default 64 Mi). */
+  maxPoints?: number;
+}
+
+export type BlobKind = 'numeric' | 'text';
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Every field of `DecodeLimits`: see [`default_decode_limits`].
+    #[wasm_bindgen(typescript_type = "Required<DecodeLimits>")]
+    pub type DefaultDecodeLimits;
+    /// `"numeric"` or `"text"`: see [`blob_kind`].
+    #[wasm_bindgen(typescript_type = "BlobKind")]
+    pub type BlobKind;
+}
+
 /// The core's default decode limits, as `{ maxDecompressedBytes, maxPoints }`.
 #[wasm_bindgen(js_name = defaultDecodeLimits)]
-pub fn default_decode_limits() -> JsValue {
+pub fn default_decode_limits() -> DefaultDecodeLimits {
     let d = mebo::DecodeLimits::default();
-    js::JsObject::new().set("maxDecompressedBytes", d.max_decompressed_bytes as f64).set("maxPoints", d.max_points as f64).into()
+    js::JsObject::new().set("maxDecompressedBytes", d.max_decompressed_bytes as f64).set("maxPoints", d.max_points as f64).typed()
 }
 
 /// The kind of blob its first two bytes (the flag word) name: `"numeric"`,
 /// `"text"`, or `undefined` for anything else (fewer than two bytes included).
 #[wasm_bindgen(js_name = blobKind)]
-pub fn blob_kind(bytes: &[u8]) -> Option<String> {
+pub fn blob_kind(bytes: &[u8]) -> Option<BlobKind> {
     use mebo::section::header::{read_flags, MAGIC_MASK, MAGIC_NUMERIC_V1, MAGIC_NUMERIC_V2, MAGIC_NUMERIC_V2_EXT, MAGIC_TEXT_V1};
-    match read_flags(bytes).ok()? & MAGIC_MASK {
-        MAGIC_NUMERIC_V1 | MAGIC_NUMERIC_V2 | MAGIC_NUMERIC_V2_EXT => Some("numeric".into()),
-        MAGIC_TEXT_V1 => Some("text".into()),
-        _ => None,
-    }
+    let kind = match read_flags(bytes).ok()? & MAGIC_MASK {
+        MAGIC_NUMERIC_V1 | MAGIC_NUMERIC_V2 | MAGIC_NUMERIC_V2_EXT => "numeric",
+        MAGIC_TEXT_V1 => "text",
+        _ => return None,
+    };
+    Some(JsValue::from_str(kind).unchecked_into())
+}
+
+/// The code of every core error (`mebo::Error::CODES`): what the `code` of
+/// an error this module throws can be. The SDK's `CORE_ERROR_CODES` is tested
+/// against it.
+#[wasm_bindgen(js_name = errorCodes)]
+pub fn error_codes() -> Vec<String> {
+    mebo::Error::CODES.iter().map(|c| c.to_string()).collect()
 }
 
 /// True when this build contains the encoders (feature `encode`).

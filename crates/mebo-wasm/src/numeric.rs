@@ -7,8 +7,66 @@ use js_sys::{BigInt64Array, BigUint64Array, Float64Array, Uint32Array};
 use mebo::numeric::{NumericBlob, NumericColumns, NumericMetric};
 use wasm_bindgen::prelude::*;
 
-use crate::js::{self, check, JsObject, JsResult};
+use crate::js::{self, check, JsObject, JsResult, NumericSeries};
 use crate::series::{self, Selection};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_NUMERIC: &str = r#"
+/** What a numeric blob's header says. Also valid as encoder options, to write the same kind of blob. */
+export interface NumericBlobOptions {
+  timestampEncoding: TimestampEncoding;
+  valueEncoding: ValueEncoding;
+  timestampCompression: Compression;
+  valueCompression: Compression;
+  tags: boolean;
+  bigEndian: boolean;
+  byteOrder: ByteOrder;
+  layout: Layout;
+  /** v2 index with 32-byte entries (counts or offsets beyond 16 bits). */
+  extendedIndex: boolean;
+  /** The blob carries metric names (written only after a name-hash collision). */
+  metricNames: boolean;
+}
+
+/** How a numeric blob's bytes are spent, section by section (from its header's offsets). */
+export interface NumericSections {
+  /** The blob's length. */
+  total: number;
+  header: number;
+  /** The metric-names payload (0 unless the blob carries names). */
+  names: number;
+  index: number;
+  /** The shared-timestamp table (0 unless the layout is v2-shared). */
+  sharedTable: number;
+  timestamps: PayloadSize;
+  values: PayloadSize;
+  tags: PayloadSize;
+}
+
+/** Every metric of a blob at once: metric `i` owns points `offsets[i]` to `offsets[i + 1]`. */
+export interface NumericColumns {
+  ids: BigUint64Array;
+  offsets: Uint32Array;
+  timestamps: BigInt64Array;
+  values: Float64Array;
+}
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    /// See [`NumericBlobHandle::options`].
+    #[wasm_bindgen(typescript_type = "NumericBlobOptions")]
+    pub type NumericBlobOptions;
+    /// See [`NumericBlobHandle::sections`].
+    #[wasm_bindgen(typescript_type = "NumericSections")]
+    pub type NumericSections;
+    /// See [`columns`].
+    #[wasm_bindgen(typescript_type = "NumericColumns")]
+    pub type NumericColumnsJs;
+    /// See [`NumericBlobHandle::decode_all_into`].
+    #[wasm_bindgen(typescript_type = "Pick<NumericColumns, 'ids' | 'offsets'>")]
+    pub type NumericIdsOffsets;
+}
 
 /// An opened numeric blob. It holds its decompressed payloads and, when a
 /// payload has no codec, the bytes it was opened from (read in place).
@@ -44,7 +102,7 @@ impl NumericBlobHandle {
     /// header, names, index, sharedTable, timestamps, values, tags }`, each
     /// payload as `{ bytes, decompressedBytes }` (the open blob checked the
     /// offsets, so the differences cannot underflow).
-    pub fn sections(&self) -> JsValue {
+    pub fn sections(&self) -> NumericSections {
         let h = self.blob.header();
         let (ts, val, tag) = (h.timestamp_offset as usize, h.value_offset as usize, h.tag_offset as usize);
         let index_start = h.index_offset as usize;
@@ -59,11 +117,11 @@ impl NumericBlobHandle {
             .set("timestamps", js::payload(val - ts, ts_size))
             .set("values", js::payload(tag - val, val_size))
             .set("tags", js::payload(self.byte_length - tag, tag_size))
-            .into()
+            .typed()
     }
 
     /// The header's options, with the manifest's field names.
-    pub fn options(&self) -> JsValue {
+    pub fn options(&self) -> NumericBlobOptions {
         let o = self.blob.options();
         JsObject::new()
             .set("timestampEncoding", o.timestamp_encoding.name())
@@ -76,34 +134,21 @@ impl NumericBlobHandle {
             .set("layout", o.layout.name())
             .set("extendedIndex", o.extended_index)
             .set("metricNames", o.metric_names)
-            .into()
+            .typed()
     }
 
     pub fn values(&self, index: usize) -> JsResult<Vec<f64>> {
         check(self.metric(index)?.values())
     }
 
-    /// The metric's tags as joined strings, or `undefined` when the blob has none.
-    pub fn tags(&self, index: usize) -> JsResult<JsValue> {
-        match check(self.metric(index)?.tags())? {
-            Some(tags) => js::strings(tags),
-            None => Ok(JsValue::UNDEFINED),
-        }
-    }
-
-    #[wasm_bindgen(js_name = timestampAt)]
-    pub fn timestamp_at(&self, index: usize, point: usize) -> JsResult<i64> {
-        check(self.metric(index)?.timestamp_at(point))
-    }
-
     /// The metric's points with `from <= t < to`: `{ timestamps, values, tags? }`.
-    pub fn range(&self, index: usize, from: i64, to: i64) -> JsResult<JsValue> {
+    pub fn range(&self, index: usize, from: i64, to: i64) -> JsResult<NumericSeries> {
         let m = self.metric(index)?;
         let timestamps = check(m.timestamps())?;
         let picked = Selection::of(&timestamps, from, to);
         let tags = check(m.tags())?.map(|t| picked.pick(&t));
         let values = Float64Array::from(picked.pick(&check(m.values())?).as_slice());
-        js::series(&picked.pick(&timestamps), values.into(), tags.as_deref())
+        js::series(&picked.pick(&timestamps), values, tags.as_deref())
     }
 
     /// The metric decimated for a chart (see `series::decimate`), packed:
@@ -140,15 +185,10 @@ impl NumericBlobHandle {
         check(self.metric(index)?.value_at(point))
     }
 
-    #[wasm_bindgen(js_name = tagAt)]
-    pub fn tag_at(&self, index: usize, point: usize) -> JsResult<Option<String>> {
-        Ok(check(self.metric(index)?.tag_at(point))?.map(str::to_string))
-    }
-
     /// Every metric at once: `{ ids, offsets, timestamps, values }` as typed
     /// arrays, each copied once out of wasm memory.
     #[wasm_bindgen(js_name = decodeAll)]
-    pub fn decode_all(&self) -> JsResult<JsValue> {
+    pub fn decode_all(&self) -> JsResult<NumericColumnsJs> {
         self.with_columns(|c| Ok(columns(c)))
     }
 
@@ -182,7 +222,7 @@ impl NumericBlobHandle {
     /// (their first `totalPoints` elements; they must hold that many).
     /// Returns `{ ids, offsets }`.
     #[wasm_bindgen(js_name = decodeAllInto)]
-    pub fn decode_all_into(&self, timestamps: &BigInt64Array, values: &Float64Array) -> JsResult<JsValue> {
+    pub fn decode_all_into(&self, timestamps: &BigInt64Array, values: &Float64Array) -> JsResult<NumericIdsOffsets> {
         self.with_columns(|c| {
             let n = c.values.len();
             if (timestamps.length() as usize) < n || (values.length() as usize) < n {
@@ -194,14 +234,14 @@ impl NumericBlobHandle {
             Ok(JsObject::new()
                 .set("ids", BigUint64Array::from(c.ids.as_slice()))
                 .set("offsets", Uint32Array::from(c.offsets.as_slice()))
-                .into())
+                .typed())
         })
     }
 }
 
 impl NumericBlobHandle {
     /// Decode every metric into the module's reused columns and hand them to `f`.
-    fn with_columns(&self, f: impl FnOnce(&NumericColumns) -> JsResult<JsValue>) -> JsResult<JsValue> {
+    fn with_columns<T>(&self, f: impl FnOnce(&NumericColumns) -> JsResult<T>) -> JsResult<T> {
         DECODE_SCRATCH.with_borrow_mut(|scratch| {
             check(self.blob.decode_all_into(scratch))?;
             let out = f(scratch);
@@ -228,13 +268,13 @@ thread_local! {
 }
 
 /// Columns as `{ ids, offsets, timestamps, values }` typed arrays.
-pub(crate) fn columns(c: &NumericColumns) -> JsValue {
+pub(crate) fn columns(c: &NumericColumns) -> NumericColumnsJs {
     JsObject::new()
         .set("ids", BigUint64Array::from(c.ids.as_slice()))
         .set("offsets", Uint32Array::from(c.offsets.as_slice()))
         .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
         .set("values", Float64Array::from(c.values.as_slice()))
-        .into()
+        .typed()
 }
 
 #[cfg(feature = "encode")]
@@ -246,7 +286,30 @@ mod encode {
     use mebo::ColumnConfig;
     use wasm_bindgen::prelude::*;
 
-    use crate::js::{self, check, parse_or, JsResult};
+    use crate::js::{self, check, parse_or, Fields, JsResult};
+
+    #[wasm_bindgen(typescript_custom_section)]
+    const TS_NUMERIC_ENCODE: &str = r#"
+/** How to write a numeric blob. Absent fields keep the defaults (delta, gorilla, no codecs, no tags, little endian, v1). */
+export interface NumericEncodeOptions {
+  /** The four column choices at once, e.g. `delta-none-gorilla-zstd`; the fields below override it. */
+  config?: string;
+  timestampEncoding?: TimestampEncoding;
+  valueEncoding?: ValueEncoding;
+  timestampCompression?: Compression;
+  valueCompression?: Compression;
+  tags?: boolean;
+  bigEndian?: boolean;
+  layout?: Layout;
+}
+"#;
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// See [`NumericEncoderHandle::new`].
+        #[wasm_bindgen(typescript_type = "NumericEncodeOptions")]
+        pub type NumericEncodeOptions;
+    }
 
     /// Builds one numeric blob. `finish` leaves it as it was: more metrics
     /// may be added and the blob finished again.
@@ -257,21 +320,20 @@ mod encode {
 
     #[wasm_bindgen]
     impl NumericEncoderHandle {
-        /// `config` (e.g. `delta-none-gorilla-zstd`) sets the four column
-        /// choices; the named fields override it; absent ones keep the core's defaults.
+        /// `options.config` (e.g. `delta-none-gorilla-zstd`) sets the four
+        /// column choices; the named fields override it; absent ones keep the
+        /// core's defaults. Every field's type is checked before any is parsed.
         #[wasm_bindgen(constructor)]
-        #[allow(clippy::too_many_arguments)]
-        pub fn new(
-            start_time: i64,
-            config: Option<String>,
-            timestamp_encoding: Option<String>,
-            value_encoding: Option<String>,
-            timestamp_compression: Option<String>,
-            value_compression: Option<String>,
-            tags: Option<bool>,
-            big_endian: Option<bool>,
-            layout: Option<String>,
-        ) -> JsResult<NumericEncoderHandle> {
+        pub fn new(start_time: i64, options: Option<NumericEncodeOptions>) -> JsResult<NumericEncoderHandle> {
+            let f = Fields::of(options);
+            let config = f.string("config")?;
+            let timestamp_encoding = f.string("timestampEncoding")?;
+            let value_encoding = f.string("valueEncoding")?;
+            let timestamp_compression = f.string("timestampCompression")?;
+            let value_compression = f.string("valueCompression")?;
+            let tags = f.boolean("tags")?;
+            let big_endian = f.boolean("bigEndian")?;
+            let layout = f.string("layout")?;
             let mut o = NumericEncoderOptions::default();
             if let Some(config) = config {
                 o = o.with_config(check(config.parse::<ColumnConfig>())?);

@@ -4,8 +4,63 @@ use js_sys::{BigInt64Array, BigUint64Array, Uint32Array};
 use mebo::text::{Dictionary, DictionaryColumns, TextBlob, TextColumns, TextMetric};
 use wasm_bindgen::prelude::*;
 
-use crate::js::{self, check, JsObject, JsResult};
+use crate::js::{self, check, JoinedStrings, JsObject, JsResult, TextSeries};
 use crate::series::Selection;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TEXT: &str = r#"
+/** Text blobs store raw or delta timestamps. */
+export type TextTimestampEncoding = 'raw' | 'delta';
+
+/** What a text blob's header says. Also valid as encoder options, to write the same kind of blob. */
+export interface TextBlobOptions {
+  timestampEncoding: TextTimestampEncoding;
+  dataCompression: Compression;
+  tags: boolean;
+  bigEndian: boolean;
+  byteOrder: ByteOrder;
+  /** The blob carries metric names (it was written by name). */
+  metricNames: boolean;
+}
+
+/** How a text blob's bytes are spent, section by section (from its header's offsets). */
+export interface TextSections {
+  /** The blob's length. */
+  total: number;
+  header: number;
+  /** The metric-names payload (0 unless the blob carries names). */
+  names: number;
+  index: number;
+  data: PayloadSize;
+}
+
+/** Every metric of a text blob at once, values (and tags) as dictionaries of joined strings: per point, `codes[i]` indexes `dictionary`. */
+export interface RawTextColumns {
+  ids: BigUint64Array;
+  offsets: Uint32Array;
+  timestamps: BigInt64Array;
+  dictionary: JoinedStrings;
+  codes: Uint32Array;
+  tagDictionary?: JoinedStrings;
+  tagCodes?: Uint32Array;
+}
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    /// See [`TextBlobHandle::options`].
+    #[wasm_bindgen(typescript_type = "TextBlobOptions")]
+    pub type TextBlobOptions;
+    /// See [`TextBlobHandle::sections`].
+    #[wasm_bindgen(typescript_type = "TextSections")]
+    pub type TextSections;
+    /// See [`columns`].
+    #[wasm_bindgen(typescript_type = "RawTextColumns")]
+    pub type RawTextColumns;
+    /// See [`TextBlobHandle::decode_all_into`].
+    #[wasm_bindgen(typescript_type = "Omit<RawTextColumns, 'timestamps' | 'codes' | 'tagCodes'>")]
+    pub type TextDictionaries;
+}
 
 /// An opened text blob. It holds its decompressed data payload or, when the
 /// payload has no codec, the bytes it was opened from (read in place).
@@ -37,7 +92,7 @@ impl TextBlobHandle {
     /// Where the blob's bytes go, from the header's offsets: `{ total,
     /// header, names, index, data }`, the data payload as `{ bytes,
     /// decompressedBytes }` (the open blob checked the offsets).
-    pub fn sections(&self) -> JsValue {
+    pub fn sections(&self) -> TextSections {
         let h = self.blob.header();
         let (index, data) = (h.index_offset as usize, h.data_offset as usize);
         JsObject::new()
@@ -46,11 +101,11 @@ impl TextBlobHandle {
             .set("names", (index - mebo::text::header::HEADER_SIZE) as f64)
             .set("index", (data - index) as f64)
             .set("data", js::payload(self.byte_length - data, self.blob.data_size()))
-            .into()
+            .typed()
     }
 
     /// The header's options, with the manifest's field names.
-    pub fn options(&self) -> JsValue {
+    pub fn options(&self) -> TextBlobOptions {
         let o = self.blob.options();
         JsObject::new()
             .set("timestampEncoding", o.timestamp_encoding.name())
@@ -59,29 +114,16 @@ impl TextBlobHandle {
             .set("bigEndian", o.byte_order == mebo::ByteOrder::Big)
             .set("byteOrder", js::byte_order_name(o.byte_order))
             .set("metricNames", o.metric_names)
-            .into()
+            .typed()
     }
 
     /// The metric's values as joined strings.
-    pub fn values(&self, index: usize) -> JsResult<JsValue> {
+    pub fn values(&self, index: usize) -> JsResult<JoinedStrings> {
         js::strings(check(self.metric(index)?.values())?)
     }
 
-    /// The metric's tags as joined strings, or `undefined` when the blob has none.
-    pub fn tags(&self, index: usize) -> JsResult<JsValue> {
-        match check(self.metric(index)?.tags())? {
-            Some(tags) => js::strings(tags),
-            None => Ok(JsValue::UNDEFINED),
-        }
-    }
-
-    #[wasm_bindgen(js_name = timestampAt)]
-    pub fn timestamp_at(&self, index: usize, point: usize) -> JsResult<i64> {
-        check(self.metric(index)?.timestamp_at(point))
-    }
-
     /// The metric's points with `from <= t < to`: `{ timestamps, values, tags? }`, strings joined.
-    pub fn range(&self, index: usize, from: i64, to: i64) -> JsResult<JsValue> {
+    pub fn range(&self, index: usize, from: i64, to: i64) -> JsResult<TextSeries> {
         let m = self.metric(index)?;
         let timestamps = check(m.timestamps())?;
         let picked = Selection::of(&timestamps, from, to);
@@ -95,15 +137,10 @@ impl TextBlobHandle {
         Ok(check(self.metric(index)?.value_at(point))?.to_string())
     }
 
-    #[wasm_bindgen(js_name = tagAt)]
-    pub fn tag_at(&self, index: usize, point: usize) -> JsResult<Option<String>> {
-        Ok(check(self.metric(index)?.tag_at(point))?.map(str::to_string))
-    }
-
     /// Every metric at once: `{ ids, offsets, timestamps, dictionary, codes,
     /// tagDictionary?, tagCodes? }` (see [`columns`]).
     #[wasm_bindgen(js_name = decodeAll)]
-    pub fn decode_all(&self) -> JsResult<JsValue> {
+    pub fn decode_all(&self) -> JsResult<RawTextColumns> {
         columns(&check(self.blob.decode_dictionary())?)
     }
 
@@ -112,7 +149,12 @@ impl TextBlobHandle {
     /// elements; they must hold that many). Returns `{ ids, offsets,
     /// dictionary, tagDictionary? }`.
     #[wasm_bindgen(js_name = decodeAllInto)]
-    pub fn decode_all_into(&self, timestamps: &BigInt64Array, codes: &Uint32Array, tag_codes: Option<Uint32Array>) -> JsResult<JsValue> {
+    pub fn decode_all_into(
+        &self,
+        timestamps: &BigInt64Array,
+        codes: &Uint32Array,
+        tag_codes: Option<Uint32Array>,
+    ) -> JsResult<TextDictionaries> {
         let c = check(self.blob.decode_dictionary())?;
         let n = c.timestamps.len();
         let short = |len: u32| (len as usize) < n;
@@ -130,24 +172,30 @@ impl TextBlobHandle {
             tag_codes.subarray(0, n as u32).copy_from(&tags.codes);
             out = out.set("tagDictionary", js::strings(tags.strings.iter().copied())?);
         }
-        Ok(out.into())
+        Ok(out.typed())
     }
 }
 
 /// Columns as `{ ids, offsets, timestamps, dictionary, codes, tagDictionary?,
 /// tagCodes? }`: values and tags as dictionaries (strings joined).
-pub(crate) fn columns(c: &DictionaryColumns) -> JsResult<JsValue> {
+pub(crate) fn columns(c: &DictionaryColumns) -> JsResult<RawTextColumns> {
     columns_of(&c.ids, &c.offsets, &c.timestamps, &c.values, c.tags.as_ref())
 }
 
 /// [`columns`] of a set's materialized columns (their ids, offsets and
 /// timestamps copied out once, not cloned first).
-pub(crate) fn string_columns(c: &TextColumns) -> JsResult<JsValue> {
+pub(crate) fn string_columns(c: &TextColumns) -> JsResult<RawTextColumns> {
     let tags = c.tags.as_ref().map(Dictionary::of);
     columns_of(&c.ids, &c.offsets, &c.timestamps, &Dictionary::of(&c.values), tags.as_ref())
 }
 
-fn columns_of(ids: &[u64], offsets: &[u32], timestamps: &[i64], values: &Dictionary, tags: Option<&Dictionary>) -> JsResult<JsValue> {
+fn columns_of(
+    ids: &[u64],
+    offsets: &[u32],
+    timestamps: &[i64],
+    values: &Dictionary,
+    tags: Option<&Dictionary>,
+) -> JsResult<RawTextColumns> {
     let mut out = JsObject::new()
         .set("ids", BigUint64Array::from(ids))
         .set("offsets", Uint32Array::from(offsets))
@@ -158,7 +206,7 @@ fn columns_of(ids: &[u64], offsets: &[u32], timestamps: &[i64], values: &Diction
         out =
             out.set("tagDictionary", js::strings(tags.strings.iter().copied())?).set("tagCodes", Uint32Array::from(tags.codes.as_slice()));
     }
-    Ok(out.into())
+    Ok(out.typed())
 }
 
 #[cfg(feature = "encode")]
@@ -169,7 +217,25 @@ mod encode {
     use mebo::text::{TextEncoder, TextEncoderOptions};
     use wasm_bindgen::prelude::*;
 
-    use crate::js::{self, check, parse_or, JsResult};
+    use crate::js::{self, check, parse_or, Fields, JsResult};
+
+    #[wasm_bindgen(typescript_custom_section)]
+    const TS_TEXT_ENCODE: &str = r#"
+/** How to write a text blob. Absent fields keep the defaults (delta timestamps, zstd, no tags, little endian). */
+export interface TextEncodeOptions {
+  timestampEncoding?: TextTimestampEncoding;
+  dataCompression?: Compression;
+  tags?: boolean;
+  bigEndian?: boolean;
+}
+"#;
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// See [`TextEncoderHandle::new`].
+        #[wasm_bindgen(typescript_type = "TextEncodeOptions")]
+        pub type TextEncodeOptions;
+    }
 
     /// Builds one text blob. The core's text encoder is not consumed by
     /// `finish`: more metrics may be added and the blob finished again.
@@ -180,15 +246,15 @@ mod encode {
 
     #[wasm_bindgen]
     impl TextEncoderHandle {
-        /// Absent options keep the core's defaults.
+        /// Absent options keep the core's defaults. Every field's type is
+        /// checked before any is parsed.
         #[wasm_bindgen(constructor)]
-        pub fn new(
-            start_time: i64,
-            timestamp_encoding: Option<String>,
-            data_compression: Option<String>,
-            tags: Option<bool>,
-            big_endian: Option<bool>,
-        ) -> JsResult<TextEncoderHandle> {
+        pub fn new(start_time: i64, options: Option<TextEncodeOptions>) -> JsResult<TextEncoderHandle> {
+            let f = Fields::of(options);
+            let timestamp_encoding = f.string("timestampEncoding")?;
+            let data_compression = f.string("dataCompression")?;
+            let tags = f.boolean("tags")?;
+            let big_endian = f.boolean("bigEndian")?;
             let d = TextEncoderOptions::default();
             let options = TextEncoderOptions {
                 timestamp_encoding: parse_or(timestamp_encoding, d.timestamp_encoding)?,

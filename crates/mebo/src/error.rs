@@ -59,6 +59,34 @@ pub enum Error {
 }
 
 impl Error {
+    /// Every [`code`](Self::code), one per variant, in declaration order: the
+    /// list the bindings export (`errorCodes()`), which the SDK's
+    /// `CORE_ERROR_CODES` is tested against.
+    pub const CODES: [&'static str; 22] = [
+        "TRUNCATED",
+        "BAD_MAGIC",
+        "UNKNOWN_ENCODING",
+        "UNKNOWN_COMPRESSION",
+        "INVALID_HEADER",
+        "OFFSET_OUT_OF_RANGE",
+        "CORRUPT_COLUMN",
+        "DECOMPRESS",
+        "SIZE_CAP",
+        "NAME_HASH_MISMATCH",
+        "COUNT_MISMATCH",
+        "INVALID_UTF8",
+        "SHARED_TIMESTAMP_TABLE",
+        "METRIC_NAMES",
+        "BLOB_SET",
+        "METRIC_NOT_FOUND",
+        "INDEX_OUT_OF_RANGE",
+        "BUFFER_SIZE",
+        "INVALID_OPTIONS",
+        "ENCODER_STATE",
+        "LIMIT_EXCEEDED",
+        "DUPLICATE_METRIC",
+    ];
+
     /// A short stable code for each variant (used by the wasm bindings and the CLI).
     pub fn code(&self) -> &'static str {
         match self {
@@ -147,3 +175,76 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    /// One value of every variant, in declaration order. The match has no
+    /// wildcard: a new variant does not compile until it is added here (and
+    /// then its code must be in `CODES` for the test to pass).
+    fn every_variant() -> Vec<Error> {
+        let all = vec![
+            Error::Truncated { what: "x", needed: 1, available: 0 },
+            Error::BadMagic { found: 0 },
+            Error::UnknownEncoding { column: "x", code: 0 },
+            Error::UnknownCompression { column: "x", code: 0 },
+            Error::InvalidHeader { detail: String::new() },
+            Error::OffsetOutOfRange { what: "x", offset: 1, limit: 0 },
+            Error::CorruptColumn { what: "x", metric: 0, detail: String::new() },
+            Error::Decompress { codec: "x", what: "x", detail: String::new() },
+            Error::SizeCap { what: "x", size: 1, cap: 0 },
+            Error::NameHashMismatch { index: 0, name: String::new(), expected: 0, actual: 1 },
+            Error::CountMismatch { what: "x", expected: 0, actual: 1 },
+            Error::InvalidUtf8 { what: "x", index: 0 },
+            Error::SharedTimestampTable { detail: String::new() },
+            Error::MetricNames { detail: String::new() },
+            Error::BlobSet { detail: String::new() },
+            Error::MetricNotFound { key: String::new() },
+            Error::IndexOutOfRange { index: 1, len: 0 },
+            Error::BufferSize { what: "x", expected: 0, actual: 1 },
+            Error::InvalidOptions { detail: String::new() },
+            Error::EncoderState { detail: String::new() },
+            Error::LimitExceeded { what: "x", value: 1, limit: 0 },
+            Error::DuplicateMetric { id: 0 },
+        ];
+        for e in &all {
+            match e {
+                Error::Truncated { .. }
+                | Error::BadMagic { .. }
+                | Error::UnknownEncoding { .. }
+                | Error::UnknownCompression { .. }
+                | Error::InvalidHeader { .. }
+                | Error::OffsetOutOfRange { .. }
+                | Error::CorruptColumn { .. }
+                | Error::Decompress { .. }
+                | Error::SizeCap { .. }
+                | Error::NameHashMismatch { .. }
+                | Error::CountMismatch { .. }
+                | Error::InvalidUtf8 { .. }
+                | Error::SharedTimestampTable { .. }
+                | Error::MetricNames { .. }
+                | Error::BlobSet { .. }
+                | Error::MetricNotFound { .. }
+                | Error::IndexOutOfRange { .. }
+                | Error::BufferSize { .. }
+                | Error::InvalidOptions { .. }
+                | Error::EncoderState { .. }
+                | Error::LimitExceeded { .. }
+                | Error::DuplicateMetric { .. } => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn codes_lists_every_variant_code_once() {
+        let codes: Vec<&str> = every_variant().iter().map(Error::code).collect();
+        // Every variant's code is listed, in order, and nothing else is.
+        assert_eq!(codes, Error::CODES);
+        let mut unique = Error::CODES.to_vec();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), Error::CODES.len(), "a code is listed twice");
+    }
+}

@@ -41,12 +41,6 @@ export function optionalString(value: unknown, what: string): string | undefined
 }
 
 /** @internal */
-export function optionalBoolean(value: unknown, what: string): boolean | undefined {
-  if (value === undefined || typeof value === 'boolean') return value;
-  throw invalidArgument(`${what} must be a boolean, got ${describe(value)}`);
-}
-
-/** @internal */
 export function bytes(value: unknown, what: string): Uint8Array {
   // Empty, or over a detached buffer (which reads as empty but throws when copied).
   if ((value instanceof ArrayBuffer || ArrayBuffer.isView(value)) && value.byteLength === 0) return new Uint8Array(0);

@@ -5,7 +5,8 @@ import * as args from './args.js';
 import { call, invalidArgument } from './errors.js';
 import type { MetricKey } from './options.js';
 import { Owned } from './owned.js';
-import { splitOptionalStrings, type JoinedStrings } from './strings.js';
+import type { JoinedStrings } from './boundary.js';
+import { splitOptionalStrings } from './strings.js';
 
 /** The accessors both blob handles of the bindings have (metrics by index position). */
 export interface BlobHandle {

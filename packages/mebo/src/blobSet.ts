@@ -4,15 +4,15 @@
 
 import { NumericBlobSetHandle, TextBlobSetHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
+import type { JoinedStrings, NumericColumns, RawSeries, RawTextColumns } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { metricId } from './hash.js';
 import { ready } from './init.js';
-import type { NumericColumns } from './numeric.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { Owned } from './owned.js';
-import { splitOptionalStrings, splitStrings, type JoinedStrings } from './strings.js';
+import { splitOptionalStrings, splitStrings } from './strings.js';
 import { decimateArgs, timeBound, unpackDecimated, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
-import { textColumns, type RawTextColumns, type TextColumns } from './text.js';
+import { textColumns, type TextColumns } from './text.js';
 
 /** One metric's series over every blob of a set. */
 export interface MaterializedMetric<V> {
@@ -23,30 +23,38 @@ export interface MaterializedMetric<V> {
   tags?: string[];
 }
 
-/** A set handle of the bindings, described structurally so the published types stay off the generated glue. */
-interface SetHandle {
+/**
+ * @internal A set handle of the bindings, described structurally so the
+ * published types stay off the generated glue (the compiler checks the glue's
+ * classes against it where `from` opens one): `V` is a series' values, `C`
+ * the columns of `materialize`.
+ */
+export interface SetHandle<V, C> {
   free(): void;
   blobCount(): number;
   timeRange(): BigInt64Array;
   metricIds(): BigUint64Array;
   metricLength(id: bigint): number;
   metricDuration(id: bigint): bigint;
-  materializeMetric(id: bigint): unknown;
-  range(id: bigint, from: bigint, to: bigint): unknown;
-  materialize(): unknown;
+  materializeMetric(id: bigint): RawSeries<V>;
+  range(id: bigint, from: bigint, to: bigint): RawSeries<V>;
+  materialize(): C;
 }
 
-/** The numeric set handle also decimates. */
-interface NumericSetHandle extends SetHandle {
+/** @internal The numeric set handle also decimates. */
+export interface NumericSetHandle extends SetHandle<Float64Array, NumericColumns> {
   decimate(id: bigint, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Float64Array;
 }
 
-interface SetHandleClass<H extends SetHandle> {
+/** @internal The text set handle: values as joined strings. */
+export type TextSetHandle = SetHandle<JoinedStrings, RawTextColumns>;
+
+interface SetHandleClass<H> {
   open(bytes: Uint8Array, lengths: Uint32Array, maxBytes?: number, maxPoints?: bigint): H;
 }
 
 /** Concatenate the blobs so one call into wasm opens the whole set. */
-function openSet<H extends SetHandle>(handleClass: SetHandleClass<H>, blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): H {
+function openSet<H>(handleClass: SetHandleClass<H>, blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): H {
   ready();
   const parts = args.items(blobs, 'blobs').map((b, i) => args.bytes(b, `blob ${i}`));
   if (parts.length === 0) throw invalidArgument('a blob set needs at least one blob');
@@ -66,15 +74,13 @@ function idOf(key: MetricKey): bigint {
   return typeof key === 'bigint' ? args.u64(key, 'metric id') : metricId(key);
 }
 
-/** A series of the bindings (`{ timestamps, values, tags? }`) with the SDK's types. */
-function numericSeries(id: bigint, raw: unknown): MaterializedMetric<Float64Array> {
-  const r = raw as { timestamps: BigInt64Array; values: Float64Array; tags?: JoinedStrings };
-  return withTags({ id, timestamps: r.timestamps, values: r.values }, r.tags);
+/** A series of the bindings as the SDK gives it. */
+function numericSeries(id: bigint, raw: RawSeries<Float64Array>): MaterializedMetric<Float64Array> {
+  return withTags({ id, timestamps: raw.timestamps, values: raw.values }, raw.tags);
 }
 
-function textSeries(id: bigint, raw: unknown): MaterializedMetric<string[]> {
-  const r = raw as { timestamps: BigInt64Array; values: JoinedStrings; tags?: JoinedStrings };
-  return withTags({ id, timestamps: r.timestamps, values: splitStrings(r.values) }, r.tags);
+function textSeries(id: bigint, raw: RawSeries<JoinedStrings>): MaterializedMetric<string[]> {
+  return withTags({ id, timestamps: raw.timestamps, values: splitStrings(raw.values) }, raw.tags);
 }
 
 function withTags<V>(metric: MaterializedMetric<V>, joined: JoinedStrings | undefined): MaterializedMetric<V> {
@@ -83,7 +89,7 @@ function withTags<V>(metric: MaterializedMetric<V>, joined: JoinedStrings | unde
   return metric;
 }
 
-abstract class BlobSetReader<H extends SetHandle> extends Owned<H> {
+abstract class BlobSetReader<H extends SetHandle<unknown, unknown>> extends Owned<H> {
   /** Number of blobs. */
   get length(): number {
     return call(() => this.live().blobCount());
@@ -151,13 +157,13 @@ export class NumericBlobSet extends BlobSetReader<NumericSetHandle> {
 
   /** Every metric's series as columns (ids ascending), like a blob's `decodeAll`. */
   materialize(): NumericColumns {
-    return call(() => this.live().materialize()) as NumericColumns;
+    return call(() => this.live().materialize());
   }
 }
 
 /** Text blobs of consecutive windows. Free it with `free()` (or `using`). */
-export class TextBlobSet extends BlobSetReader<SetHandle> {
-  private constructor(handle: SetHandle) {
+export class TextBlobSet extends BlobSetReader<TextSetHandle> {
+  private constructor(handle: TextSetHandle) {
     super(handle);
   }
 
@@ -181,6 +187,6 @@ export class TextBlobSet extends BlobSetReader<SetHandle> {
 
   /** Every metric's series as columns (ids ascending), like a blob's `decodeAll`. */
   materialize(): TextColumns {
-    return textColumns(call(() => this.live().materialize()) as RawTextColumns);
+    return textColumns(call(() => this.live().materialize()));
   }
 }

@@ -4,6 +4,7 @@
 
 import * as args from './args.js';
 import { call, invalidArgument, MeboError } from './errors.js';
+import { ready } from './init.js';
 import { defaultStartTime } from './options.js';
 import { Owned, type Freeable } from './owned.js';
 
@@ -25,6 +26,32 @@ export interface MetricInput<Values> {
   timestamps: BigInt64Array | readonly bigint[];
   values: Values;
   tags?: readonly string[];
+}
+
+/**
+ * An encoder constructor's arguments, checked: the start time, and the
+ * options object as the bindings' constructor takes it (see `encoderHandle`).
+ */
+export function encoderArgs<O extends object>(startTime: unknown, options: unknown): [bigint, Partial<O>] {
+  ready();
+  return [args.i64(startTime, 'startTime'), args.options<O>(options, 'options')];
+}
+
+/**
+ * The handle `make` opens with the options object: the bindings check each
+ * field's type (a TypeError carrying the refused `value`: INVALID_ARGUMENT,
+ * described here as the SDK describes arguments) and the core its value
+ * (INVALID_OPTIONS); absent fields keep the core's defaults.
+ */
+export function encoderHandle<H>(make: () => H): H {
+  return call(() => {
+    try {
+      return make();
+    } catch (error) {
+      if (error instanceof TypeError && 'value' in error) throw invalidArgument(`${error.message}, got ${args.describe(error.value)}`);
+      throw error;
+    }
+  });
 }
 
 export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, Vs>> extends Owned<H> {

@@ -1,9 +1,10 @@
 import { blobKind as coreBlobKind } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
+import type { BlobKind } from './boundary.js';
 import { call } from './errors.js';
 import { ready } from './init.js';
 
-export type BlobKind = 'numeric' | 'text';
+export type { BlobKind } from './boundary.js';
 
 /**
  * Which kind of blob these bytes start like (by the magic in their first two
@@ -13,5 +14,5 @@ export type BlobKind = 'numeric' | 'text';
 export function blobKind(bytes: Uint8Array | ArrayBuffer): BlobKind | undefined {
   ready();
   const input = args.bytes(bytes, 'blob bytes');
-  return call(() => coreBlobKind(input.subarray(0, 2))) as BlobKind | undefined;
+  return call(() => coreBlobKind(input.subarray(0, 2)));
 }

@@ -2,23 +2,12 @@
 
 import { NumericEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
-import { call } from './errors.js';
-import { ready } from './init.js';
-import type { Compression, Layout, TimestampEncoding, ValueEncoding } from './options.js';
-import { BlobEncoder, encodeAll, type EncoderBindings, type MetricInput } from './encoder.js';
+import type { NumericEncodeOptions } from './boundary-encode.js';
+import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput } from './encoder.js';
 
-/** How to write a numeric blob. Absent fields keep the defaults (delta, gorilla, no codecs, no tags, little endian, v1). */
-export interface NumericEncodeOptions {
-  /** The four column choices at once, e.g. `delta-none-gorilla-zstd`; the fields below override it. */
-  config?: string;
-  timestampEncoding?: TimestampEncoding;
-  valueEncoding?: ValueEncoding;
-  timestampCompression?: Compression;
-  valueCompression?: Compression;
-  tags?: boolean;
-  bigEndian?: boolean;
-  layout?: Layout;
-}
+// How to write a numeric blob: declared with the constructor of the bindings
+// that reads it (see boundary-encode.ts).
+export type { NumericEncodeOptions } from './boundary-encode.js';
 
 /** A metric for `encodeNumeric`: started by `name` when given, else by `id`. */
 export type NumericMetricInput = MetricInput<Float64Array | readonly number[]>;
@@ -37,25 +26,9 @@ export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly 
   readonly #v1: boolean;
 
   constructor(startTime: bigint, options: NumericEncodeOptions | string = {}) {
-    ready();
-    const start = args.i64(startTime, 'startTime');
-    const o = typeof options === 'string' ? { config: options } : args.options<NumericEncodeOptions>(options, 'options');
+    const [start, o] = encoderArgs<NumericEncodeOptions>(startTime, typeof options === 'string' ? { config: options } : options);
     const v1 = o.layout === undefined || o.layout === 'v1';
-    const handle = call(
-      () =>
-        new NumericEncoderHandle(
-          start,
-          args.optionalString(o.config, 'config'),
-          args.optionalString(o.timestampEncoding, 'timestampEncoding'),
-          args.optionalString(o.valueEncoding, 'valueEncoding'),
-          args.optionalString(o.timestampCompression, 'timestampCompression'),
-          args.optionalString(o.valueCompression, 'valueCompression'),
-          args.optionalBoolean(o.tags, 'tags'),
-          args.optionalBoolean(o.bigEndian, 'bigEndian'),
-          args.optionalString(o.layout, 'layout'),
-        ),
-    );
-    super(handle, true);
+    super(encoderHandle(() => new NumericEncoderHandle(start, o)), true);
     this.#v1 = v1;
   }
 

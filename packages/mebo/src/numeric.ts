@@ -3,36 +3,16 @@
 import { NumericBlobHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import { BlobReader, type BlobHandle } from './blob.js';
+import type { NumericBlobOptions, NumericColumns, NumericSections, RawSeries } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { ready, wasmMemory } from './init.js';
-import {
-  limitArgs,
-  type ByteOrder,
-  type Compression,
-  type DecodeLimits,
-  type Layout,
-  type MetricKey,
-  type TimestampEncoding,
-  type ValueEncoding,
-} from './options.js';
+import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { decimateArgs, timeBound, unpackDecimated, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
-import { splitOptionalStrings, type JoinedStrings } from './strings.js';
+import { splitOptionalStrings } from './strings.js';
 
-/** What a numeric blob's header says. Also valid as encoder options, to write the same kind of blob. */
-export interface NumericBlobOptions {
-  timestampEncoding: TimestampEncoding;
-  valueEncoding: ValueEncoding;
-  timestampCompression: Compression;
-  valueCompression: Compression;
-  tags: boolean;
-  bigEndian: boolean;
-  byteOrder: ByteOrder;
-  layout: Layout;
-  /** v2 index with 32-byte entries (counts or offsets beyond 16 bits). */
-  extendedIndex: boolean;
-  /** The blob carries metric names (written only after a name-hash collision). */
-  metricNames: boolean;
-}
+// What a numeric blob's header says, its sections and its columns: declared
+// with the bindings that build them (see boundary.ts).
+export type { NumericBlobOptions, NumericColumns, NumericSections, PayloadSize } from './boundary.js';
 
 /** One decoded metric. */
 export interface NumericMetric {
@@ -45,37 +25,11 @@ export interface NumericMetric {
   tags?: string[];
 }
 
-/** One payload's size: as stored in the blob, and after decompression. */
-export interface PayloadSize {
-  bytes: number;
-  decompressedBytes: number;
-}
-
-/** How a numeric blob's bytes are spent, section by section (from its header's offsets). */
-export interface NumericSections {
-  /** The blob's length. */
-  total: number;
-  header: number;
-  /** The metric-names payload (0 unless the blob carries names). */
-  names: number;
-  index: number;
-  /** The shared-timestamp table (0 unless the layout is v2-shared). */
-  sharedTable: number;
-  timestamps: PayloadSize;
-  values: PayloadSize;
-  tags: PayloadSize;
-}
-
-/** Every metric of a blob at once: metric `i` owns points `offsets[i]` to `offsets[i + 1]`. */
-export interface NumericColumns {
-  ids: BigUint64Array;
-  offsets: Uint32Array;
-  timestamps: BigInt64Array;
-  values: Float64Array;
-}
-
-/** The numeric handle of the bindings, described structurally. */
-interface NumericHandle extends BlobHandle {
+/**
+ * @internal The numeric handle of the bindings, described structurally (the
+ * compiler checks the glue's class against it where `from` opens one).
+ */
+export interface NumericHandle extends BlobHandle {
   options(): NumericBlobOptions;
   sections(): NumericSections;
   values(index: number): Float64Array;
@@ -83,7 +37,7 @@ interface NumericHandle extends BlobHandle {
   decodeAll(): NumericColumns;
   decodeAllInto(timestamps: BigInt64Array, values: Float64Array): Pick<NumericColumns, 'ids' | 'offsets'>;
   decodeAllView(): Uint32Array;
-  range(index: number, from: bigint, to: bigint): { timestamps: BigInt64Array; values: Float64Array; tags?: JoinedStrings };
+  range(index: number, from: bigint, to: bigint): RawSeries<Float64Array>;
   decimate(index: number, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Float64Array;
 }
 
@@ -103,7 +57,7 @@ export class NumericBlob extends BlobReader<NumericHandle> {
     ready();
     const input = args.bytes(bytes, 'blob bytes');
     const [maxBytes, maxPoints] = limitArgs(limits);
-    return new NumericBlob(call(() => NumericBlobHandle.open(input, maxBytes, maxPoints)) as NumericHandle);
+    return new NumericBlob(call(() => NumericBlobHandle.open(input, maxBytes, maxPoints)));
   }
 
   get options(): NumericBlobOptions {

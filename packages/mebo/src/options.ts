@@ -1,33 +1,23 @@
 // Option and limit types shared by the numeric and text APIs. Names and
 // values are the conformance manifest's; the core parses and validates them.
+// The option names and DecodeLimits are declared with the bindings (see
+// boundary.ts), where a Rust test holds the names to the core's.
 
 import * as args from './args.js';
+import type { DecodeLimits } from './boundary.js';
 import { call } from './errors.js';
 import { ready } from './init.js';
 import { defaultDecodeLimits as coreDefaultDecodeLimits } from '../wasm/mebo_wasm.js';
 
-export type TimestampEncoding = 'raw' | 'delta' | 'deltapacked';
-export type ValueEncoding = 'raw' | 'gorilla' | 'chimp' | 'alp';
-export type Compression = 'none' | 'zstd' | 's2' | 'lz4';
-/** `v1`: insertion-ordered index; `v2`: sorted index; `v2-shared`: v2 storing identical timestamp columns once. */
-export type Layout = 'v1' | 'v2' | 'v2-shared';
-export type ByteOrder = 'little' | 'big';
+export type { ByteOrder, Compression, DecodeLimits, Layout, TimestampEncoding, ValueEncoding } from './boundary.js';
 
 /** A metric is addressed by its id (a bigint) or its name. */
 export type MetricKey = bigint | string;
 
-/** Caps on what decoding one blob may allocate; absent fields keep the defaults. */
-export interface DecodeLimits {
-  /** Largest size of one decompressed payload, in bytes (default 256 MiB). */
-  maxDecompressedBytes?: number;
-  /** Largest total point count of one blob (default 64 Mi). */
-  maxPoints?: number;
-}
-
 /** The core's default limits. */
 export function defaultDecodeLimits(): Required<DecodeLimits> {
   ready();
-  return call(() => coreDefaultDecodeLimits()) as Required<DecodeLimits>;
+  return call(() => coreDefaultDecodeLimits());
 }
 
 /** @internal Limits as the bindings take them: a wasm32 usize and a u64, or undefined. */

@@ -47,7 +47,12 @@ export function unpackDecimated(all: Float64Array): Decimated {
 /** @internal A time bound as epoch microseconds for the bindings. */
 export function timeBound(value: unknown, what: string): bigint {
   if (typeof value === 'bigint') return args.i64(value, what);
-  if (typeof value === 'number' && Number.isFinite(value)) return args.i64(BigInt(Math.ceil(value * 1000)), what);
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const micros = Math.ceil(value * 1000);
+    // Beyond ±1.8e305 ms the product is infinite: out of range, as its microseconds would be.
+    if (!Number.isFinite(micros)) throw invalidArgument(`${what} must be within [-2^63, 2^63) µs, got ${args.describe(value)} ms`);
+    return args.i64(BigInt(micros), what);
+  }
   throw invalidArgument(`${what} must be a bigint (epoch µs) or a finite number (epoch ms), got ${args.describe(value)}`);
 }
 

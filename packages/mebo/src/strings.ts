@@ -1,8 +1,4 @@
-/** Strings as the bindings return them: all in one string, with the UTF-16 end of each. */
-export interface JoinedStrings {
-  text: string;
-  ends: Uint32Array;
-}
+import type { JoinedStrings } from './boundary.js';
 
 /** @internal Split joined strings (one UTF-8 decode in the glue, then cheap slices). */
 export function splitStrings(joined: JoinedStrings): string[] {

@@ -2,19 +2,13 @@
 
 import { TextEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
+import type { TextEncodeOptions } from './boundary-encode.js';
 import { call, invalidArgument } from './errors.js';
-import { ready } from './init.js';
-import type { Compression } from './options.js';
-import type { TextTimestampEncoding } from './text.js';
-import { BlobEncoder, encodeAll, type EncoderBindings, type MetricInput } from './encoder.js';
+import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput } from './encoder.js';
 
-/** How to write a text blob. Absent fields keep the defaults (raw timestamps, zstd, no tags, little endian). */
-export interface TextEncodeOptions {
-  timestampEncoding?: TextTimestampEncoding;
-  dataCompression?: Compression;
-  tags?: boolean;
-  bigEndian?: boolean;
-}
+// How to write a text blob: declared with the constructor of the bindings
+// that reads it (see boundary-encode.ts).
+export type { TextEncodeOptions } from './boundary-encode.js';
 
 /** A metric for `encodeText`: started by `name` when given, else by `id`. */
 export type TextMetricInput = MetricInput<readonly string[]>;
@@ -33,20 +27,8 @@ interface TextEncoderBindings extends EncoderBindings<string, string[]> {
  */
 export class TextBlobEncoder extends BlobEncoder<string, readonly string[], string[], TextEncoderBindings> {
   constructor(startTime: bigint, options: TextEncodeOptions = {}) {
-    ready();
-    const start = args.i64(startTime, 'startTime');
-    const o = args.options<TextEncodeOptions>(options, 'options');
-    const handle = call(
-      () =>
-        new TextEncoderHandle(
-          start,
-          args.optionalString(o.timestampEncoding, 'timestampEncoding'),
-          args.optionalString(o.dataCompression, 'dataCompression'),
-          args.optionalBoolean(o.tags, 'tags'),
-          args.optionalBoolean(o.bigEndian, 'bigEndian'),
-        ),
-    );
-    super(handle, true);
+    const [start, o] = encoderArgs<TextEncodeOptions>(startTime, options);
+    super(encoderHandle(() => new TextEncoderHandle(start, o)), true);
   }
 
   /** @internal */

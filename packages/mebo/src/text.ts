@@ -3,32 +3,17 @@
 import { TextBlobHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import { BlobReader, type BlobHandle } from './blob.js';
+import type { JoinedStrings, RawSeries, RawTextColumns, TextBlobOptions, TextSections } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { ready } from './init.js';
-import {
-  limitArgs,
-  type ByteOrder,
-  type Compression,
-  type DecodeLimits,
-  type MetricKey,
-} from './options.js';
-import type { PayloadSize } from './numeric.js';
-import { splitOptionalStrings, splitStrings, type JoinedStrings } from './strings.js';
+import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
+import { splitOptionalStrings, splitStrings } from './strings.js';
 import { timeBound, type TimeBound } from './series.js';
 
-/** Text blobs store raw or delta timestamps. */
-export type TextTimestampEncoding = 'raw' | 'delta';
-
-/** What a text blob's header says. Also valid as encoder options, to write the same kind of blob. */
-export interface TextBlobOptions {
-  timestampEncoding: TextTimestampEncoding;
-  dataCompression: Compression;
-  tags: boolean;
-  bigEndian: boolean;
-  byteOrder: ByteOrder;
-  /** The blob carries metric names (it was written by name). */
-  metricNames: boolean;
-}
+// What a text blob's header says and its sections, and the columns as the
+// bindings return them: declared with the bindings that build them (see
+// boundary.ts).
+export type { RawTextColumns, TextBlobOptions, TextSections, TextTimestampEncoding } from './boundary.js';
 
 /** One decoded metric. */
 export interface TextMetric {
@@ -39,17 +24,6 @@ export interface TextMetric {
   values: string[];
   /** Per-point tags, when the blob has tags. */
   tags?: string[];
-}
-
-/** How a text blob's bytes are spent, section by section (from its header's offsets). */
-export interface TextSections {
-  /** The blob's length. */
-  total: number;
-  header: number;
-  /** The metric-names payload (0 unless the blob carries names). */
-  names: number;
-  index: number;
-  data: PayloadSize;
 }
 
 /**
@@ -75,17 +49,6 @@ export interface TextColumns {
   tagCodes?: Uint32Array;
   /** Per point, its tag, when the blob has tags. */
   readonly tags?: string[];
-}
-
-/** The columns of the bindings: dictionaries as joined strings (in the .d.ts because the text handle's type names them). */
-export interface RawTextColumns {
-  ids: BigUint64Array;
-  offsets: Uint32Array;
-  timestamps: BigInt64Array;
-  dictionary: JoinedStrings;
-  codes: Uint32Array;
-  tagDictionary?: JoinedStrings;
-  tagCodes?: Uint32Array;
 }
 
 /** Per-point strings of a dictionary vector. */
@@ -146,13 +109,16 @@ export function dictionaryColumns(c: Pick<TextColumns, 'ids' | 'offsets' | 'time
   return new DictionaryColumns(c.ids, c.offsets, c.timestamps, c.dictionary, c.codes, tags);
 }
 
-/** The text handle of the bindings, described structurally. */
-interface TextHandle extends BlobHandle {
+/**
+ * @internal The text handle of the bindings, described structurally (the
+ * compiler checks the glue's class against it where `from` opens one).
+ */
+export interface TextHandle extends BlobHandle {
   options(): TextBlobOptions;
   sections(): TextSections;
   values(index: number): JoinedStrings;
   valueAt(index: number, point: number): string;
-  range(index: number, from: bigint, to: bigint): { timestamps: BigInt64Array; values: JoinedStrings; tags?: JoinedStrings };
+  range(index: number, from: bigint, to: bigint): RawSeries<JoinedStrings>;
   decodeAll(): RawTextColumns;
   decodeAllInto(timestamps: BigInt64Array, codes: Uint32Array, tagCodes?: Uint32Array): Omit<RawTextColumns, 'timestamps' | 'codes' | 'tagCodes'>;
 }

@@ -300,6 +300,11 @@ describe('decimate', () => {
       }
     }
     expect(() => blob.range(id, 1n << 63n, 0n)).toThrow(/\[-2\^63, 2\^63\)/);
+    // Milliseconds whose microseconds overflow a double (the boundary fuzz, seed 2115008390).
+    for (const ms of [-1.797693134862316e305, Number.MAX_VALUE]) {
+      expect(() => blob.range(id, ms, 0)).toThrow(/\[-2\^63, 2\^63\)/);
+      expect(() => blob.decimate(id, { method: 'minmax', buckets: 10, to: ms })).toThrow(MeboError);
+    }
   });
 });
 
