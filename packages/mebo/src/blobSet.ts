@@ -24,12 +24,12 @@ export interface MaterializedMetric<V> {
 }
 
 /**
- * @internal A set handle of the bindings, described structurally so the
- * published types stay off the generated glue (the compiler checks the glue's
- * classes against it where `from` opens one): `V` is a series' values, `C`
- * the columns of `materialize`.
+ * A set handle of the bindings, described structurally so the published
+ * types stay off the generated glue (the compiler checks the glue's classes
+ * against it where `from` opens one): `V` is a series' values, `C` the
+ * columns of `materialize`.
  */
-export interface SetHandle<V, C> {
+interface SetHandle<V, C> {
   free(): void;
   blobCount(): number;
   timeRange(): BigInt64Array;
@@ -41,13 +41,13 @@ export interface SetHandle<V, C> {
   materialize(): C;
 }
 
-/** @internal The numeric set handle also decimates. */
-export interface NumericSetHandle extends SetHandle<Float64Array, NumericColumns> {
+/** The numeric set handle also decimates. */
+interface NumericSetHandle extends SetHandle<Float64Array, NumericColumns> {
   decimate(id: bigint, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Float64Array;
 }
 
-/** @internal The text set handle: values as joined strings. */
-export type TextSetHandle = SetHandle<JoinedStrings, RawTextColumns>;
+/** The text set handle: values as joined strings. */
+type TextSetHandle = SetHandle<JoinedStrings, RawTextColumns>;
 
 interface SetHandleClass<H> {
   open(bytes: Uint8Array, lengths: Uint32Array, maxBytes?: number, maxPoints?: bigint): H;

@@ -26,10 +26,10 @@ export interface NumericMetric {
 }
 
 /**
- * @internal The numeric handle of the bindings, described structurally (the
+ * The numeric handle of the bindings, described structurally (the
  * compiler checks the glue's class against it where `from` opens one).
  */
-export interface NumericHandle extends BlobHandle {
+interface NumericHandle extends BlobHandle {
   options(): NumericBlobOptions;
   sections(): NumericSections;
   values(index: number): Float64Array;

@@ -110,10 +110,10 @@ export function dictionaryColumns(c: Pick<TextColumns, 'ids' | 'offsets' | 'time
 }
 
 /**
- * @internal The text handle of the bindings, described structurally (the
+ * The text handle of the bindings, described structurally (the
  * compiler checks the glue's class against it where `from` opens one).
  */
-export interface TextHandle extends BlobHandle {
+interface TextHandle extends BlobHandle {
   options(): TextBlobOptions;
   sections(): TextSections;
   values(index: number): JoinedStrings;
