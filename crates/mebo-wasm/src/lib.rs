@@ -56,11 +56,9 @@ pub fn default_decode_limits() -> JsValue {
 /// `"text"`, or `undefined` for anything else (fewer than two bytes included).
 #[wasm_bindgen(js_name = blobKind)]
 pub fn blob_kind(bytes: &[u8]) -> Option<String> {
-    use mebo::section::header::{read_flags, MAGIC_MASK, MAGIC_NUMERIC_V1, MAGIC_NUMERIC_V2, MAGIC_NUMERIC_V2_EXT, MAGIC_TEXT_V1};
-    match read_flags(bytes).ok()? & MAGIC_MASK {
-        MAGIC_NUMERIC_V1 | MAGIC_NUMERIC_V2 | MAGIC_NUMERIC_V2_EXT => Some("numeric".into()),
-        MAGIC_TEXT_V1 => Some("text".into()),
-        _ => None,
+    match mebo::BlobKind::of(bytes)? {
+        mebo::BlobKind::Numeric => Some("numeric".into()),
+        mebo::BlobKind::Text => Some("text".into()),
     }
 }
 

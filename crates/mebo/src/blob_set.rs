@@ -6,7 +6,7 @@
 use crate::error::{Error, Result};
 use crate::numeric::{NumericBlob, NumericColumns};
 use crate::order;
-use crate::section::header::{read_flags, MAGIC_MASK, MAGIC_TEXT_V1};
+use crate::section::flags::{read_flags, BlobKind};
 use crate::text::{TextBlob, TextColumns};
 
 /// What a set needs from its blobs.
@@ -286,7 +286,7 @@ impl<'a> BlobSet<'a> {
     pub fn open(blobs: &[&'a [u8]]) -> Result<BlobSet<'a>> {
         let (mut numeric, mut text) = (Vec::new(), Vec::new());
         for bytes in blobs {
-            if read_flags(bytes)? & MAGIC_MASK == MAGIC_TEXT_V1 {
+            if BlobKind::from_flags(read_flags(bytes)?) == Some(BlobKind::Text) {
                 text.push(TextBlob::open(bytes)?);
             } else {
                 numeric.push(NumericBlob::open(bytes)?);

@@ -12,9 +12,10 @@ use crate::format::{Compression, Layout, TimestampEncoding, ValueEncoding};
 use crate::limits::DecodeLimits;
 use crate::order;
 use crate::payload::Payload;
-use crate::section::header::{IndexKind, NumericHeader, HEADER_SIZE};
-use crate::section::index::{resolve_ranges, IndexEntry, RawIndexEntry};
+use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::MetricNames;
+use crate::section::numeric_header::{IndexKind, NumericHeader};
+use crate::section::numeric_index::{resolve_ranges, IndexEntry, RawIndexEntry};
 use crate::section::shared_timestamps::SharedTimestampTable;
 use crate::section::tags::TagColumn;
 

@@ -14,9 +14,10 @@ use crate::error::{Error, Result};
 use crate::format::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
 use crate::hash::metric_id;
 use crate::order;
-use crate::section::header::{IndexKind, NumericHeader, HEADER_SIZE};
-use crate::section::index::RawIndexEntry;
+use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::MetricNames;
+use crate::section::numeric_header::{IndexKind, NumericHeader};
+use crate::section::numeric_index::RawIndexEntry;
 use crate::section::shared_timestamps::{SharedTimestampGroup, SharedTimestampTable};
 use crate::section::tags::TagColumn;
 

@@ -16,10 +16,11 @@ use crate::compress::compress;
 use crate::error::{Error, Result};
 use crate::format::{Compression, TimestampEncoding};
 use crate::hash::metric_id;
+use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::{MetricNames, MAX_NAMES};
+use crate::section::text_header::{TextHeader, TextOptions};
+use crate::section::text_index::{TextIndexEntry, ENTRY_SIZE};
 
-use super::header::{TextHeader, TextOptions, HEADER_SIZE};
-use super::index::{TextIndexEntry, ENTRY_SIZE};
 use super::rows::{RowLayout, MAX_TEXT_LEN};
 
 /// Most metrics one blob can hold (as the reference; by name one fewer, the

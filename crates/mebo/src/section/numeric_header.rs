@@ -13,22 +13,13 @@
 //! 28..32 tag payload offset
 //! ```
 
-use crate::byte_order::{read_array, ByteOrder};
+use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
 use crate::format::{Compression, TimestampEncoding, ValueEncoding};
-
-pub const HEADER_SIZE: usize = 32;
-
-pub const MAGIC_MASK: u16 = 0xFFF0;
-pub const MAGIC_NUMERIC_V1: u16 = 0xEA10;
-pub const MAGIC_NUMERIC_V2: u16 = 0xEA20;
-pub const MAGIC_NUMERIC_V2_EXT: u16 = 0xEA30;
-pub const MAGIC_TEXT_V1: u16 = 0xEB10;
-
-pub const FLAG_TAGS: u16 = 0x1;
-pub const FLAG_BIG_ENDIAN: u16 = 0x2;
-pub const FLAG_METRIC_NAMES: u16 = 0x4;
-pub const FLAG_SHARED_TIMESTAMPS: u16 = 0x8;
+use crate::section::flags::{
+    self, read_flags, FLAG_BIG_ENDIAN, FLAG_METRIC_NAMES, FLAG_SHARED_TIMESTAMPS, FLAG_TAGS, HEADER_SIZE, MAGIC_MASK, MAGIC_NUMERIC_V1,
+    MAGIC_NUMERIC_V2, MAGIC_NUMERIC_V2_EXT,
+};
 
 /// Which numeric index layout a magic selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,11 +71,6 @@ pub struct NumericHeader {
     pub tag_offset: u32,
 }
 
-/// Read the little-endian flag word that starts every blob.
-pub fn read_flags(data: &[u8]) -> Result<u16> {
-    Ok(u16::from_le_bytes(read_array(data, 0, "header")?))
-}
-
 impl NumericHeader {
     pub fn parse(data: &[u8]) -> Result<NumericHeader> {
         if data.len() < HEADER_SIZE {
@@ -97,7 +83,7 @@ impl NumericHeader {
             MAGIC_NUMERIC_V2_EXT => IndexKind::V2Extended,
             other => return Err(Error::BadMagic { found: other }),
         };
-        let order = if flags & FLAG_BIG_ENDIAN != 0 { ByteOrder::Big } else { ByteOrder::Little };
+        let order = flags::byte_order(flags);
         let u32_at = |pos| order.read_u32(data, pos, "header");
         Ok(NumericHeader {
             index_kind,
@@ -119,18 +105,15 @@ impl NumericHeader {
     }
 
     pub fn flags(&self) -> u16 {
-        let mut flags = self.index_kind.magic();
-        for (on, bit) in [
-            (self.has_tags, FLAG_TAGS),
-            (self.byte_order == ByteOrder::Big, FLAG_BIG_ENDIAN),
-            (self.has_metric_names, FLAG_METRIC_NAMES),
-            (self.has_shared_timestamps, FLAG_SHARED_TIMESTAMPS),
-        ] {
-            if on {
-                flags |= bit;
-            }
-        }
-        flags
+        flags::compose(
+            self.index_kind.magic(),
+            &[
+                (self.has_tags, FLAG_TAGS),
+                (self.byte_order == ByteOrder::Big, FLAG_BIG_ENDIAN),
+                (self.has_metric_names, FLAG_METRIC_NAMES),
+                (self.has_shared_timestamps, FLAG_SHARED_TIMESTAMPS),
+            ],
+        )
     }
 
     /// Append the 32 header bytes.

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
-use crate::section::header::IndexKind;
+use crate::section::numeric_header::IndexKind;
 
 /// One metric's entry with absolute column ranges into the decompressed payloads.
 #[derive(Debug, Clone, PartialEq, Eq)]
