@@ -56,9 +56,9 @@ impl IndexKind {
 pub struct NumericHeader {
     pub index_kind: IndexKind,
     pub byte_order: ByteOrder,
-    pub has_tags: bool,
-    pub has_metric_names: bool,
-    pub has_shared_timestamps: bool,
+    pub tags: bool,
+    pub metric_names: bool,
+    pub shared_timestamps: bool,
     pub timestamp_encoding: TimestampEncoding,
     pub value_encoding: ValueEncoding,
     pub timestamp_compression: Compression,
@@ -88,9 +88,9 @@ impl NumericHeader {
         Ok(NumericHeader {
             index_kind,
             byte_order: order,
-            has_tags: flags & FLAG_TAGS != 0,
-            has_metric_names: flags & FLAG_METRIC_NAMES != 0,
-            has_shared_timestamps: flags & FLAG_SHARED_TIMESTAMPS != 0,
+            tags: flags & FLAG_TAGS != 0,
+            metric_names: flags & FLAG_METRIC_NAMES != 0,
+            shared_timestamps: flags & FLAG_SHARED_TIMESTAMPS != 0,
             timestamp_encoding: TimestampEncoding::from_code(data[2] & 0x0F)?,
             value_encoding: ValueEncoding::from_code(data[2] >> 4)?,
             timestamp_compression: Compression::from_code(data[3] & 0x0F, "timestamp")?,
@@ -108,10 +108,10 @@ impl NumericHeader {
         flags::compose(
             self.index_kind.magic(),
             &[
-                (self.has_tags, FLAG_TAGS),
+                (self.tags, FLAG_TAGS),
                 (self.byte_order == ByteOrder::Big, FLAG_BIG_ENDIAN),
-                (self.has_metric_names, FLAG_METRIC_NAMES),
-                (self.has_shared_timestamps, FLAG_SHARED_TIMESTAMPS),
+                (self.metric_names, FLAG_METRIC_NAMES),
+                (self.shared_timestamps, FLAG_SHARED_TIMESTAMPS),
             ],
         )
     }

@@ -83,15 +83,20 @@ impl TextHeader {
         })
     }
 
+    /// The flag word: the magic, then the tags, byte order and names bits.
+    pub fn flags(&self) -> u16 {
+        let o = &self.options;
+        flags::compose(
+            MAGIC_TEXT_V1,
+            &[(o.tags, FLAG_TAGS), (o.byte_order == ByteOrder::Big, FLAG_BIG_ENDIAN), (o.metric_names, FLAG_METRIC_NAMES)],
+        )
+    }
+
     /// Append the 32 header bytes to `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
         let o = &self.options;
-        let flags = flags::compose(
-            MAGIC_TEXT_V1,
-            &[(o.tags, FLAG_TAGS), (o.byte_order == ByteOrder::Big, FLAG_BIG_ENDIAN), (o.metric_names, FLAG_METRIC_NAMES)],
-        );
         let order = o.byte_order;
-        out.extend_from_slice(&flags.to_le_bytes());
+        out.extend_from_slice(&self.flags().to_le_bytes());
         out.push(o.timestamp_encoding.code());
         out.push(o.data_compression.code());
         out.extend_from_slice(&order.u64_bytes(self.start_time as u64));
