@@ -84,11 +84,9 @@ pub fn default_decode_limits() -> DefaultDecodeLimits {
 /// `"text"`, or `undefined` for anything else (fewer than two bytes included).
 #[wasm_bindgen(js_name = blobKind)]
 pub fn blob_kind(bytes: &[u8]) -> Option<BlobKind> {
-    use mebo::section::header::{read_flags, MAGIC_MASK, MAGIC_NUMERIC_V1, MAGIC_NUMERIC_V2, MAGIC_NUMERIC_V2_EXT, MAGIC_TEXT_V1};
-    let kind = match read_flags(bytes).ok()? & MAGIC_MASK {
-        MAGIC_NUMERIC_V1 | MAGIC_NUMERIC_V2 | MAGIC_NUMERIC_V2_EXT => "numeric",
-        MAGIC_TEXT_V1 => "text",
-        _ => return None,
+    let kind = match mebo::BlobKind::of(bytes)? {
+        mebo::BlobKind::Numeric => "numeric",
+        mebo::BlobKind::Text => "text",
     };
     Some(JsValue::from_str(kind).unchecked_into())
 }

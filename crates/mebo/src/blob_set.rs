@@ -6,44 +6,142 @@
 use crate::error::{Error, Result};
 use crate::numeric::{NumericBlob, NumericColumns};
 use crate::order;
-use crate::section::header::{read_flags, MAGIC_MASK, MAGIC_TEXT_V1};
+use crate::section::flags::{read_flags, BlobKind};
 use crate::text::{TextBlob, TextColumns};
 
-/// What a set needs from its blobs.
+/// A blob as one window of a set: what [`Windows`] asks of a blob of either
+/// kind. A window has a start time (sets order their windows by it) and
+/// metrics, each with a point count, timestamps, values and, when the blob has
+/// tags, tags; a window may lack some of the set's metrics. Metrics are
+/// addressed by index position, found once per window with [`position`].
+///
+/// [`position`]: WindowBlob::position
 pub trait WindowBlob {
+    /// One point's value as the blob hands it out: `f64`, or `&str` borrowed from the blob.
+    type Value<'v>
+    where
+        Self: 'v;
+    /// One point's value as a materialized series keeps it: `f64` or `String`.
+    type OwnedValue;
+
+    /// The window's start time.
     fn start_time(&self) -> i64;
+    /// Metric ids in index order.
     fn metric_ids(&self) -> &[u64];
-    /// Point count of a metric, `None` when the blob lacks it.
-    fn point_count(&self, id: u64) -> Option<usize>;
+    /// Whether the points carry tags.
+    fn has_tags(&self) -> bool;
+    /// Index position of the metric with this id, `None` when the window lacks it.
+    fn position(&self, id: u64) -> Option<usize>;
+    /// Point count of the metric at `index`.
+    fn point_count_at(&self, index: usize) -> usize;
+    /// Timestamp of point `point` of the metric at `index`.
+    fn timestamp_at(&self, index: usize, point: usize) -> Result<i64>;
+    /// Value of point `point` of the metric at `index`.
+    fn value_at(&self, index: usize, point: usize) -> Result<Self::Value<'_>>;
+    /// Decode the timestamps of the metric at `index` into `out` (its point count).
+    fn timestamps_into(&self, index: usize, out: &mut [i64]) -> Result<()>;
+    /// Append the values of the metric at `index` to `out`.
+    fn extend_values(&self, index: usize, out: &mut Vec<Self::OwnedValue>) -> Result<()>;
+    /// The tags of the metric at `index`, `None` when the blob has none.
+    fn tags_at(&self, index: usize) -> Result<Option<Vec<&str>>>;
+
+    /// Point count of a metric, `None` when the window lacks it.
+    fn point_count(&self, id: u64) -> Option<usize> {
+        self.position(id).map(|index| self.point_count_at(index))
+    }
+
     /// First and last timestamp of a metric with at least one point.
-    fn first_last(&self, id: u64) -> Result<Option<(i64, i64)>>;
-}
-
-/// Numeric and text blobs answer the set's questions the same way.
-macro_rules! window_blob {
-    ($blob:ident) => {
-        impl WindowBlob for $blob<'_> {
-            fn start_time(&self) -> i64 {
-                $blob::start_time(self)
+    fn first_last(&self, id: u64) -> Result<Option<(i64, i64)>> {
+        match self.position(id) {
+            Some(index) if self.point_count_at(index) > 0 => {
+                Ok(Some((self.timestamp_at(index, 0)?, self.timestamp_at(index, self.point_count_at(index) - 1)?)))
             }
-            fn metric_ids(&self) -> &[u64] {
-                $blob::metric_ids(self)
-            }
-            fn point_count(&self, id: u64) -> Option<usize> {
-                self.metric(id).ok().map(|m| m.len())
-            }
-            fn first_last(&self, id: u64) -> Result<Option<(i64, i64)>> {
-                match self.metric(id) {
-                    Ok(m) if !m.is_empty() => Ok(Some((m.timestamp_at(0)?, m.timestamp_at(m.len() - 1)?))),
-                    _ => Ok(None),
-                }
-            }
+            _ => Ok(None),
         }
-    };
+    }
 }
 
-window_blob!(NumericBlob);
-window_blob!(TextBlob);
+impl WindowBlob for NumericBlob<'_> {
+    type Value<'v>
+        = f64
+    where
+        Self: 'v;
+    type OwnedValue = f64;
+
+    fn start_time(&self) -> i64 {
+        NumericBlob::start_time(self)
+    }
+    fn metric_ids(&self) -> &[u64] {
+        NumericBlob::metric_ids(self)
+    }
+    fn has_tags(&self) -> bool {
+        self.options().tags
+    }
+    fn position(&self, id: u64) -> Option<usize> {
+        NumericBlob::position(self, id)
+    }
+    fn point_count_at(&self, index: usize) -> usize {
+        self.metric_at(index).map_or(0, |m| m.len())
+    }
+    fn timestamp_at(&self, index: usize, point: usize) -> Result<i64> {
+        self.metric_at(index)?.timestamp_at(point)
+    }
+    fn value_at(&self, index: usize, point: usize) -> Result<f64> {
+        self.metric_at(index)?.value_at(point)
+    }
+    fn timestamps_into(&self, index: usize, out: &mut [i64]) -> Result<()> {
+        self.metric_at(index)?.timestamps_into(out)
+    }
+    fn extend_values(&self, index: usize, out: &mut Vec<f64>) -> Result<()> {
+        let m = self.metric_at(index)?;
+        let start = out.len();
+        out.resize(start + m.len(), 0.0);
+        m.values_into(&mut out[start..])
+    }
+    fn tags_at(&self, index: usize) -> Result<Option<Vec<&str>>> {
+        self.metric_at(index)?.tags()
+    }
+}
+
+impl WindowBlob for TextBlob<'_> {
+    type Value<'v>
+        = &'v str
+    where
+        Self: 'v;
+    type OwnedValue = String;
+
+    fn start_time(&self) -> i64 {
+        TextBlob::start_time(self)
+    }
+    fn metric_ids(&self) -> &[u64] {
+        TextBlob::metric_ids(self)
+    }
+    fn has_tags(&self) -> bool {
+        self.options().tags
+    }
+    fn position(&self, id: u64) -> Option<usize> {
+        TextBlob::position(self, id)
+    }
+    fn point_count_at(&self, index: usize) -> usize {
+        self.metric_at(index).map_or(0, |m| m.len())
+    }
+    fn timestamp_at(&self, index: usize, point: usize) -> Result<i64> {
+        self.metric_at(index)?.timestamp_at(point)
+    }
+    fn value_at(&self, index: usize, point: usize) -> Result<&str> {
+        self.metric_at(index)?.value_at(point)
+    }
+    fn timestamps_into(&self, index: usize, out: &mut [i64]) -> Result<()> {
+        self.metric_at(index)?.timestamps_into(out)
+    }
+    fn extend_values(&self, index: usize, out: &mut Vec<String>) -> Result<()> {
+        out.extend(self.metric_at(index)?.values()?.into_iter().map(str::to_string));
+        Ok(())
+    }
+    fn tags_at(&self, index: usize) -> Result<Option<Vec<&str>>> {
+        self.metric_at(index)?.tags()
+    }
+}
 
 /// Blobs of one kind ordered by start time (stable for equal starts).
 #[derive(Debug, Clone)]
@@ -98,28 +196,56 @@ impl<B: WindowBlob> Windows<B> {
         })
     }
 
-    /// The blobs holding a metric, in time order, with the metric's point
-    /// position where each blob's points start in the series.
-    fn holding(&self, id: u64) -> Vec<(&B, usize)> {
+    /// The blobs holding a metric, in time order, each with the metric's index
+    /// position in it and the point of the series where its points start.
+    fn holding(&self, id: u64) -> Vec<(&B, usize, usize)> {
         let mut at = 0;
         self.blobs
             .iter()
             .filter_map(|b| {
-                let n = b.point_count(id)?;
-                at += n;
-                Some((b, at - n))
+                let index = b.position(id)?;
+                let start = at;
+                at += b.point_count_at(index);
+                Some((b, index, start))
             })
             .collect()
     }
 
-    /// The blob and in-blob position of point `index` of a metric's series.
-    fn locate(&self, id: u64, index: usize) -> Result<(&B, usize)> {
+    /// The point at `index` of a metric's series over the set.
+    pub fn point_at(&self, id: u64, index: usize) -> Result<(i64, B::Value<'_>)> {
         let total = self.metric_len(id);
-        self.holding(id)
+        let (blob, position, point) = self
+            .holding(id)
             .into_iter()
-            .find(|(b, start)| index >= *start && index - start < b.point_count(id).unwrap_or(0))
-            .map(|(b, start)| (b, index - start))
-            .ok_or(Error::IndexOutOfRange { index, len: total })
+            .find(|&(b, position, start)| index >= start && index - start < b.point_count_at(position))
+            .map(|(b, position, start)| (b, position, index - start))
+            .ok_or(Error::IndexOutOfRange { index, len: total })?;
+        Ok((blob.timestamp_at(position, point)?, blob.value_at(position, point)?))
+    }
+
+    /// One metric's series over every blob, concatenated in time order.
+    pub fn materialize_metric(&self, id: u64) -> Result<MaterializedMetric<B::OwnedValue>> {
+        let holding = self.holding(id);
+        if holding.is_empty() {
+            return Err(Error::MetricNotFound { key: format!("id {id:016x}") });
+        }
+        let total = self.metric_len(id);
+        let mut out = MaterializedMetric { id, timestamps: vec![0; total], values: Vec::with_capacity(total), tags: None };
+        let any_tags = holding.iter().any(|(b, ..)| b.has_tags());
+        let mut tags = Vec::new();
+        for (blob, index, start) in holding {
+            let count = blob.point_count_at(index);
+            blob.timestamps_into(index, &mut out.timestamps[start..start + count])?;
+            blob.extend_values(index, &mut out.values)?;
+            if any_tags {
+                match blob.tags_at(index)? {
+                    Some(t) => tags.extend(t.into_iter().map(str::to_string)),
+                    None => tags.resize(tags.len() + count, String::new()),
+                }
+            }
+        }
+        out.tags = any_tags.then_some(tags);
+        Ok(out)
     }
 }
 
@@ -128,72 +254,29 @@ pub type NumericBlobSet<'a> = Windows<NumericBlob<'a>>;
 /// Text blobs of consecutive windows.
 pub type TextBlobSet<'a> = Windows<TextBlob<'a>>;
 
+/// One metric across every blob of a set: `f64` values for numeric sets,
+/// `String` for text ones.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaterializedMetric<V> {
+    /// The metric's id.
+    pub id: u64,
+    /// Timestamps of every window holding the metric, in time order.
+    pub timestamps: Vec<i64>,
+    /// One value per timestamp.
+    pub values: Vec<V>,
+    /// Present when any blob holding the metric has tags (empty strings elsewhere).
+    pub tags: Option<Vec<String>>,
+}
+
 /// One numeric metric across every blob of a set.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MaterializedNumericMetric {
-    pub id: u64,
-    pub timestamps: Vec<i64>,
-    pub values: Vec<f64>,
-    /// Present when any blob holding the metric has tags (empty strings elsewhere).
-    pub tags: Option<Vec<String>>,
-}
-
+pub type MaterializedNumericMetric = MaterializedMetric<f64>;
 /// One text metric across every blob of a set.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MaterializedTextMetric {
-    pub id: u64,
-    pub timestamps: Vec<i64>,
-    pub values: Vec<String>,
-    /// Present when any blob holding the metric has tags (empty strings elsewhere).
-    pub tags: Option<Vec<String>>,
-}
-
-fn not_found(id: u64) -> Error {
-    Error::MetricNotFound { key: format!("id {id:016x}") }
-}
-
-/// Append a blob's tags for a metric, or empty tags when that blob has none.
-fn extend_tags(tags: &mut Vec<String>, blob_tags: Option<Vec<&str>>, count: usize) {
-    match blob_tags {
-        Some(t) => tags.extend(t.into_iter().map(str::to_string)),
-        None => tags.resize(tags.len() + count, String::new()),
-    }
-}
+pub type MaterializedTextMetric = MaterializedMetric<String>;
 
 impl<'a> Windows<NumericBlob<'a>> {
     /// Open every blob and order them.
     pub fn open(blobs: &[&'a [u8]]) -> Result<Self> {
         Self::new(blobs.iter().map(|b| NumericBlob::open(b)).collect::<Result<_>>()?)
-    }
-
-    /// The point at `index` of a metric's series over the set.
-    pub fn point_at(&self, id: u64, index: usize) -> Result<(i64, f64)> {
-        let (blob, i) = self.locate(id, index)?;
-        let m = blob.metric(id)?;
-        Ok((m.timestamp_at(i)?, m.value_at(i)?))
-    }
-
-    /// One metric's series over every blob, concatenated in time order.
-    pub fn materialize_metric(&self, id: u64) -> Result<MaterializedNumericMetric> {
-        let holding = self.holding(id);
-        if holding.is_empty() {
-            return Err(not_found(id));
-        }
-        let total = self.metric_len(id);
-        let mut out = MaterializedNumericMetric { id, timestamps: vec![0; total], values: vec![0.0; total], tags: None };
-        let any_tags = holding.iter().any(|(b, _)| b.options().tags);
-        let mut tags = Vec::new();
-        for (blob, start) in holding {
-            let m = blob.metric(id)?;
-            let range = start..start + m.len();
-            m.timestamps_into(&mut out.timestamps[range.clone()])?;
-            m.values_into(&mut out.values[range])?;
-            if any_tags {
-                extend_tags(&mut tags, m.tags()?, m.len());
-            }
-        }
-        out.tags = any_tags.then_some(tags);
-        Ok(out)
     }
 
     /// Every metric's series over the set, as columns: metric `i` of `ids`
@@ -218,41 +301,12 @@ impl<'a> Windows<TextBlob<'a>> {
         Self::new(blobs.iter().map(|b| TextBlob::open(b)).collect::<Result<_>>()?)
     }
 
-    /// The point at `index` of a metric's series over the set.
-    pub fn point_at(&self, id: u64, index: usize) -> Result<(i64, &str)> {
-        let (blob, i) = self.locate(id, index)?;
-        let m = blob.metric(id)?;
-        Ok((m.timestamp_at(i)?, m.value_at(i)?))
-    }
-
-    /// One metric's series over every blob, concatenated in time order.
-    pub fn materialize_metric(&self, id: u64) -> Result<MaterializedTextMetric> {
-        let holding = self.holding(id);
-        if holding.is_empty() {
-            return Err(not_found(id));
-        }
-        let total = self.metric_len(id);
-        let mut out = MaterializedTextMetric { id, timestamps: vec![0; total], values: Vec::with_capacity(total), tags: None };
-        let any_tags = holding.iter().any(|(b, _)| b.options().tags);
-        let mut tags = Vec::new();
-        for (blob, start) in holding {
-            let m = blob.metric(id)?;
-            m.timestamps_into(&mut out.timestamps[start..start + m.len()])?;
-            out.values.extend(m.values()?.into_iter().map(str::to_string));
-            if any_tags {
-                extend_tags(&mut tags, m.tags()?, m.len());
-            }
-        }
-        out.tags = any_tags.then_some(tags);
-        Ok(out)
-    }
-
     /// Every metric's series over the set, as columns (ids ascending).
     pub fn materialize(&self) -> Result<TextColumns> {
         let ids = self.metric_ids();
         let mut columns = TextColumns::default();
         columns.offsets.push(0);
-        let any_tags = self.blobs.iter().any(|b| b.options().tags);
+        let any_tags = self.blobs.iter().any(|b| b.has_tags());
         let mut tags = crate::text::StringColumn::default();
         for id in ids {
             let m = self.materialize_metric(id)?;
@@ -286,7 +340,7 @@ impl<'a> BlobSet<'a> {
     pub fn open(blobs: &[&'a [u8]]) -> Result<BlobSet<'a>> {
         let (mut numeric, mut text) = (Vec::new(), Vec::new());
         for bytes in blobs {
-            if read_flags(bytes)? & MAGIC_MASK == MAGIC_TEXT_V1 {
+            if BlobKind::from_flags(read_flags(bytes)?) == Some(BlobKind::Text) {
                 text.push(TextBlob::open(bytes)?);
             } else {
                 numeric.push(NumericBlob::open(bytes)?);

@@ -40,3 +40,4 @@ pub use error::{Error, Result};
 pub use format::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
 pub use hash::metric_id;
 pub use limits::DecodeLimits;
+pub use section::flags::BlobKind;

@@ -12,9 +12,10 @@ use crate::format::{Compression, Layout, TimestampEncoding, ValueEncoding};
 use crate::limits::DecodeLimits;
 use crate::order;
 use crate::payload::Payload;
-use crate::section::header::{IndexKind, NumericHeader, HEADER_SIZE};
-use crate::section::index::{resolve_ranges, IndexEntry, RawIndexEntry};
+use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::MetricNames;
+use crate::section::numeric_header::{IndexKind, NumericHeader};
+use crate::section::numeric_index::{resolve_ranges, ColumnRanges, NumericIndexEntry};
 use crate::section::shared_timestamps::SharedTimestampTable;
 use crate::section::tags::TagColumn;
 
@@ -43,7 +44,7 @@ pub struct NumericBlob<'a> {
     names: Option<Vec<Cow<'a, str>>>,
     /// Entries in index order, with absolute ranges into the payloads (a shared
     /// metric's timestamp range is its canonical metric's).
-    entries: Vec<IndexEntry>,
+    entries: Vec<ColumnRanges>,
     ids: Vec<u64>,
     /// Index positions sorted by id, for lookup (v2 indexes are sorted already).
     by_id: Vec<u32>,
@@ -74,7 +75,7 @@ impl<'a> NumericBlob<'a> {
             return Err(Error::OffsetOutOfRange { what: "payload", offset: ts_start.max(val_start).max(tag_start), limit: bytes.len() });
         }
 
-        let (names, names_len) = if header.has_metric_names {
+        let (names, names_len) = if header.metric_names {
             let (names, used) = MetricNames::decode(section(bytes, HEADER_SIZE, ts_start, "metric names")?, order)?;
             if names.len() != metric_count {
                 return Err(Error::CountMismatch { what: "metric names", expected: metric_count, actual: names.len() });
@@ -90,7 +91,8 @@ impl<'a> NumericBlob<'a> {
             });
         }
 
-        let raw = RawIndexEntry::parse_all(section(bytes, index_start, ts_start, "metric index")?, header.index_kind, order, metric_count)?;
+        let raw =
+            NumericIndexEntry::parse_all(section(bytes, index_start, ts_start, "metric index")?, header.index_kind, order, metric_count)?;
         let index_end = index_start + metric_count * header.index_kind.entry_size();
 
         let total_points = raw.iter().map(|e| e.count as u64).sum::<u64>();
@@ -112,7 +114,7 @@ impl<'a> NumericBlob<'a> {
         let timestamps = compress::decompress(header.timestamp_compression, &bytes[ts_start..val_start], column_cap, "timestamp payload")?;
         let values = compress::decompress(header.value_compression, &bytes[val_start..tag_start], column_cap, "value payload")?;
         // The reference always compresses the tag payload with zstd.
-        let tags = if header.has_tags {
+        let tags = if header.tags {
             compress::decompress(Compression::Zstd, &bytes[tag_start..], tag_cap, "tag payload")?
         } else {
             Cow::Borrowed(&bytes[..0])
@@ -121,7 +123,7 @@ impl<'a> NumericBlob<'a> {
 
         let mut entries = resolve_ranges(&raw, timestamps.len(), values.len(), tags.len())?;
 
-        let shared = if header.has_shared_timestamps {
+        let shared = if header.shared_timestamps {
             if index_end >= ts_start {
                 return Err(Error::SharedTimestampTable { detail: "flag set but the table is missing".into() });
             }
@@ -201,15 +203,15 @@ impl<'a> NumericBlob<'a> {
             value_encoding: h.value_encoding,
             timestamp_compression: h.timestamp_compression,
             value_compression: h.value_compression,
-            tags: h.has_tags,
+            tags: h.tags,
             byte_order: h.byte_order,
-            layout: match (h.index_kind, h.has_shared_timestamps) {
+            layout: match (h.index_kind, h.shared_timestamps) {
                 (IndexKind::V1, _) => Layout::V1,
                 (_, false) => Layout::V2,
                 (_, true) => Layout::V2Shared,
             },
             extended_index: h.index_kind == IndexKind::V2Extended,
-            metric_names: h.has_metric_names,
+            metric_names: h.metric_names,
         }
     }
 
@@ -300,7 +302,7 @@ impl<'a> NumericBlob<'a> {
         (0..self.entries.len()).map(move |index| NumericMetric { blob: self, index })
     }
 
-    pub(crate) fn entry(&self, index: usize) -> &IndexEntry {
+    pub(crate) fn entry(&self, index: usize) -> &ColumnRanges {
         &self.entries[index]
     }
 
@@ -340,7 +342,7 @@ impl<'a> NumericBlob<'a> {
     }
 
     pub(crate) fn decode_tags_at(&self, index: usize) -> Result<Option<Vec<&str>>> {
-        if !self.header.has_tags {
+        if !self.header.tags {
             return Ok(None);
         }
         let e = &self.entries[index];
@@ -457,8 +459,8 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
     }
 
     /// Whether the blob holding this metric carries tags.
-    pub fn blob_has_tags(&self) -> bool {
-        self.blob.header.has_tags
+    pub fn has_tags(&self) -> bool {
+        self.blob.header.tags
     }
 
     fn check_point(&self, i: usize) -> Result<()> {

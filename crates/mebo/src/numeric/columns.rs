@@ -16,6 +16,15 @@ pub struct NumericColumns {
     pub values: Vec<f64>,
 }
 
+impl NumericColumns {
+    /// Range of point positions of metric `m`.
+    pub fn points_of(&self, m: usize) -> Option<std::ops::Range<usize>> {
+        let start = *self.offsets.get(m)? as usize;
+        let end = *self.offsets.get(m.checked_add(1)?)? as usize;
+        Some(start..end)
+    }
+}
+
 impl NumericBlob<'_> {
     /// Decode every metric into new columns.
     pub fn decode_all(&self) -> Result<NumericColumns> {

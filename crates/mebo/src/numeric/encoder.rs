@@ -14,16 +14,15 @@ use crate::error::{Error, Result};
 use crate::format::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
 use crate::hash::metric_id;
 use crate::order;
-use crate::section::header::{IndexKind, NumericHeader, HEADER_SIZE};
-use crate::section::index::RawIndexEntry;
+use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::MetricNames;
+use crate::section::numeric_header::{IndexKind, NumericHeader};
+use crate::section::numeric_index::NumericIndexEntry;
 use crate::section::shared_timestamps::{SharedTimestampGroup, SharedTimestampTable};
-use crate::section::tags::TagColumn;
+use crate::section::tags::{TagColumn, MAX_TAG_LEN};
 
 /// Most metrics in one blob (indexes in the shared-timestamp table are u16).
 pub const MAX_METRICS: usize = 65_536;
-/// Longest tag, in bytes.
-pub const MAX_TAG_BYTES: usize = 255;
 
 /// How to write a numeric blob. Defaults are the reference's documented ones: delta timestamps,
 /// Gorilla values, no codecs, no tags, little endian, v1 layout.
@@ -143,8 +142,9 @@ impl NumericEncoder {
         }
     }
 
-    pub fn options(&self) -> &NumericEncoderOptions {
-        &self.options
+    /// The options the encoder was built with.
+    pub fn options(&self) -> NumericEncoderOptions {
+        self.options
     }
 
     /// Metrics ended so far.
@@ -246,8 +246,8 @@ impl NumericEncoder {
     }
 
     fn push_tags<S: AsRef<str>>(&mut self, tags: &[S]) -> Result<()> {
-        if let Some(t) = tags.iter().find(|t| t.as_ref().len() > MAX_TAG_BYTES) {
-            return Err(Error::LimitExceeded { what: "tag bytes", value: t.as_ref().len() as u64, limit: MAX_TAG_BYTES as u64 });
+        if let Some(t) = tags.iter().find(|t| t.as_ref().len() > MAX_TAG_LEN) {
+            return Err(Error::LimitExceeded { what: "tag bytes", value: t.as_ref().len() as u64, limit: MAX_TAG_LEN as u64 });
         }
         TagColumn::encode(tags, self.options.byte_order, &mut self.open_tags)?;
         self.has_non_empty_tag |= tags.iter().any(|t| !t.as_ref().is_empty());
@@ -359,7 +359,7 @@ impl NumericEncoder {
             if tags {
                 tag_raw.extend_from_slice(&self.tag_bytes[tag_at[i]..tag_at[i] + m.tag_len]);
             }
-            entries.push(RawIndexEntry {
+            entries.push(NumericIndexEntry {
                 id: m.id,
                 count: m.count as u32,
                 timestamp_delta: (start.0 - prev.0) as u32,
@@ -371,7 +371,7 @@ impl NumericEncoder {
 
         let index_kind = match o.layout {
             Layout::V1 => IndexKind::V1,
-            _ if entries.iter().all(RawIndexEntry::fits_compact) => IndexKind::V2Compact,
+            _ if entries.iter().all(NumericIndexEntry::fits_compact) => IndexKind::V2Compact,
             _ => IndexKind::V2Extended,
         };
 
@@ -398,9 +398,9 @@ impl NumericEncoder {
         let header = NumericHeader {
             index_kind,
             byte_order: o.byte_order,
-            has_tags: tags,
-            has_metric_names: self.has_collision,
-            has_shared_timestamps: !shared.groups.is_empty(),
+            tags,
+            metric_names: self.has_collision,
+            shared_timestamps: !shared.groups.is_empty(),
             timestamp_encoding: o.timestamp_encoding,
             value_encoding: o.value_encoding,
             timestamp_compression: o.timestamp_compression,

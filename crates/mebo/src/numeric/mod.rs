@@ -1,10 +1,22 @@
-//! Numeric blobs: float64 values with int64 microsecond timestamps.
+//! Numeric blobs (magics 0xEA10, 0xEA20, 0xEA30): float64 values with int64
+//! microsecond timestamps and optionally a tag string per point.
+//!
+//! Layout: the 32-byte header ([`crate::section::numeric_header`]), the
+//! metric-names payload on a hash collision ([`crate::section::metric_names`]),
+//! one 16- or 32-byte index entry per metric ([`crate::section::numeric_index`]),
+//! the shared-timestamp table (v2-shared, [`crate::section::shared_timestamps`]),
+//! then the timestamp, value and tag payloads: every metric's column of each
+//! kind back to back, each payload compressed as a whole.
+//!
+//! The modules mirror [`crate::text`]'s: `blob` opens and reads one metric at a
+//! time, `columns` decodes every metric at once, `encoder` writes.
 
 mod blob;
 mod columns;
 #[cfg(feature = "encode")]
 mod encoder;
 
+pub use crate::section::numeric_header::{IndexKind, NumericHeader};
 pub use blob::{NumericBlob, NumericMetric, NumericOptions};
 pub use columns::NumericColumns;
 #[cfg(feature = "encode")]

@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use super::blob::StringColumn;
+use super::columns::StringColumn;
 
 /// A string column as a dictionary: `strings[codes[i]]` is point `i`'s string.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -16,10 +16,11 @@ use crate::compress::compress;
 use crate::error::{Error, Result};
 use crate::format::{Compression, TimestampEncoding};
 use crate::hash::metric_id;
+use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::{MetricNames, MAX_NAMES};
+use crate::section::text_header::{TextHeader, TextOptions};
+use crate::section::text_index::{TextIndexEntry, ENTRY_SIZE};
 
-use super::header::{TextHeader, TextOptions, HEADER_SIZE};
-use super::index::{TextIndexEntry, ENTRY_SIZE};
 use super::rows::{RowLayout, MAX_TEXT_LEN};
 
 /// Most metrics one blob can hold (as the reference; by name one fewer, the
@@ -37,6 +38,14 @@ pub struct TextEncoderOptions {
     /// Store a tag string with every point.
     pub tags: bool,
     pub byte_order: ByteOrder,
+}
+
+impl TextEncoderOptions {
+    /// Most points one metric may hold: the index stores the count as a u16
+    /// ([`MAX_POINTS_PER_METRIC`] whatever the options).
+    pub fn max_points_per_metric(&self) -> usize {
+        MAX_POINTS_PER_METRIC
+    }
 }
 
 impl Default for TextEncoderOptions {
@@ -220,17 +229,17 @@ impl TextEncoder {
     /// Add one point to the started metric. `tag` is stored only when the
     /// blob has tags (`None` stores an empty tag) and ignored otherwise, as
     /// the reference does. Values and tags are at most 255 bytes.
-    pub fn add_point(&mut self, ts: i64, value: &str, tag: Option<&str>) -> Result<()> {
+    pub fn add_point(&mut self, timestamp: i64, value: &str, tag: Option<&str>) -> Result<()> {
         let open = self.room_for(1)?;
         let tag = if self.options.tags { tag.unwrap_or("") } else { "" };
         self.check_text("text value length", value)?;
         self.check_text("text tag length", tag)?;
         let prev = open.last_ts;
-        self.check_data_size(self.layout.row_len(prev, ts, value.as_bytes(), tag.as_bytes()))?;
-        self.layout.encode_row(prev, ts, value.as_bytes(), tag.as_bytes(), &mut self.data);
+        self.check_data_size(self.layout.row_len(prev, timestamp, value.as_bytes(), tag.as_bytes()))?;
+        self.layout.encode_row(prev, timestamp, value.as_bytes(), tag.as_bytes(), &mut self.data);
         if let Some(open) = &mut self.open {
             open.added += 1;
-            open.last_ts = ts;
+            open.last_ts = timestamp;
         }
         Ok(())
     }

@@ -1,25 +1,29 @@
 //! Text blobs (magic 0xEB10): per metric, points of an i64 timestamp, a string
 //! value of at most 255 bytes and optionally a tag string of at most 255 bytes.
 //!
-//! Layout: 32-byte [`header`], the metric-names payload when the blob was
-//! written by name ([`crate::section::metric_names`]), one 16-byte [`index`]
-//! entry per metric, then the data payload: every metric's rows back to back,
-//! compressed as a whole. Unlike numeric blobs the data is stored row by row
-//! (timestamp, lengths, value, tag per point), see `rows`.
+//! Layout: the 32-byte header ([`crate::section::text_header`]), the
+//! metric-names payload when the blob was written by name
+//! ([`crate::section::metric_names`]), one 16-byte index entry per metric
+//! ([`crate::section::text_index`]), then the data payload: every metric's
+//! rows back to back, compressed as a whole. Unlike numeric blobs the data is
+//! stored row by row (timestamp, lengths, value, tag per point), see `rows`.
+//!
+//! The modules mirror [`crate::numeric`]'s: `blob` opens and reads one metric
+//! at a time, `columns` decodes every metric at once, `encoder` writes.
 
-pub mod blob;
-pub mod dictionary;
+mod blob;
+mod columns;
+mod dictionary;
 #[cfg(feature = "encode")]
-pub mod encoder;
-pub mod header;
-pub mod index;
+mod encoder;
 mod rows;
 
-pub use blob::{StringColumn, TextBlob, TextColumns, TextMetric};
+pub use crate::section::text_header::{TextHeader, TextOptions};
+pub use blob::{TextBlob, TextMetric};
+pub use columns::{StringColumn, TextColumns};
 pub use dictionary::{Dictionary, DictionaryColumns};
 #[cfg(feature = "encode")]
 pub use encoder::{TextEncoder, TextEncoderOptions, MAX_METRICS, MAX_POINTS_PER_METRIC};
-pub use header::{TextHeader, TextOptions};
 pub use rows::MAX_TEXT_LEN;
 
 #[cfg(all(test, feature = "encode"))]

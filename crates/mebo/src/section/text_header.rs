@@ -15,17 +15,10 @@
 use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
 use crate::format::{Compression, TimestampEncoding};
+use crate::section::flags::{self, FLAG_BIG_ENDIAN, FLAG_METRIC_NAMES, FLAG_TAGS, HEADER_SIZE, MAGIC_MASK, MAGIC_TEXT_V1};
 
-/// Length of the header in bytes.
-pub const HEADER_SIZE: usize = 32;
-/// The magic in the high 12 bits of the flags.
-pub const TEXT_MAGIC: u16 = 0xEB10;
-
-const MAGIC_MASK: u16 = 0xFFF0;
-const TAGS_BIT: u16 = 0x1;
-const BIG_ENDIAN_BIT: u16 = 0x2;
-const NAMES_BIT: u16 = 0x4;
-const RESERVED_BIT: u16 = 0x8;
+/// Flag bit 3, the numeric blobs' shared-timestamp bit, is reserved in text blobs.
+const RESERVED_BIT: u16 = flags::FLAG_SHARED_TIMESTAMPS;
 
 /// The options a text blob's header records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,7 +52,7 @@ impl TextHeader {
             return Err(Error::Truncated { what: "text header", needed: HEADER_SIZE, available: blob.len() });
         };
         let flags = u16::from_le_bytes([head[0], head[1]]);
-        if flags & MAGIC_MASK != TEXT_MAGIC {
+        if flags & MAGIC_MASK != MAGIC_TEXT_V1 {
             return Err(Error::BadMagic { found: flags & MAGIC_MASK });
         }
         if flags & RESERVED_BIT != 0 {
@@ -72,15 +65,15 @@ impl TextHeader {
             other => other,
         };
         let data_compression = Compression::from_code(head[3], "text data")?;
-        let order = if flags & BIG_ENDIAN_BIT != 0 { ByteOrder::Big } else { ByteOrder::Little };
+        let order = flags::byte_order(flags);
         let u32_at = |pos: usize| order.read_u32(head, pos, "text header");
         Ok(TextHeader {
             options: TextOptions {
                 timestamp_encoding,
                 data_compression,
-                tags: flags & TAGS_BIT != 0,
+                tags: flags & FLAG_TAGS != 0,
                 byte_order: order,
-                metric_names: flags & NAMES_BIT != 0,
+                metric_names: flags & FLAG_METRIC_NAMES != 0,
             },
             start_time: order.read_u64(head, 4, "text header")? as i64,
             metric_count: u32_at(12)?,
@@ -90,21 +83,20 @@ impl TextHeader {
         })
     }
 
+    /// The flag word: the magic, then the tags, byte order and names bits.
+    pub fn flags(&self) -> u16 {
+        let o = &self.options;
+        flags::compose(
+            MAGIC_TEXT_V1,
+            &[(o.tags, FLAG_TAGS), (o.byte_order == ByteOrder::Big, FLAG_BIG_ENDIAN), (o.metric_names, FLAG_METRIC_NAMES)],
+        )
+    }
+
     /// Append the 32 header bytes to `out`.
     pub fn write(&self, out: &mut Vec<u8>) {
         let o = &self.options;
-        let mut flags = TEXT_MAGIC;
-        if o.tags {
-            flags |= TAGS_BIT;
-        }
-        if o.byte_order == ByteOrder::Big {
-            flags |= BIG_ENDIAN_BIT;
-        }
-        if o.metric_names {
-            flags |= NAMES_BIT;
-        }
         let order = o.byte_order;
-        out.extend_from_slice(&flags.to_le_bytes());
+        out.extend_from_slice(&self.flags().to_le_bytes());
         out.push(o.timestamp_encoding.code());
         out.push(o.data_compression.code());
         out.extend_from_slice(&order.u64_bytes(self.start_time as u64));

@@ -13,22 +13,13 @@
 //! 28..32 tag payload offset
 //! ```
 
-use crate::byte_order::{read_array, ByteOrder};
+use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
 use crate::format::{Compression, TimestampEncoding, ValueEncoding};
-
-pub const HEADER_SIZE: usize = 32;
-
-pub const MAGIC_MASK: u16 = 0xFFF0;
-pub const MAGIC_NUMERIC_V1: u16 = 0xEA10;
-pub const MAGIC_NUMERIC_V2: u16 = 0xEA20;
-pub const MAGIC_NUMERIC_V2_EXT: u16 = 0xEA30;
-pub const MAGIC_TEXT_V1: u16 = 0xEB10;
-
-pub const FLAG_TAGS: u16 = 0x1;
-pub const FLAG_BIG_ENDIAN: u16 = 0x2;
-pub const FLAG_METRIC_NAMES: u16 = 0x4;
-pub const FLAG_SHARED_TIMESTAMPS: u16 = 0x8;
+use crate::section::flags::{
+    self, read_flags, FLAG_BIG_ENDIAN, FLAG_METRIC_NAMES, FLAG_SHARED_TIMESTAMPS, FLAG_TAGS, HEADER_SIZE, MAGIC_MASK, MAGIC_NUMERIC_V1,
+    MAGIC_NUMERIC_V2, MAGIC_NUMERIC_V2_EXT,
+};
 
 /// Which numeric index layout a magic selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,9 +56,9 @@ impl IndexKind {
 pub struct NumericHeader {
     pub index_kind: IndexKind,
     pub byte_order: ByteOrder,
-    pub has_tags: bool,
-    pub has_metric_names: bool,
-    pub has_shared_timestamps: bool,
+    pub tags: bool,
+    pub metric_names: bool,
+    pub shared_timestamps: bool,
     pub timestamp_encoding: TimestampEncoding,
     pub value_encoding: ValueEncoding,
     pub timestamp_compression: Compression,
@@ -78,11 +69,6 @@ pub struct NumericHeader {
     pub timestamp_offset: u32,
     pub value_offset: u32,
     pub tag_offset: u32,
-}
-
-/// Read the little-endian flag word that starts every blob.
-pub fn read_flags(data: &[u8]) -> Result<u16> {
-    Ok(u16::from_le_bytes(read_array(data, 0, "header")?))
 }
 
 impl NumericHeader {
@@ -97,14 +83,14 @@ impl NumericHeader {
             MAGIC_NUMERIC_V2_EXT => IndexKind::V2Extended,
             other => return Err(Error::BadMagic { found: other }),
         };
-        let order = if flags & FLAG_BIG_ENDIAN != 0 { ByteOrder::Big } else { ByteOrder::Little };
+        let order = flags::byte_order(flags);
         let u32_at = |pos| order.read_u32(data, pos, "header");
         Ok(NumericHeader {
             index_kind,
             byte_order: order,
-            has_tags: flags & FLAG_TAGS != 0,
-            has_metric_names: flags & FLAG_METRIC_NAMES != 0,
-            has_shared_timestamps: flags & FLAG_SHARED_TIMESTAMPS != 0,
+            tags: flags & FLAG_TAGS != 0,
+            metric_names: flags & FLAG_METRIC_NAMES != 0,
+            shared_timestamps: flags & FLAG_SHARED_TIMESTAMPS != 0,
             timestamp_encoding: TimestampEncoding::from_code(data[2] & 0x0F)?,
             value_encoding: ValueEncoding::from_code(data[2] >> 4)?,
             timestamp_compression: Compression::from_code(data[3] & 0x0F, "timestamp")?,
@@ -119,18 +105,15 @@ impl NumericHeader {
     }
 
     pub fn flags(&self) -> u16 {
-        let mut flags = self.index_kind.magic();
-        for (on, bit) in [
-            (self.has_tags, FLAG_TAGS),
-            (self.byte_order == ByteOrder::Big, FLAG_BIG_ENDIAN),
-            (self.has_metric_names, FLAG_METRIC_NAMES),
-            (self.has_shared_timestamps, FLAG_SHARED_TIMESTAMPS),
-        ] {
-            if on {
-                flags |= bit;
-            }
-        }
-        flags
+        flags::compose(
+            self.index_kind.magic(),
+            &[
+                (self.tags, FLAG_TAGS),
+                (self.byte_order == ByteOrder::Big, FLAG_BIG_ENDIAN),
+                (self.metric_names, FLAG_METRIC_NAMES),
+                (self.shared_timestamps, FLAG_SHARED_TIMESTAMPS),
+            ],
+        )
     }
 
     /// Append the 32 header bytes.

@@ -11,11 +11,11 @@ use std::ops::Range;
 
 use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
-use crate::section::header::IndexKind;
+use crate::section::numeric_header::IndexKind;
 
 /// One metric's entry with absolute column ranges into the decompressed payloads.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IndexEntry {
+pub struct ColumnRanges {
     pub id: u64,
     pub count: usize,
     pub timestamps: Range<usize>,
@@ -25,7 +25,7 @@ pub struct IndexEntry {
 
 /// An entry as stored: offsets are deltas from the previous metric.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RawIndexEntry {
+pub struct NumericIndexEntry {
     pub id: u64,
     pub count: u32,
     pub timestamp_delta: u32,
@@ -33,9 +33,9 @@ pub struct RawIndexEntry {
     pub tag_delta: u32,
 }
 
-impl RawIndexEntry {
+impl NumericIndexEntry {
     /// Parse `metric_count` entries from `data` (which must hold them all).
-    pub fn parse_all(data: &[u8], kind: IndexKind, order: ByteOrder, metric_count: usize) -> Result<Vec<RawIndexEntry>> {
+    pub fn parse_all(data: &[u8], kind: IndexKind, order: ByteOrder, metric_count: usize) -> Result<Vec<NumericIndexEntry>> {
         let size = kind.entry_size();
         // In u64: on wasm32 a count near u32::MAX times 32 bytes overflows
         // usize, and such an index is as truncated there as on 64-bit hosts.
@@ -48,22 +48,22 @@ impl RawIndexEntry {
         data[..needed].chunks_exact(size).map(|e| Self::parse(e, kind, order)).collect()
     }
 
-    fn parse(e: &[u8], kind: IndexKind, order: ByteOrder) -> Result<RawIndexEntry> {
+    fn parse(e: &[u8], kind: IndexKind, order: ByteOrder) -> Result<NumericIndexEntry> {
         let id = order.read_u64(e, 0, "index entry")?;
         if kind == IndexKind::V2Extended {
             if e[24..32].iter().any(|&b| b != 0) {
                 return Err(Error::InvalidHeader { detail: format!("index entry of {id:016x} has non-zero reserved bytes") });
             }
             let u32_at = |p| order.read_u32(e, p, "index entry");
-            Ok(RawIndexEntry { id, count: u32_at(8)?, timestamp_delta: u32_at(12)?, value_delta: u32_at(16)?, tag_delta: u32_at(20)? })
+            Ok(NumericIndexEntry { id, count: u32_at(8)?, timestamp_delta: u32_at(12)?, value_delta: u32_at(16)?, tag_delta: u32_at(20)? })
         } else {
             let u16_at = |p| order.read_u16(e, p, "index entry").map(u32::from);
-            Ok(RawIndexEntry { id, count: u16_at(8)?, timestamp_delta: u16_at(10)?, value_delta: u16_at(12)?, tag_delta: u16_at(14)? })
+            Ok(NumericIndexEntry { id, count: u16_at(8)?, timestamp_delta: u16_at(10)?, value_delta: u16_at(12)?, tag_delta: u16_at(14)? })
         }
     }
 
     /// Append this entry in the given layout. The caller has checked that every
-    /// field fits (see [`RawIndexEntry::fits_compact`]).
+    /// field fits (see [`NumericIndexEntry::fits_compact`]).
     pub fn write(&self, kind: IndexKind, order: ByteOrder, out: &mut Vec<u8>) {
         out.extend_from_slice(&order.u64_bytes(self.id));
         if kind == IndexKind::V2Extended {
@@ -85,7 +85,7 @@ impl RawIndexEntry {
 
 /// Turn offset deltas into absolute column ranges, checking that offsets only
 /// move forward and stay inside their payloads.
-pub fn resolve_ranges(raw: &[RawIndexEntry], ts_len: usize, val_len: usize, tag_len: usize) -> Result<Vec<IndexEntry>> {
+pub fn resolve_ranges(raw: &[NumericIndexEntry], ts_len: usize, val_len: usize, tag_len: usize) -> Result<Vec<ColumnRanges>> {
     let mut starts = Vec::with_capacity(raw.len());
     let (mut t, mut v, mut g) = (0usize, 0usize, 0usize);
     for e in raw {
@@ -108,7 +108,7 @@ pub fn resolve_ranges(raw: &[RawIndexEntry], ts_len: usize, val_len: usize, tag_
         .map(|(i, e)| {
             let (t, v, g) = starts[i];
             let (te, ve, ge) = starts.get(i + 1).copied().unwrap_or((ts_len, val_len, tag_len));
-            IndexEntry { id: e.id, count: e.count as usize, timestamps: t..te, values: v..ve, tags: g..ge }
+            ColumnRanges { id: e.id, count: e.count as usize, timestamps: t..te, values: v..ve, tags: g..ge }
         })
         .collect())
 }
@@ -119,13 +119,13 @@ mod tests {
 
     #[test]
     fn compact_and_extended_entries_round_trip() {
-        let e = RawIndexEntry { id: 0x0123_4567_89ab_cdef, count: 250, timestamp_delta: 0, value_delta: 7, tag_delta: 0 };
+        let e = NumericIndexEntry { id: 0x0123_4567_89ab_cdef, count: 250, timestamp_delta: 0, value_delta: 7, tag_delta: 0 };
         for kind in [IndexKind::V1, IndexKind::V2Extended] {
             for order in [ByteOrder::Little, ByteOrder::Big] {
                 let mut out = Vec::new();
                 e.write(kind, order, &mut out);
                 assert_eq!(out.len(), kind.entry_size());
-                assert_eq!(RawIndexEntry::parse_all(&out, kind, order, 1).unwrap(), vec![e]);
+                assert_eq!(NumericIndexEntry::parse_all(&out, kind, order, 1).unwrap(), vec![e]);
             }
         }
     }
@@ -133,8 +133,8 @@ mod tests {
     #[test]
     fn offsets_resolve_and_are_checked() {
         let raw = [
-            RawIndexEntry { id: 1, count: 2, timestamp_delta: 0, value_delta: 0, tag_delta: 0 },
-            RawIndexEntry { id: 2, count: 2, timestamp_delta: 16, value_delta: 5, tag_delta: 0 },
+            NumericIndexEntry { id: 1, count: 2, timestamp_delta: 0, value_delta: 0, tag_delta: 0 },
+            NumericIndexEntry { id: 2, count: 2, timestamp_delta: 16, value_delta: 5, tag_delta: 0 },
         ];
         let r = resolve_ranges(&raw, 32, 9, 0).unwrap();
         assert_eq!(r[0].timestamps, 0..16);
@@ -145,10 +145,13 @@ mod tests {
 
     #[test]
     fn truncated_index_and_reserved_bytes_are_errors() {
-        assert!(matches!(RawIndexEntry::parse_all(&[0; 31], IndexKind::V2Extended, ByteOrder::Little, 1), Err(Error::Truncated { .. })));
+        assert!(matches!(
+            NumericIndexEntry::parse_all(&[0; 31], IndexKind::V2Extended, ByteOrder::Little, 1),
+            Err(Error::Truncated { .. })
+        ));
         let mut ext = [0u8; 32];
         ext[30] = 1;
-        assert!(RawIndexEntry::parse_all(&ext, IndexKind::V2Extended, ByteOrder::Little, 1).is_err());
-        assert!(RawIndexEntry::parse_all(&[0; 16], IndexKind::V1, ByteOrder::Little, usize::MAX).is_err());
+        assert!(NumericIndexEntry::parse_all(&ext, IndexKind::V2Extended, ByteOrder::Little, 1).is_err());
+        assert!(NumericIndexEntry::parse_all(&[0; 16], IndexKind::V1, ByteOrder::Little, usize::MAX).is_err());
     }
 }

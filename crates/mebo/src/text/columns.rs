@@ -1,0 +1,180 @@
+//! Decoding every metric of a text blob at once: into contiguous columns
+//! (strings as one buffer plus offsets), or with values and tags as
+//! dictionaries. The numeric counterpart is `numeric/columns.rs`.
+
+use crate::error::{Error, Result};
+
+use super::blob::{utf8, TextBlob};
+use super::dictionary::{DictionaryBuilder, DictionaryColumns};
+
+impl TextBlob<'_> {
+    /// Decode every metric into new columns.
+    pub fn decode_all(&self) -> Result<TextColumns> {
+        let mut columns = TextColumns::default();
+        self.decode_all_into(&mut columns)?;
+        Ok(columns)
+    }
+
+    /// Decode every metric into `columns`, reusing its allocations. On error
+    /// the columns are cleared: no partial result.
+    pub fn decode_all_into(&self, columns: &mut TextColumns) -> Result<()> {
+        let result = self.fill_columns(columns);
+        if result.is_err() {
+            columns.clear();
+        }
+        result
+    }
+
+    fn fill_columns(&self, c: &mut TextColumns) -> Result<()> {
+        c.clear();
+        let points = self.total_points();
+        c.ids.extend_from_slice(self.metric_ids());
+        c.offsets.reserve(self.len() + 1);
+        c.offsets.push(0);
+        c.timestamps.reserve(points);
+        c.values.reserve(points, self.data_size());
+        let mut tags = self.options().tags.then(|| {
+            let mut t = c.tags.take().unwrap_or_default();
+            t.clear();
+            t.reserve(points, 0);
+            t
+        });
+        for metric in self.metrics() {
+            metric.rows().try_for_each_row(|i, row| {
+                c.timestamps.push(row.ts);
+                c.values.push(utf8(row.value, "text value", i)?);
+                if let Some(tags) = &mut tags {
+                    tags.push(utf8(row.tag, "text tag", i)?);
+                }
+                Ok(())
+            })?;
+            // Fits: points are bounded by the u32 data size.
+            c.offsets.push(c.timestamps.len() as u32);
+        }
+        c.tags = tags;
+        Ok(())
+    }
+
+    /// Decode every metric with values and tags as dictionaries (see
+    /// [`dictionary`](super::dictionary)): strings borrow the blob, each
+    /// distinct one checked for UTF-8 once.
+    pub fn decode_dictionary(&self) -> Result<DictionaryColumns<'_>> {
+        let points = self.total_points();
+        let mut offsets = Vec::with_capacity(self.len() + 1);
+        offsets.push(0);
+        let mut timestamps = Vec::with_capacity(points);
+        let mut values = DictionaryBuilder::with_capacity(points);
+        let mut tags = self.options().tags.then(|| DictionaryBuilder::with_capacity(points));
+        for metric in self.metrics() {
+            metric.rows().try_for_each_row(|i, row| {
+                timestamps.push(row.ts);
+                values.push(row.value).map_err(|_| Error::InvalidUtf8 { what: "text value", index: i })?;
+                if let Some(tags) = &mut tags {
+                    tags.push(row.tag).map_err(|_| Error::InvalidUtf8 { what: "text tag", index: i })?;
+                }
+                Ok(())
+            })?;
+            // Fits: points are bounded by the u32 data size.
+            offsets.push(timestamps.len() as u32);
+        }
+        Ok(DictionaryColumns {
+            ids: self.metric_ids().to_vec(),
+            offsets,
+            timestamps,
+            values: values.finish(),
+            tags: tags.map(DictionaryBuilder::finish),
+        })
+    }
+}
+
+/// Many strings in one buffer: string `i` is `bytes[offsets[i]..offsets[i + 1]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StringColumn {
+    /// Every string's bytes, concatenated.
+    pub bytes: String,
+    /// Start of each string in `bytes`, plus the end of the last: one more
+    /// entry than there are strings.
+    pub offsets: Vec<u32>,
+}
+
+impl Default for StringColumn {
+    fn default() -> Self {
+        StringColumn { bytes: String::new(), offsets: vec![0] }
+    }
+}
+
+impl StringColumn {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.offsets.clear();
+        self.offsets.push(0);
+    }
+
+    fn reserve(&mut self, strings: usize, bytes: usize) {
+        self.offsets.reserve(strings);
+        self.bytes.reserve(bytes);
+    }
+
+    /// Append one string.
+    pub fn push(&mut self, s: &str) {
+        self.bytes.push_str(s);
+        // Fits: bounded by the u32 data size of the blob.
+        self.offsets.push(self.bytes.len() as u32);
+    }
+
+    /// Number of strings.
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// String `i`, or `None` past the end.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let start = *self.offsets.get(i)? as usize;
+        let end = *self.offsets.get(i.checked_add(1)?)? as usize;
+        self.bytes.get(start..end)
+    }
+
+    /// The strings in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+/// Every metric of a text blob, column by column. Metric `m` owns the points
+/// `offsets[m]..offsets[m + 1]` of `timestamps`, `values` and `tags`. Strings
+/// are stored as one buffer plus offsets ([`StringColumn`]), not one
+/// allocation each.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TextColumns {
+    /// Metric ids in index order.
+    pub ids: Vec<u64>,
+    /// `ids.len() + 1` point offsets.
+    pub offsets: Vec<u32>,
+    pub timestamps: Vec<i64>,
+    pub values: StringColumn,
+    /// `None` when the blob has no tags.
+    pub tags: Option<StringColumn>,
+}
+
+impl TextColumns {
+    /// Range of point positions of metric `m`.
+    pub fn points_of(&self, m: usize) -> Option<std::ops::Range<usize>> {
+        let start = *self.offsets.get(m)? as usize;
+        let end = *self.offsets.get(m.checked_add(1)?)? as usize;
+        Some(start..end)
+    }
+
+    fn clear(&mut self) {
+        self.ids.clear();
+        self.offsets.clear();
+        self.timestamps.clear();
+        self.values.clear();
+        if let Some(tags) = &mut self.tags {
+            tags.clear();
+        }
+    }
+}
