@@ -311,6 +311,12 @@ mod encode {
             check(self.encoder.end_metric())
         }
 
+        /// Drop the open metric and its points.
+        #[wasm_bindgen(js_name = cancelMetric)]
+        pub fn cancel_metric(&mut self) {
+            self.encoder.cancel_metric()
+        }
+
         #[wasm_bindgen(js_name = metricCount)]
         pub fn metric_count(&self) -> JsResult<usize> {
             Ok(self.encoder.metric_count())

@@ -21,10 +21,13 @@ pub mod error;
 pub mod format;
 pub mod hash;
 pub mod limits;
+mod lookup;
 pub mod numeric;
 #[doc(hidden)] // for the wasm bindings: not part of the format API
 pub mod order;
 mod payload;
+#[cfg(feature = "encode")]
+pub mod registry;
 pub mod section;
 pub mod text;
 

@@ -466,6 +466,63 @@ fn metric_names_that_do_not_hash_to_their_ids_are_refused() {
     assert!(matches!(text_err(&t), Error::NameHashMismatch { index: 1, .. }), "{:?}", text_err(&t));
 }
 
+/// Set the id of index entry `i` (numeric or text: the id leads the entry).
+fn set_id(b: &mut [u8], entry: usize, id: u64) {
+    let bytes = order_of(b).u64_bytes(id);
+    b[entry..entry + 8].copy_from_slice(&bytes);
+}
+
+#[test]
+fn repeated_ids_and_names_find_the_last_metric_in_both_kinds() {
+    // By id: metric 2 patched to metric 0's id.
+    let mut n = numeric(options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V1), 3, 4);
+    let at = entry_at(&n, 2);
+    set_id(&mut n, at, 1);
+    let blob = NumericBlob::open(&n).unwrap();
+    assert_eq!(blob.metric_ids(), [1, 2, 1]);
+    assert_eq!(blob.metric(1).unwrap().index(), 2);
+    let mut t = text_blob(TextEncoderOptions::default(), false);
+    let at = get_u32(&t, INDEX_OFF) + 2 * 16;
+    set_id(&mut t, at, 10);
+    let blob = TextBlob::open(&t).unwrap();
+    assert_eq!(blob.metric_ids(), [10, 11, 10]);
+    assert_eq!(blob.metric(10).unwrap().index(), 2);
+
+    // By name: metric 2 renamed to metric 0's name (and given its id).
+    let mut enc = NumericEncoder::new(0, options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V1));
+    for name in ["cpu.a", "cpu.b", "cpu.c"] {
+        enc.start_metric_name(name, 2).unwrap();
+        enc.add_points::<&str>(&[1, 2], &[1.0, 2.0], None).unwrap();
+        enc.end_metric().unwrap();
+    }
+    let mut n = enc.finish().unwrap();
+    let order = order_of(&n);
+    let mut payload = order.u16_bytes(3).to_vec();
+    for name in ["cpu.a", "cpu.b", "cpu.a"] {
+        payload.extend_from_slice(&order.u16_bytes(name.len() as u16));
+        payload.extend_from_slice(name.as_bytes());
+    }
+    insert_numeric(&mut n, 32, &payload);
+    n[0] |= 0x4;
+    let at = entry_at(&n, 2);
+    set_id(&mut n, at, mebo::metric_id("cpu.a"));
+    let blob = NumericBlob::open(&n).unwrap();
+    assert_eq!(blob.metric_by_name("cpu.a").unwrap().index(), 2);
+    assert_eq!(blob.metric(mebo::metric_id("cpu.a")).unwrap().index(), 2);
+    assert_eq!(blob.metric_by_name("cpu.b").unwrap().index(), 1);
+    assert!(blob.metric_by_name("cpu.c").is_err());
+    let mut t = text_blob(TextEncoderOptions::default(), true);
+    let at = name_at(&t, 2);
+    t[at..at + 7].copy_from_slice(b"log.app");
+    let at = get_u32(&t, INDEX_OFF) + 2 * 16;
+    set_id(&mut t, at, mebo::metric_id("log.app"));
+    let blob = TextBlob::open(&t).unwrap();
+    assert_eq!(blob.names().unwrap(), ["log.app", "log.db", "log.app"]);
+    assert_eq!(blob.metric_by_name("log.app").unwrap().index(), 2);
+    assert_eq!(blob.metric(mebo::metric_id("log.app")).unwrap().index(), 2);
+    assert!(blob.metric_by_name("log.web").is_err());
+}
+
 // ---------------------------------------------------------------- streams that end early
 
 /// Cut `cut` bytes off the end of the only metric's column in `p`.

@@ -20,9 +20,7 @@ export interface TextEncodeOptions {
 export type TextMetricInput = MetricInput<readonly string[]>;
 
 /** @internal The text encoder handle of the bindings, described structurally. */
-export interface TextEncoderBindings extends EncoderBindings<string, string[]> {
-  cancelMetric(): void;
-}
+export type TextEncoderBindings = EncoderBindings<string, string[]>;
 
 /**
  * Builds one text blob (named so as not to shadow the global `TextEncoder`):
@@ -56,12 +54,6 @@ export class TextBlobEncoder extends BlobEncoder<string, readonly string[], stri
 
   protected values(values: unknown): string[] {
     return args.strings(values, 'values');
-  }
-
-  /** Drop the open metric and its points. */
-  cancelMetric(): this {
-    call(() => this.live().cancelMetric());
-    return this;
   }
 }
 

@@ -10,7 +10,7 @@ use crate::encoding::{self, MAX_COLUMN_BYTES_PER_METRIC, MAX_COLUMN_BYTES_PER_PO
 use crate::error::{Error, Result};
 use crate::format::{Compression, Layout, TimestampEncoding, ValueEncoding};
 use crate::limits::DecodeLimits;
-use crate::order;
+use crate::lookup::MetricKeys;
 use crate::payload::Payload;
 use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::MetricNames;
@@ -41,13 +41,11 @@ pub struct NumericOptions {
 #[derive(Debug, Clone)]
 pub struct NumericBlob<'a> {
     header: NumericHeader,
-    names: Option<Vec<Cow<'a, str>>>,
+    /// Ids and names in index order, and lookups by either.
+    keys: MetricKeys<'a>,
     /// Entries in index order, with absolute ranges into the payloads (a shared
     /// metric's timestamp range is its canonical metric's).
     entries: Vec<ColumnRanges>,
-    ids: Vec<u64>,
-    /// Index positions sorted by id, for lookup (v2 indexes are sorted already).
-    by_id: Vec<u32>,
     /// For each metric, the index of the first metric with the same timestamp
     /// range (itself unless it shares), so a shared column is decoded once.
     timestamp_source: Vec<u32>,
@@ -80,7 +78,7 @@ impl<'a> NumericBlob<'a> {
             if names.len() != metric_count {
                 return Err(Error::CountMismatch { what: "metric names", expected: metric_count, actual: names.len() });
             }
-            (Some(names.into_iter().map(Cow::Borrowed).collect::<Vec<_>>()), used)
+            (Some(names), used)
         } else {
             (None, 0)
         };
@@ -161,21 +159,12 @@ impl<'a> NumericBlob<'a> {
             }
         }
 
-        let ids: Vec<u64> = entries.iter().map(|e| e.id).collect();
-        if let Some(names) = &names {
-            let names: Vec<&str> = names.iter().map(|n| n.as_ref()).collect();
-            MetricNames::verify(&names, &ids)?;
-        }
-        let by_id: Vec<u32> = if !header.index_kind.is_sorted() {
-            // Positions are below `metric_count`, itself a u32.
-            order::stable_order(ids.iter().copied()).into_iter().map(|i| i as u32).collect()
-        } else if ids.windows(2).any(|w| w[0] > w[1]) {
+        let keys = MetricKeys::new(entries.iter().map(|e| e.id).collect(), names)?;
+        if header.index_kind.is_sorted() && keys.ids().windows(2).any(|w| w[0] > w[1]) {
             return Err(Error::InvalidHeader { detail: "v2 index is not sorted by metric id".into() });
-        } else {
-            (0..metric_count as u32).collect()
-        };
+        }
 
-        Ok(NumericBlob { header, names, entries, ids, by_id, timestamp_source, timestamps, values, tags, total_points })
+        Ok(NumericBlob { header, keys, entries, timestamp_source, timestamps, values, tags, total_points })
     }
 
     pub fn start_time(&self) -> i64 {
@@ -222,12 +211,12 @@ impl<'a> NumericBlob<'a> {
 
     /// Metric ids in index order.
     pub fn metric_ids(&self) -> &[u64] {
-        &self.ids
+        self.keys.ids()
     }
 
     /// Metric names in index order, when the blob carries them.
     pub fn names(&self) -> Option<&[Cow<'a, str>]> {
-        self.names.as_deref()
+        self.keys.names()
     }
 
     /// Open a blob from bytes it then holds, as [`open_with_limits`]: a
@@ -252,10 +241,8 @@ impl<'a> NumericBlob<'a> {
     fn map_payloads(self, own: impl Fn(Payload<'a>) -> Payload<'static>) -> NumericBlob<'static> {
         NumericBlob {
             header: self.header,
-            names: self.names.map(|n| n.into_iter().map(|s| Cow::Owned(s.into_owned())).collect()),
+            keys: self.keys.into_owned(),
             entries: self.entries,
-            ids: self.ids,
-            by_id: self.by_id,
             timestamp_source: self.timestamp_source,
             timestamps: own(self.timestamps),
             values: own(self.values),
@@ -269,9 +256,16 @@ impl<'a> NumericBlob<'a> {
         (self.timestamps.len(), self.values.len(), self.tags.len())
     }
 
-    /// Index position of a metric id.
+    /// Index position of the metric with this id. When ids repeat (two names
+    /// with one hash) the last such metric, as the reference's lookup.
     pub fn position(&self, id: u64) -> Option<usize> {
-        self.by_id.binary_search_by_key(&id, |&i| self.ids[i as usize]).ok().map(|k| self.by_id[k] as usize)
+        self.keys.position(id)
+    }
+
+    /// Index position of the metric with this name: by the names payload when
+    /// there is one, else by the name's hash (the last match, as [`position`](Self::position)).
+    pub fn position_by_name(&self, name: &str) -> Option<usize> {
+        self.keys.position_by_name(name)
     }
 
     /// The metric at index position `index`.
@@ -290,11 +284,8 @@ impl<'a> NumericBlob<'a> {
 
     /// The metric with this name (by the names payload when present, else by hash).
     pub fn metric_by_name(&self, name: &str) -> Result<NumericMetric<'_, 'a>> {
-        let index = match &self.names {
-            Some(names) => names.iter().position(|n| n == name),
-            None => self.position(crate::hash::metric_id(name)),
-        };
-        index.map(|index| NumericMetric { blob: self, index }).ok_or_else(|| Error::MetricNotFound { key: format!("name {name:?}") })
+        let index = self.position_by_name(name).ok_or_else(|| Error::MetricNotFound { key: format!("name {name:?}") })?;
+        Ok(NumericMetric { blob: self, index })
     }
 
     /// All metrics in index order.
@@ -380,7 +371,7 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
     }
 
     pub fn name(&self) -> Option<&'b str> {
-        self.blob.names.as_ref().map(|n| n[self.index].as_ref())
+        self.blob.keys.name(self.index)
     }
 
     /// Point count.

@@ -16,6 +16,8 @@ mod columns;
 #[cfg(feature = "encode")]
 mod encoder;
 
+#[cfg(feature = "encode")]
+pub use crate::registry::MAX_METRICS;
 pub use crate::section::numeric_header::{IndexKind, NumericHeader};
 pub use blob::{NumericBlob, NumericMetric, NumericOptions};
 pub use columns::NumericColumns;

@@ -18,12 +18,14 @@ mod dictionary;
 mod encoder;
 mod rows;
 
+#[cfg(feature = "encode")]
+pub use crate::registry::MAX_METRICS;
 pub use crate::section::text_header::{TextHeader, TextOptions};
 pub use blob::{TextBlob, TextMetric};
 pub use columns::{StringColumn, TextColumns};
 pub use dictionary::{Dictionary, DictionaryColumns};
 #[cfg(feature = "encode")]
-pub use encoder::{TextEncoder, TextEncoderOptions, MAX_METRICS, MAX_POINTS_PER_METRIC};
+pub use encoder::{TextEncoder, TextEncoderOptions, MAX_POINTS_PER_METRIC};
 pub use rows::MAX_TEXT_LEN;
 
 #[cfg(all(test, feature = "encode"))]
