@@ -33,7 +33,8 @@ use std::collections::HashSet;
 use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
 use crate::hash::metric_id;
-use crate::section::metric_names::{MetricNames, MAX_NAMES, MAX_NAME_LEN};
+use crate::section::metric_names::MetricNames;
+pub use crate::section::metric_names::{MAX_NAMES, MAX_NAME_LEN};
 
 /// Most metrics one blob can hold, as the reference (by name one fewer: the
 /// names payload counts them in a u16).

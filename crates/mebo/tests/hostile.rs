@@ -571,16 +571,16 @@ fn value_streams_that_end_early_are_corrupt() {
 fn tag_columns_that_end_early_or_are_not_utf8_are_refused() {
     let b = numeric(NumericEncoderOptions { tags: true, ..options(TimestampEncoding::Raw, ValueEncoding::Raw, Layout::V1) }, 1, 10);
     let r = payload_range(&b, Payload::Tags);
-    let tags = mebo::compress::decompress(Compression::Zstd, &b[r], 1 << 20, "test").unwrap().into_owned();
+    let tags = mebo::internals::decompress(Compression::Zstd, &b[r], 1 << 20, "test").unwrap().into_owned();
     let mut short = b.clone();
-    let packed = mebo::compress::compress(Compression::Zstd, &tags[..tags.len() - 3]).unwrap().into_owned();
+    let packed = mebo::internals::compress(Compression::Zstd, &tags[..tags.len() - 3]).unwrap().into_owned();
     replace_payload(&mut short, Payload::Tags, &packed);
     assert!(matches!(numeric_err(&short), Error::CorruptColumn { what: "tag", metric: 0, .. }), "{:?}", numeric_err(&short));
     let mut bad = tags.clone();
     let first_text = bad.iter().position(|&c| c == b'h').unwrap();
     bad[first_text] = 0xFF;
     let mut utf = b.clone();
-    let packed = mebo::compress::compress(Compression::Zstd, &bad).unwrap().into_owned();
+    let packed = mebo::internals::compress(Compression::Zstd, &bad).unwrap().into_owned();
     replace_payload(&mut utf, Payload::Tags, &packed);
     assert!(matches!(numeric_err(&utf), Error::InvalidUtf8 { what: "tag", index: 0 }), "{:?}", numeric_err(&utf));
 }
@@ -617,7 +617,7 @@ fn text_values_and_tags_that_are_not_utf8_are_refused() {
     let data_off = get_u32(&b, 20);
     let mut packed = value[..data_off].to_vec();
     packed[3] = Compression::Zstd.code();
-    packed.extend_from_slice(&mebo::compress::compress(Compression::Zstd, &value[data_off..]).unwrap());
+    packed.extend_from_slice(&mebo::internals::compress(Compression::Zstd, &value[data_off..]).unwrap());
     assert!(matches!(text_err(&packed), Error::InvalidUtf8 { what: "text value", .. }), "{:?}", text_err(&packed));
 }
 

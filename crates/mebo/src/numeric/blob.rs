@@ -25,15 +25,23 @@ const MAX_TAG_BYTES: usize = 257;
 /// What a numeric blob's header says about its layout and columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NumericOptions {
+    /// How timestamps are encoded.
     pub timestamp_encoding: TimestampEncoding,
+    /// How values are encoded.
     pub value_encoding: ValueEncoding,
+    /// Codec of the timestamp payload.
     pub timestamp_compression: Compression,
+    /// Codec of the value payload.
     pub value_compression: Compression,
+    /// Every point carries a tag.
     pub tags: bool,
+    /// Byte order of every field after the flag word.
     pub byte_order: ByteOrder,
+    /// Index layout: v1, v2, or v2 with the shared-timestamp table.
     pub layout: Layout,
     /// 0xEA30: 32-byte index entries (counts or offsets beyond 16 bits).
     pub extended_index: bool,
+    /// The blob carries the metric-names payload (two names collided).
     pub metric_names: bool,
 }
 
@@ -167,6 +175,7 @@ impl<'a> NumericBlob<'a> {
         Ok(NumericBlob { header, keys, entries, timestamp_source, timestamps, values, tags, total_points })
     }
 
+    /// The blob's start time, i64 microseconds.
     pub fn start_time(&self) -> i64 {
         self.header.start_time
     }
@@ -176,6 +185,7 @@ impl<'a> NumericBlob<'a> {
         self.entries.len()
     }
 
+    /// True when the blob has no metric (a blob always has one, but a crafted one may not).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -185,6 +195,7 @@ impl<'a> NumericBlob<'a> {
         self.total_points
     }
 
+    /// The options recorded in the header.
     pub fn options(&self) -> NumericOptions {
         let h = &self.header;
         NumericOptions {
@@ -361,6 +372,7 @@ pub struct NumericMetric<'b, 'a> {
 }
 
 impl<'b, 'a> NumericMetric<'b, 'a> {
+    /// The metric's id.
     pub fn id(&self) -> u64 {
         self.blob.entries[self.index].id
     }
@@ -370,6 +382,7 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
         self.index
     }
 
+    /// The metric's name, when the blob carries names.
     pub fn name(&self) -> Option<&'b str> {
         self.blob.keys.name(self.index)
     }
@@ -379,6 +392,7 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
         self.blob.entries[self.index].count
     }
 
+    /// True when the metric has no point.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -393,12 +407,14 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
         self.blob.decode_values_at(self.index, out)
     }
 
+    /// Decode the timestamps.
     pub fn timestamps(&self) -> Result<Vec<i64>> {
         let mut out = vec![0; self.len()];
         self.timestamps_into(&mut out)?;
         Ok(out)
     }
 
+    /// Decode the values.
     pub fn values(&self) -> Result<Vec<f64>> {
         let mut out = vec![0.0; self.len()];
         self.values_into(&mut out)?;

@@ -25,12 +25,19 @@ use crate::section::tags::{TagColumn, MAX_TAG_LEN};
 /// Gorilla values, no codecs, no tags, little endian, v1 layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NumericEncoderOptions {
+    /// How timestamps are encoded.
     pub timestamp_encoding: TimestampEncoding,
+    /// How values are encoded.
     pub value_encoding: ValueEncoding,
+    /// Codec of the timestamp payload.
     pub timestamp_compression: Compression,
+    /// Codec of the value payload.
     pub value_compression: Compression,
+    /// Store a tag string with every point (written only when one is not empty, as the reference).
     pub tags: bool,
+    /// Byte order of every field after the flag word.
     pub byte_order: ByteOrder,
+    /// Index layout.
     pub layout: Layout,
 }
 
@@ -44,6 +51,7 @@ impl NumericEncoderOptions {
         self
     }
 
+    /// The four column choices as a config.
     pub fn config(&self) -> ColumnConfig {
         ColumnConfig {
             timestamp_encoding: self.timestamp_encoding,

@@ -184,6 +184,7 @@ impl<'a> TextBlob<'a> {
         self.spans.len()
     }
 
+    /// True when the blob has no metric.
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
     }
@@ -293,6 +294,7 @@ pub struct TextMetric<'b> {
 }
 
 impl<'b> TextMetric<'b> {
+    /// The metric's id.
     pub fn id(&self) -> u64 {
         self.id
     }
@@ -312,6 +314,7 @@ impl<'b> TextMetric<'b> {
         self.count
     }
 
+    /// True when the metric has no point.
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
@@ -336,10 +339,12 @@ impl<'b> TextMetric<'b> {
         Ok(())
     }
 
+    /// Decode the timestamps.
     pub fn timestamps(&self) -> Result<Vec<i64>> {
         self.rows().map(|row| row.map(|r| r.ts)).collect()
     }
 
+    /// Decode the values (borrowed from the blob).
     pub fn values(&self) -> Result<Vec<&'b str>> {
         self.rows().enumerate().map(|(i, row)| utf8(row?.value, "text value", i)).collect()
     }

@@ -30,9 +30,11 @@ pub const MAX_POINTS_PER_METRIC: usize = u16::MAX as usize;
 pub struct TextEncoderOptions {
     /// `Raw` or `Delta`; `DeltaPacked` is refused.
     pub timestamp_encoding: TimestampEncoding,
+    /// Codec of the data payload as a whole.
     pub data_compression: Compression,
     /// Store a tag string with every point.
     pub tags: bool,
+    /// Byte order of every field after the flag word.
     pub byte_order: ByteOrder,
 }
 
