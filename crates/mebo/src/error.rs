@@ -144,6 +144,13 @@ pub enum Error {
         /// Slots it has.
         actual: usize,
     },
+    /// A payload uses a codec this build leaves out (its Cargo feature is off).
+    UnsupportedCompression {
+        /// The codec's name.
+        codec: &'static str,
+        /// The payload.
+        what: &'static str,
+    },
     /// Encoder: the options are invalid or inconsistent.
     InvalidOptions {
         /// What is wrong, for people.
@@ -192,6 +199,7 @@ impl Error {
             Error::MetricNotFound { .. } => "METRIC_NOT_FOUND",
             Error::IndexOutOfRange { .. } => "INDEX_OUT_OF_RANGE",
             Error::BufferSize { .. } => "BUFFER_SIZE",
+            Error::UnsupportedCompression { .. } => "UNSUPPORTED_COMPRESSION",
             Error::InvalidOptions { .. } => "INVALID_OPTIONS",
             Error::EncoderState { .. } => "ENCODER_STATE",
             Error::LimitExceeded { .. } => "LIMIT_EXCEEDED",
@@ -249,6 +257,9 @@ impl fmt::Display for Error {
             Error::IndexOutOfRange { index, len } => write!(f, "point index {index} out of range (count {len})"),
             Error::BufferSize { what, expected, actual } => {
                 write!(f, "{what} buffer has {actual} slots, needs {expected}")
+            }
+            Error::UnsupportedCompression { codec, what } => {
+                write!(f, "{what} is {codec}-compressed, and this build leaves {codec} out (Cargo feature `{codec}`)")
             }
             Error::InvalidOptions { detail } => write!(f, "invalid options: {detail}"),
             Error::EncoderState { detail } => write!(f, "encoder misuse: {detail}"),

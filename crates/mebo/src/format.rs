@@ -142,6 +142,17 @@ impl Compression {
             _ => Err(Error::UnknownCompression { column, code }),
         }
     }
+    /// Whether this build reads and writes the codec: its Cargo feature
+    /// (`zstd`, `s2`, `lz4`) is on. A payload of a codec left out is
+    /// [`Error::UnsupportedCompression`].
+    pub fn is_built(self) -> bool {
+        match self {
+            Self::None => true,
+            Self::Zstd => cfg!(feature = "zstd"),
+            Self::S2 => cfg!(feature = "s2"),
+            Self::Lz4 => cfg!(feature = "lz4"),
+        }
+    }
     /// The name in configs and options, e.g. `zstd`.
     pub fn name(self) -> &'static str {
         match self {
