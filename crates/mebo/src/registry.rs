@@ -15,6 +15,7 @@
 //! | a name over [`MAX_NAME_LEN`] bytes (it could not be written in the names payload) | `LimitExceeded` (`metric name length`) |
 //! | a name or an id already in the blob | `DuplicateMetric` |
 //! | adding a point with no metric open | `EncoderState` |
+//! | adding points as slices of different lengths | `CountMismatch` |
 //! | adding more points than the metric was started with | `LimitExceeded` (`points added`) |
 //! | ending a metric with fewer points than it was started with | `CountMismatch` |
 //! | finishing with a metric open, or with no metric | `EncoderState` |
@@ -151,6 +152,18 @@ impl MetricRegistry {
         Ok(open)
     }
 
+    /// [`room_for`](Self::room_for) `timestamps` points given as parallel
+    /// slices: `values` and, when given, `tags` must be as long (`CountMismatch`).
+    pub fn room_for_slices(&self, timestamps: usize, values: usize, tags: Option<usize>) -> Result<&OpenMetric> {
+        if values != timestamps {
+            return Err(Error::CountMismatch { what: "values for the timestamps", expected: timestamps, actual: values });
+        }
+        if let Some(tags) = tags.filter(|&tags| tags != timestamps) {
+            return Err(Error::CountMismatch { what: "tags for the timestamps", expected: timestamps, actual: tags });
+        }
+        self.room_for(timestamps)
+    }
+
     /// Count `points` added to the open metric (after [`room_for`](Self::room_for)).
     pub fn add(&mut self, points: usize) {
         if let Some(open) = &mut self.open {
@@ -243,6 +256,8 @@ mod tests {
         fn start_id(&mut self, id: u64, points: usize) -> Result<()>;
         /// Add `n` points one at a time (`bulk` false) or as one slice.
         fn add(&mut self, n: usize, bulk: bool) -> Result<()>;
+        /// Add slices of these lengths.
+        fn add_slices(&mut self, timestamps: usize, values: usize, tags: Option<usize>) -> Result<()>;
         fn end(&mut self) -> Result<()>;
         fn cancel(&mut self);
         fn finish(&self) -> Result<Vec<u8>>;
@@ -269,6 +284,10 @@ mod tests {
                 return self.add_points::<&str>(&ts, &vec![1.5; n], None);
             }
             (0..n).try_for_each(|i| self.add_point(i as i64, 1.5, None))
+        }
+        fn add_slices(&mut self, timestamps: usize, values: usize, tags: Option<usize>) -> Result<()> {
+            let tags = tags.map(|n| vec![""; n]);
+            self.add_points(&vec![0; timestamps], &vec![1.5; values], tags.as_deref())
         }
         fn end(&mut self) -> Result<()> {
             self.end_metric()
@@ -310,6 +329,10 @@ mod tests {
                 return self.add_points(&ts, &vec!["v"; n], None);
             }
             (0..n).try_for_each(|i| self.add_point(i as i64, "v", None))
+        }
+        fn add_slices(&mut self, timestamps: usize, values: usize, tags: Option<usize>) -> Result<()> {
+            let tags = tags.map(|n| vec![""; n]);
+            self.add_points(&vec![0; timestamps], &vec!["v"; values], tags.as_deref())
         }
         fn end(&mut self) -> Result<()> {
             self.end_metric()
@@ -419,6 +442,20 @@ mod tests {
             for bulk in [false, true] {
                 assert!(matches!(e.add(1, bulk), Err(Error::EncoderState { .. })));
             }
+        });
+    }
+
+    #[test]
+    fn slices_of_different_lengths_are_refused() {
+        both(|e, read| {
+            // Checked before whether a metric is open.
+            assert!(matches!(e.add_slices(2, 1, None), Err(Error::CountMismatch { what: "values for the timestamps", .. })));
+            e.start_name("a", 2).unwrap();
+            assert!(matches!(e.add_slices(2, 3, None), Err(Error::CountMismatch { expected: 2, actual: 3, .. })));
+            assert!(matches!(e.add_slices(2, 2, Some(1)), Err(Error::CountMismatch { what: "tags for the timestamps", .. })));
+            e.add_slices(2, 2, Some(2)).unwrap();
+            e.end().unwrap();
+            assert_eq!(read(&e.finish().unwrap()).unwrap().1, [2]);
         });
     }
 

@@ -172,15 +172,7 @@ impl NumericEncoder {
     /// Add points from parallel slices; `tags`, when given, has one per point.
     /// Nothing is added unless all are.
     pub fn add_points<S: AsRef<str>>(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[S]>) -> Result<()> {
-        if timestamps.len() != values.len() {
-            return Err(Error::CountMismatch { what: "values for the timestamps", expected: timestamps.len(), actual: values.len() });
-        }
-        if let Some(tags) = tags {
-            if tags.len() != timestamps.len() {
-                return Err(Error::CountMismatch { what: "tags for the timestamps", expected: timestamps.len(), actual: tags.len() });
-            }
-        }
-        self.registry.room_for(timestamps.len())?;
+        self.registry.room_for_slices(timestamps.len(), values.len(), tags.map(<[S]>::len))?;
         if self.options.tags {
             match tags {
                 Some(tags) => self.push_tags(tags)?,

@@ -166,15 +166,7 @@ impl TextEncoder {
     /// Add many points at once: `timestamps` and `values` (and `tags` when
     /// given) have one entry per point. Nothing is written unless all fit.
     pub fn add_points<S: AsRef<str>>(&mut self, timestamps: &[i64], values: &[S], tags: Option<&[S]>) -> Result<()> {
-        if values.len() != timestamps.len() {
-            return Err(Error::CountMismatch { what: "values vs timestamps", expected: timestamps.len(), actual: values.len() });
-        }
-        if let Some(tags) = tags {
-            if tags.len() != timestamps.len() {
-                return Err(Error::CountMismatch { what: "tags vs timestamps", expected: timestamps.len(), actual: tags.len() });
-            }
-        }
-        self.registry.room_for(timestamps.len())?;
+        self.registry.room_for_slices(timestamps.len(), values.len(), tags.map(<[S]>::len))?;
         let tag_of = |i: usize| match tags {
             Some(tags) if self.options.tags => tags[i].as_ref(),
             _ => "",
