@@ -14,14 +14,14 @@ fuzz_target!(|data: &[u8]| {
     let [selector, c0, c1, c2, c3, payload @ ..] = data else { return };
     let codec = Compression::ALL[usize::from(*selector) % Compression::ALL.len()];
     let cap = (u32::from_le_bytes([*c0, *c1, *c2, *c3]) as usize) % ((16 << 20) + 1);
-    let packed = mebo::compress::compress(codec, payload).expect("compress");
-    let back = mebo::compress::decompress(codec, &packed, payload.len(), "fuzz").expect("own output decompresses");
+    let packed = mebo::internals::compress(codec, payload).expect("compress");
+    let back = mebo::internals::decompress(codec, &packed, payload.len(), "fuzz").expect("own output decompresses");
     assert_eq!(back.as_ref(), payload, "{codec:?} round trip of the input");
-    let Ok(out) = mebo::compress::decompress(codec, payload, cap, "fuzz") else { return };
+    let Ok(out) = mebo::internals::decompress(codec, payload, cap, "fuzz") else { return };
     if codec != Compression::None {
         assert!(out.len() <= cap, "{codec:?}: {} bytes over the cap {cap}", out.len());
     }
-    let packed = mebo::compress::compress(codec, &out).expect("compress");
-    let back = mebo::compress::decompress(codec, &packed, out.len(), "fuzz").expect("own output decompresses");
+    let packed = mebo::internals::compress(codec, &out).expect("compress");
+    let back = mebo::internals::decompress(codec, &packed, out.len(), "fuzz").expect("own output decompresses");
     assert_eq!(back.as_ref(), out.as_ref(), "{codec:?} round trip");
 });

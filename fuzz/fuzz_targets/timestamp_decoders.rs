@@ -14,12 +14,12 @@ fuzz_target!(|data: &[u8]| {
     let order = if selector & 0x80 != 0 { ByteOrder::Big } else { ByteOrder::Little };
     let count = usize::from(u16::from_le_bytes([*c0, *c1]));
     let mut out = vec![0i64; count];
-    if mebo::encoding::decode_timestamps(enc, col, order, &mut out).is_err() {
+    if mebo::internals::decode_timestamps(enc, col, order, &mut out).is_err() {
         return;
     }
     let mut again = Vec::new();
-    mebo::encoding::encode_timestamps(enc, &out, order, &mut again);
+    mebo::internals::encode_timestamps(enc, &out, order, &mut again);
     let mut back = vec![0i64; count];
-    mebo::encoding::decode_timestamps(enc, &again, order, &mut back).expect("re-encoded column decodes");
+    mebo::internals::decode_timestamps(enc, &again, order, &mut back).expect("re-encoded column decodes");
     assert_eq!(back, out, "{enc:?} round trip of a decoded column");
 });

@@ -15,14 +15,14 @@ fuzz_target!(|data: &[u8]| {
     let order = if selector & 0x80 != 0 { ByteOrder::Big } else { ByteOrder::Little };
     let count = usize::from(u16::from_le_bytes([*c0, *c1]));
     let mut out = vec![0f64; count];
-    let decoded = mebo::encoding::decode_values(enc, col, order, &mut out);
+    let decoded = mebo::internals::decode_values(enc, col, order, &mut out);
     // Beside a second column (its own tail, half the points), decoded in one
     // call: the same results as each alone.
     let tail = &col[count % (col.len() + 1)..];
     let mut tail_out = vec![0f64; count / 2];
-    let tail_decoded = mebo::encoding::decode_values(enc, tail, order, &mut tail_out);
+    let tail_decoded = mebo::internals::decode_values(enc, tail, order, &mut tail_out);
     let (mut pair_a, mut pair_b) = (vec![0f64; count], vec![0f64; count / 2]);
-    let pair = mebo::encoding::decode_values_two(enc, (col, &mut pair_a), (tail, &mut pair_b), order);
+    let pair = mebo::internals::decode_values_two(enc, (col, &mut pair_a), (tail, &mut pair_b), order);
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     assert_eq!(pair.is_ok(), decoded.is_ok() && tail_decoded.is_ok(), "{enc:?} pair vs single");
     if pair.is_ok() {
@@ -32,8 +32,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let mut again = Vec::new();
-    mebo::encoding::encode_values(enc, &out, order, &mut again);
+    mebo::internals::encode_values(enc, &out, order, &mut again);
     let mut back = vec![0f64; count];
-    mebo::encoding::decode_values(enc, &again, order, &mut back).expect("re-encoded column decodes");
+    mebo::internals::decode_values(enc, &again, order, &mut back).expect("re-encoded column decodes");
     assert_eq!(bits(&back), bits(&out), "{enc:?} round trip of a decoded column");
 });

@@ -110,8 +110,8 @@ impl NumericBlobHandle {
         let (ts_size, val_size, tag_size) = self.blob.payload_sizes();
         JsObject::new()
             .set("total", self.byte_length as f64)
-            .set("header", mebo::section::flags::HEADER_SIZE as f64)
-            .set("names", (index_start - mebo::section::flags::HEADER_SIZE) as f64)
+            .set("header", mebo::internals::HEADER_SIZE as f64)
+            .set("names", (index_start - mebo::internals::HEADER_SIZE) as f64)
             .set("index", (index_end - index_start) as f64)
             .set("sharedTable", (ts - index_end) as f64)
             .set("timestamps", js::payload(val - ts, ts_size))
@@ -371,6 +371,12 @@ export interface NumericEncodeOptions {
         #[wasm_bindgen(js_name = endMetric)]
         pub fn end_metric(&mut self) -> JsResult<()> {
             check(self.encoder.end_metric())
+        }
+
+        /// Drop the open metric and its points.
+        #[wasm_bindgen(js_name = cancelMetric)]
+        pub fn cancel_metric(&mut self) {
+            self.encoder.cancel_metric()
         }
 
         #[wasm_bindgen(js_name = metricCount)]

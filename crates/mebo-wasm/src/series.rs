@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use mebo::order::{signed_key, stable_order};
+use mebo::internals::{signed_key, stable_order};
 
 /// The points of a series with `from <= t < to`.
 #[derive(Debug, PartialEq)]

@@ -97,8 +97,8 @@ impl TextBlobHandle {
         let (index, data) = (h.index_offset as usize, h.data_offset as usize);
         JsObject::new()
             .set("total", self.byte_length as f64)
-            .set("header", mebo::section::flags::HEADER_SIZE as f64)
-            .set("names", (index - mebo::section::flags::HEADER_SIZE) as f64)
+            .set("header", mebo::internals::HEADER_SIZE as f64)
+            .set("names", (index - mebo::internals::HEADER_SIZE) as f64)
             .set("index", (data - index) as f64)
             .set("data", js::payload(self.byte_length - data, self.blob.data_size()))
             .typed()

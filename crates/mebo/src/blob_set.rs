@@ -150,6 +150,7 @@ pub struct Windows<B> {
 }
 
 impl<B: WindowBlob> Windows<B> {
+    /// Order `blobs` by start time (stable for equal starts); at least one is needed.
     pub fn new(blobs: Vec<B>) -> Result<Self> {
         if blobs.is_empty() {
             return Err(Error::BlobSet { detail: "a blob set needs at least one blob".into() });
@@ -157,6 +158,7 @@ impl<B: WindowBlob> Windows<B> {
         Ok(Windows { blobs: order::sorted_by_key(blobs, |b| order::signed_key(b.start_time())) })
     }
 
+    /// The blobs, in time order.
     pub fn blobs(&self) -> &[B] {
         &self.blobs
     }
@@ -331,7 +333,9 @@ impl<'a> Windows<TextBlob<'a>> {
 /// Numeric and text blobs of the same windows, opened together.
 #[derive(Debug, Clone)]
 pub struct BlobSet<'a> {
+    /// The numeric blobs, when there are any.
     pub numeric: Option<NumericBlobSet<'a>>,
+    /// The text blobs, when there are any.
     pub text: Option<TextBlobSet<'a>>,
 }
 

@@ -6,12 +6,15 @@ use crate::error::{Error, Result};
 /// Little or big endian.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ByteOrder {
+    /// Least significant byte first (the default).
     #[default]
     Little,
+    /// Most significant byte first (flag bit 1).
     Big,
 }
 
 impl ByteOrder {
+    /// The u16 of two bytes in this order.
     #[inline]
     pub fn u16(self, b: [u8; 2]) -> u16 {
         match self {
@@ -19,6 +22,7 @@ impl ByteOrder {
             ByteOrder::Big => u16::from_be_bytes(b),
         }
     }
+    /// The u32 of four bytes in this order.
     #[inline]
     pub fn u32(self, b: [u8; 4]) -> u32 {
         match self {
@@ -26,6 +30,7 @@ impl ByteOrder {
             ByteOrder::Big => u32::from_be_bytes(b),
         }
     }
+    /// The u64 of eight bytes in this order.
     #[inline]
     pub fn u64(self, b: [u8; 8]) -> u64 {
         match self {
@@ -33,6 +38,7 @@ impl ByteOrder {
             ByteOrder::Big => u64::from_be_bytes(b),
         }
     }
+    /// The bytes of a u16 in this order.
     #[inline]
     pub fn u16_bytes(self, v: u16) -> [u8; 2] {
         match self {
@@ -40,6 +46,7 @@ impl ByteOrder {
             ByteOrder::Big => v.to_be_bytes(),
         }
     }
+    /// The bytes of a u32 in this order.
     #[inline]
     pub fn u32_bytes(self, v: u32) -> [u8; 4] {
         match self {
@@ -47,6 +54,7 @@ impl ByteOrder {
             ByteOrder::Big => v.to_be_bytes(),
         }
     }
+    /// The bytes of a u64 in this order.
     #[inline]
     pub fn u64_bytes(self, v: u64) -> [u8; 8] {
         match self {

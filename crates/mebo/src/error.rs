@@ -13,56 +13,175 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// A section or field ends before its declared length.
-    Truncated { what: &'static str, needed: usize, available: usize },
+    Truncated {
+        /// What was being read or written.
+        what: &'static str,
+        /// Bytes it needs.
+        needed: usize,
+        /// Bytes there are.
+        available: usize,
+    },
     /// The first two bytes are not a known blob magic.
-    BadMagic { found: u16 },
+    BadMagic {
+        /// The magic found (the flag word without its low four bits).
+        found: u16,
+    },
     /// An encoding nibble in the header has no meaning.
-    UnknownEncoding { column: &'static str, code: u8 },
+    UnknownEncoding {
+        /// The column or payload whose nibble it is.
+        column: &'static str,
+        /// The code found.
+        code: u8,
+    },
     /// A compression nibble in the header has no meaning.
-    UnknownCompression { column: &'static str, code: u8 },
+    UnknownCompression {
+        /// The column or payload whose nibble it is.
+        column: &'static str,
+        /// The code found.
+        code: u8,
+    },
     /// A header field holds a value the format forbids (reserved bits, ...).
-    InvalidHeader { detail: String },
+    InvalidHeader {
+        /// What is wrong, for people.
+        detail: String,
+    },
     /// An offset points outside its section, or offsets run backwards.
-    OffsetOutOfRange { what: &'static str, offset: usize, limit: usize },
+    OffsetOutOfRange {
+        /// What was being read or written.
+        what: &'static str,
+        /// The offset.
+        offset: usize,
+        /// The most it may be.
+        limit: usize,
+    },
     /// A column stream is malformed (ends early, impossible field value, ...).
-    CorruptColumn { what: &'static str, metric: usize, detail: String },
+    CorruptColumn {
+        /// What was being read or written.
+        what: &'static str,
+        /// Index position of the metric (`usize::MAX` when not known).
+        metric: usize,
+        /// What is wrong, for people.
+        detail: String,
+    },
     /// A compressed payload could not be decompressed.
-    Decompress { codec: &'static str, what: &'static str, detail: String },
+    Decompress {
+        /// The codec.
+        codec: &'static str,
+        /// What was being read or written.
+        what: &'static str,
+        /// What is wrong, for people.
+        detail: String,
+    },
     /// A decompressed payload or a count would exceed its cap.
-    SizeCap { what: &'static str, size: u64, cap: u64 },
+    SizeCap {
+        /// What was being read or written.
+        what: &'static str,
+        /// The size or count it would have.
+        size: u64,
+        /// The cap.
+        cap: u64,
+    },
     /// A metric name in the names payload does not hash to its index entry's id.
-    NameHashMismatch { index: usize, name: String, expected: u64, actual: u64 },
+    NameHashMismatch {
+        /// Index position of the metric.
+        index: usize,
+        /// The name.
+        name: String,
+        /// The id in the index entry.
+        expected: u64,
+        /// The name's hash.
+        actual: u64,
+    },
     /// Two counts that must agree do not.
-    CountMismatch { what: &'static str, expected: usize, actual: usize },
+    CountMismatch {
+        /// What was being read or written.
+        what: &'static str,
+        /// The count expected.
+        expected: usize,
+        /// The count found.
+        actual: usize,
+    },
     /// A string in the blob is not valid UTF-8.
-    InvalidUtf8 { what: &'static str, index: usize },
+    InvalidUtf8 {
+        /// What was being read or written.
+        what: &'static str,
+        /// Position of the string among its kind (point or name).
+        index: usize,
+    },
     /// The shared-timestamp table is malformed.
-    SharedTimestampTable { detail: String },
+    SharedTimestampTable {
+        /// What is wrong, for people.
+        detail: String,
+    },
     /// The metric-names payload is malformed.
-    MetricNames { detail: String },
+    MetricNames {
+        /// What is wrong, for people.
+        detail: String,
+    },
     /// A blob set is malformed or its blobs disagree.
-    BlobSet { detail: String },
+    BlobSet {
+        /// What is wrong, for people.
+        detail: String,
+    },
     /// No metric with this id or name in the blob.
-    MetricNotFound { key: String },
+    MetricNotFound {
+        /// The id or name looked for.
+        key: String,
+    },
     /// A point index past the metric's point count.
-    IndexOutOfRange { index: usize, len: usize },
+    IndexOutOfRange {
+        /// The point index asked for.
+        index: usize,
+        /// The point count.
+        len: usize,
+    },
     /// A caller-supplied buffer has the wrong length.
-    BufferSize { what: &'static str, expected: usize, actual: usize },
+    BufferSize {
+        /// What was being read or written.
+        what: &'static str,
+        /// Slots it needs (the point count).
+        expected: usize,
+        /// Slots it has.
+        actual: usize,
+    },
+    /// A payload uses a codec this build leaves out (its Cargo feature is off).
+    UnsupportedCompression {
+        /// The codec's name.
+        codec: &'static str,
+        /// The payload.
+        what: &'static str,
+    },
     /// Encoder: the options are invalid or inconsistent.
-    InvalidOptions { detail: String },
+    InvalidOptions {
+        /// What is wrong, for people.
+        detail: String,
+    },
     /// Encoder: a call in the wrong order or with bad arguments.
-    EncoderState { detail: String },
+    EncoderState {
+        /// What is wrong, for people.
+        detail: String,
+    },
     /// Encoder: a limit of the format would be exceeded.
-    LimitExceeded { what: &'static str, value: u64, limit: u64 },
+    LimitExceeded {
+        /// What was being read or written.
+        what: &'static str,
+        /// The value asked for.
+        value: u64,
+        /// The most it may be.
+        limit: u64,
+    },
     /// Encoder: a metric id or name was used twice.
-    DuplicateMetric { id: u64 },
+    DuplicateMetric {
+        /// The metric id.
+        id: u64,
+    },
 }
 
 impl Error {
     /// Every [`code`](Self::code), one per variant, in declaration order: the
     /// list the bindings export (`errorCodes()`), which the SDK's
     /// `CORE_ERROR_CODES` is tested against.
-    pub const CODES: [&'static str; 22] = [
+    pub const CODES: [&'static str; 23] = [
         "TRUNCATED",
         "BAD_MAGIC",
         "UNKNOWN_ENCODING",
@@ -81,6 +200,7 @@ impl Error {
         "METRIC_NOT_FOUND",
         "INDEX_OUT_OF_RANGE",
         "BUFFER_SIZE",
+        "UNSUPPORTED_COMPRESSION",
         "INVALID_OPTIONS",
         "ENCODER_STATE",
         "LIMIT_EXCEEDED",
@@ -108,6 +228,7 @@ impl Error {
             Error::MetricNotFound { .. } => "METRIC_NOT_FOUND",
             Error::IndexOutOfRange { .. } => "INDEX_OUT_OF_RANGE",
             Error::BufferSize { .. } => "BUFFER_SIZE",
+            Error::UnsupportedCompression { .. } => "UNSUPPORTED_COMPRESSION",
             Error::InvalidOptions { .. } => "INVALID_OPTIONS",
             Error::EncoderState { .. } => "ENCODER_STATE",
             Error::LimitExceeded { .. } => "LIMIT_EXCEEDED",
@@ -166,6 +287,9 @@ impl fmt::Display for Error {
             Error::BufferSize { what, expected, actual } => {
                 write!(f, "{what} buffer has {actual} slots, needs {expected}")
             }
+            Error::UnsupportedCompression { codec, what } => {
+                write!(f, "{what} is {codec}-compressed, and this build leaves {codec} out (Cargo feature `{codec}`)")
+            }
             Error::InvalidOptions { detail } => write!(f, "invalid options: {detail}"),
             Error::EncoderState { detail } => write!(f, "encoder misuse: {detail}"),
             Error::LimitExceeded { what, value, limit } => write!(f, "{what} {value} exceeds the limit {limit}"),
@@ -203,6 +327,7 @@ mod tests {
             Error::MetricNotFound { key: String::new() },
             Error::IndexOutOfRange { index: 1, len: 0 },
             Error::BufferSize { what: "x", expected: 0, actual: 1 },
+            Error::UnsupportedCompression { codec: "x", what: "x" },
             Error::InvalidOptions { detail: String::new() },
             Error::EncoderState { detail: String::new() },
             Error::LimitExceeded { what: "x", value: 1, limit: 0 },
@@ -228,6 +353,7 @@ mod tests {
                 | Error::MetricNotFound { .. }
                 | Error::IndexOutOfRange { .. }
                 | Error::BufferSize { .. }
+                | Error::UnsupportedCompression { .. }
                 | Error::InvalidOptions { .. }
                 | Error::EncoderState { .. }
                 | Error::LimitExceeded { .. }

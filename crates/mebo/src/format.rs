@@ -34,10 +34,14 @@ pub enum ValueEncoding {
 /// Codec applied to a whole column payload (all metrics' columns concatenated).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Compression {
+    /// Stored as is (the default).
     #[default]
     None,
+    /// Zstandard frames.
     Zstd,
+    /// S2 blocks (klauspost's Snappy extension).
     S2,
+    /// LZ4 blocks.
     Lz4,
 }
 
@@ -54,7 +58,9 @@ pub enum Layout {
 }
 
 impl TimestampEncoding {
+    /// Every timestamp encoding.
     pub const ALL: [TimestampEncoding; 3] = [Self::Raw, Self::Delta, Self::DeltaPacked];
+    /// The header nibble's code.
     pub fn code(self) -> u8 {
         match self {
             Self::Raw => 0x1,
@@ -62,6 +68,7 @@ impl TimestampEncoding {
             Self::DeltaPacked => 0x5,
         }
     }
+    /// The encoding of a header nibble (`UnknownEncoding` otherwise).
     pub fn from_code(code: u8) -> Result<Self, Error> {
         match code {
             0x1 => Ok(Self::Raw),
@@ -70,6 +77,7 @@ impl TimestampEncoding {
             _ => Err(Error::UnknownEncoding { column: "timestamp", code }),
         }
     }
+    /// The name in configs and options, e.g. `deltapacked`.
     pub fn name(self) -> &'static str {
         match self {
             Self::Raw => "raw",
@@ -80,7 +88,9 @@ impl TimestampEncoding {
 }
 
 impl ValueEncoding {
+    /// Every value encoding.
     pub const ALL: [ValueEncoding; 4] = [Self::Raw, Self::Gorilla, Self::Chimp, Self::Alp];
+    /// The header nibble's code.
     pub fn code(self) -> u8 {
         match self {
             Self::Raw => 0x1,
@@ -89,6 +99,7 @@ impl ValueEncoding {
             Self::Alp => 0x6,
         }
     }
+    /// The encoding of a header nibble (`UnknownEncoding` otherwise).
     pub fn from_code(code: u8) -> Result<Self, Error> {
         match code {
             0x1 => Ok(Self::Raw),
@@ -98,6 +109,7 @@ impl ValueEncoding {
             _ => Err(Error::UnknownEncoding { column: "value", code }),
         }
     }
+    /// The name in configs and options, e.g. `gorilla`.
     pub fn name(self) -> &'static str {
         match self {
             Self::Raw => "raw",
@@ -109,7 +121,9 @@ impl ValueEncoding {
 }
 
 impl Compression {
+    /// Every codec.
     pub const ALL: [Compression; 4] = [Self::None, Self::Zstd, Self::S2, Self::Lz4];
+    /// The header nibble's code.
     pub fn code(self) -> u8 {
         match self {
             Self::None => 0x1,
@@ -118,6 +132,7 @@ impl Compression {
             Self::Lz4 => 0x4,
         }
     }
+    /// The codec of a header nibble (`UnknownCompression` naming `column` otherwise).
     pub fn from_code(code: u8, column: &'static str) -> Result<Self, Error> {
         match code {
             0x1 => Ok(Self::None),
@@ -127,6 +142,18 @@ impl Compression {
             _ => Err(Error::UnknownCompression { column, code }),
         }
     }
+    /// Whether this build reads and writes the codec: its Cargo feature
+    /// (`zstd`, `s2`, `lz4`) is on. A payload of a codec left out is
+    /// [`Error::UnsupportedCompression`].
+    pub fn is_built(self) -> bool {
+        match self {
+            Self::None => true,
+            Self::Zstd => cfg!(feature = "zstd"),
+            Self::S2 => cfg!(feature = "s2"),
+            Self::Lz4 => cfg!(feature = "lz4"),
+        }
+    }
+    /// The name in configs and options, e.g. `zstd`.
     pub fn name(self) -> &'static str {
         match self {
             Self::None => "none",
@@ -138,6 +165,7 @@ impl Compression {
 }
 
 impl Layout {
+    /// The name in options, e.g. `v2-shared`.
     pub fn name(self) -> &'static str {
         match self {
             Self::V1 => "v1",
@@ -177,9 +205,13 @@ name_parsing!(Layout, "layout", [Self::V1, Self::V2, Self::V2Shared]);
 /// e.g. `delta-zstd-gorilla-zstd`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ColumnConfig {
+    /// How timestamps are encoded.
     pub timestamp_encoding: TimestampEncoding,
+    /// Codec of the timestamp payload.
     pub timestamp_compression: Compression,
+    /// How values are encoded.
     pub value_encoding: ValueEncoding,
+    /// Codec of the value payload.
     pub value_compression: Compression,
 }
 

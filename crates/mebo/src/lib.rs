@@ -5,27 +5,36 @@
 //! tags) keyed by the xxHash64 of the metric name. Wire-compatible with the Go
 //! reference implementation, mebo v1.9.
 //!
-//! The tree follows the format: [`section`] holds one module per section of a
-//! blob, [`encoding`] one module per column encoding, [`compress`] one module per
-//! column codec; [`numeric`], [`text`] and [`blob_set`] are the blob API over them.
-//! `docs/FORMAT.md` describes every byte.
+//! The public API is the blob API: [`numeric`] and [`text`] blobs (open, read
+//! one metric or all of them, encode), [`blob_set`] for windows of blobs, their
+//! [`format`](mod@format) options, one [`Error`] with stable codes, [`DecodeLimits`] and
+//! [`metric_id`]. Inside, the tree follows the format: one module per section
+//! of a blob, one per column encoding, one per codec (`docs/FORMAT.md`
+//! describes every byte, `ARCHITECTURE.md` the tree); those are private.
 
 // Decoding handles hostile input: no unsafe code anywhere in the crate.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod blob_set;
-pub mod byte_order;
-pub mod compress;
-pub mod encoding;
+mod byte_order;
+mod compress;
+// Each codec and section writes as well as reads; a decode-only build
+// (`--no-default-features`) leaves the writing halves unused.
+#[cfg_attr(not(feature = "encode"), allow(dead_code))]
+mod encoding;
 pub mod error;
 pub mod format;
 pub mod hash;
 pub mod limits;
+mod lookup;
 pub mod numeric;
-#[doc(hidden)] // for the wasm bindings: not part of the format API
-pub mod order;
+mod order;
 mod payload;
-pub mod section;
+#[cfg(feature = "encode")]
+pub mod registry;
+#[cfg_attr(not(feature = "encode"), allow(dead_code))]
+mod section;
 pub mod text;
 
 // Lets the shared test helpers in tests/common name the crate as `mebo`.
@@ -41,3 +50,23 @@ pub use format::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEnco
 pub use hash::metric_id;
 pub use limits::DecodeLimits;
 pub use section::flags::BlobKind;
+
+/// The repository README's Rust example, compiled and run as a doctest
+/// (`cargo test --doc -p mebo`).
+#[cfg(all(doctest, feature = "encode"))]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExample;
+
+/// What the fuzz targets, the wasm bindings and the tests use of the crate's
+/// internals: not part of the API, and it may change in any release.
+#[doc(hidden)]
+pub mod internals {
+    #[cfg(feature = "encode")]
+    pub use crate::compress::compress;
+    pub use crate::compress::decompress;
+    pub use crate::encoding::{decode_timestamps, decode_values, decode_values_two};
+    #[cfg(feature = "encode")]
+    pub use crate::encoding::{encode_timestamps, encode_values};
+    pub use crate::order::{signed_key, stable_order};
+    pub use crate::section::flags::HEADER_SIZE;
+}

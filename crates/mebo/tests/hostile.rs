@@ -466,6 +466,63 @@ fn metric_names_that_do_not_hash_to_their_ids_are_refused() {
     assert!(matches!(text_err(&t), Error::NameHashMismatch { index: 1, .. }), "{:?}", text_err(&t));
 }
 
+/// Set the id of index entry `i` (numeric or text: the id leads the entry).
+fn set_id(b: &mut [u8], entry: usize, id: u64) {
+    let bytes = order_of(b).u64_bytes(id);
+    b[entry..entry + 8].copy_from_slice(&bytes);
+}
+
+#[test]
+fn repeated_ids_and_names_find_the_last_metric_in_both_kinds() {
+    // By id: metric 2 patched to metric 0's id.
+    let mut n = numeric(options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V1), 3, 4);
+    let at = entry_at(&n, 2);
+    set_id(&mut n, at, 1);
+    let blob = NumericBlob::open(&n).unwrap();
+    assert_eq!(blob.metric_ids(), [1, 2, 1]);
+    assert_eq!(blob.metric(1).unwrap().index(), 2);
+    let mut t = text_blob(TextEncoderOptions::default(), false);
+    let at = get_u32(&t, INDEX_OFF) + 2 * 16;
+    set_id(&mut t, at, 10);
+    let blob = TextBlob::open(&t).unwrap();
+    assert_eq!(blob.metric_ids(), [10, 11, 10]);
+    assert_eq!(blob.metric(10).unwrap().index(), 2);
+
+    // By name: metric 2 renamed to metric 0's name (and given its id).
+    let mut enc = NumericEncoder::new(0, options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V1));
+    for name in ["cpu.a", "cpu.b", "cpu.c"] {
+        enc.start_metric_name(name, 2).unwrap();
+        enc.add_points::<&str>(&[1, 2], &[1.0, 2.0], None).unwrap();
+        enc.end_metric().unwrap();
+    }
+    let mut n = enc.finish().unwrap();
+    let order = order_of(&n);
+    let mut payload = order.u16_bytes(3).to_vec();
+    for name in ["cpu.a", "cpu.b", "cpu.a"] {
+        payload.extend_from_slice(&order.u16_bytes(name.len() as u16));
+        payload.extend_from_slice(name.as_bytes());
+    }
+    insert_numeric(&mut n, 32, &payload);
+    n[0] |= 0x4;
+    let at = entry_at(&n, 2);
+    set_id(&mut n, at, mebo::metric_id("cpu.a"));
+    let blob = NumericBlob::open(&n).unwrap();
+    assert_eq!(blob.metric_by_name("cpu.a").unwrap().index(), 2);
+    assert_eq!(blob.metric(mebo::metric_id("cpu.a")).unwrap().index(), 2);
+    assert_eq!(blob.metric_by_name("cpu.b").unwrap().index(), 1);
+    assert!(blob.metric_by_name("cpu.c").is_err());
+    let mut t = text_blob(TextEncoderOptions::default(), true);
+    let at = name_at(&t, 2);
+    t[at..at + 7].copy_from_slice(b"log.app");
+    let at = get_u32(&t, INDEX_OFF) + 2 * 16;
+    set_id(&mut t, at, mebo::metric_id("log.app"));
+    let blob = TextBlob::open(&t).unwrap();
+    assert_eq!(blob.names().unwrap(), ["log.app", "log.db", "log.app"]);
+    assert_eq!(blob.metric_by_name("log.app").unwrap().index(), 2);
+    assert_eq!(blob.metric(mebo::metric_id("log.app")).unwrap().index(), 2);
+    assert!(blob.metric_by_name("log.web").is_err());
+}
+
 // ---------------------------------------------------------------- streams that end early
 
 /// Cut `cut` bytes off the end of the only metric's column in `p`.
@@ -514,16 +571,16 @@ fn value_streams_that_end_early_are_corrupt() {
 fn tag_columns_that_end_early_or_are_not_utf8_are_refused() {
     let b = numeric(NumericEncoderOptions { tags: true, ..options(TimestampEncoding::Raw, ValueEncoding::Raw, Layout::V1) }, 1, 10);
     let r = payload_range(&b, Payload::Tags);
-    let tags = mebo::compress::decompress(Compression::Zstd, &b[r], 1 << 20, "test").unwrap().into_owned();
+    let tags = mebo::internals::decompress(Compression::Zstd, &b[r], 1 << 20, "test").unwrap().into_owned();
     let mut short = b.clone();
-    let packed = mebo::compress::compress(Compression::Zstd, &tags[..tags.len() - 3]).unwrap().into_owned();
+    let packed = mebo::internals::compress(Compression::Zstd, &tags[..tags.len() - 3]).unwrap().into_owned();
     replace_payload(&mut short, Payload::Tags, &packed);
     assert!(matches!(numeric_err(&short), Error::CorruptColumn { what: "tag", metric: 0, .. }), "{:?}", numeric_err(&short));
     let mut bad = tags.clone();
     let first_text = bad.iter().position(|&c| c == b'h').unwrap();
     bad[first_text] = 0xFF;
     let mut utf = b.clone();
-    let packed = mebo::compress::compress(Compression::Zstd, &bad).unwrap().into_owned();
+    let packed = mebo::internals::compress(Compression::Zstd, &bad).unwrap().into_owned();
     replace_payload(&mut utf, Payload::Tags, &packed);
     assert!(matches!(numeric_err(&utf), Error::InvalidUtf8 { what: "tag", index: 0 }), "{:?}", numeric_err(&utf));
 }
@@ -560,7 +617,7 @@ fn text_values_and_tags_that_are_not_utf8_are_refused() {
     let data_off = get_u32(&b, 20);
     let mut packed = value[..data_off].to_vec();
     packed[3] = Compression::Zstd.code();
-    packed.extend_from_slice(&mebo::compress::compress(Compression::Zstd, &value[data_off..]).unwrap());
+    packed.extend_from_slice(&mebo::internals::compress(Compression::Zstd, &value[data_off..]).unwrap());
     assert!(matches!(text_err(&packed), Error::InvalidUtf8 { what: "text value", .. }), "{:?}", text_err(&packed));
 }
 

@@ -238,12 +238,12 @@ fn codec_columns_truncated_and_bit_flipped() {
             let mut columns = Vec::new();
             for enc in TimestampEncoding::ALL {
                 let mut col = Vec::new();
-                mebo::encoding::encode_timestamps(enc, &ts, order, &mut col);
+                mebo::internals::encode_timestamps(enc, &ts, order, &mut col);
                 columns.push((format!("{label} {enc:?} timestamps {order:?}"), col, ts.len()));
             }
             for enc in ValueEncoding::ALL {
                 let mut col = Vec::new();
-                mebo::encoding::encode_values(enc, &vs, order, &mut col);
+                mebo::internals::encode_values(enc, &vs, order, &mut col);
                 columns.push((format!("{label} {enc:?} values {order:?}"), col, vs.len()));
             }
             for (name, col, n) in &columns {
@@ -277,10 +277,10 @@ fn compressed_payloads_truncated_and_bit_flipped() {
     let mut runs = 0;
     for (label, ts, vs) in series().into_iter().step_by(4) {
         let mut raw = Vec::new();
-        mebo::encoding::encode_timestamps(TimestampEncoding::Delta, &ts, ByteOrder::Little, &mut raw);
-        mebo::encoding::encode_values(ValueEncoding::Gorilla, &vs, ByteOrder::Little, &mut raw);
+        mebo::internals::encode_timestamps(TimestampEncoding::Delta, &ts, ByteOrder::Little, &mut raw);
+        mebo::internals::encode_values(ValueEncoding::Gorilla, &vs, ByteOrder::Little, &mut raw);
         for codec in [Compression::Zstd, Compression::S2, Compression::Lz4] {
-            let packed = mebo::compress::compress(codec, &raw).unwrap().into_owned();
+            let packed = mebo::internals::compress(codec, &raw).unwrap().into_owned();
             let name = format!("{label} {codec:?}");
             let mut inputs: Vec<(String, Vec<u8>)> =
                 cut_points(packed.len()).into_iter().map(|c| (format!("cut at {c}"), packed[..c].to_vec())).collect();

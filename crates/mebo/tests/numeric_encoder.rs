@@ -49,7 +49,9 @@ fn misuse_is_refused_and_the_encoder_stays_usable() {
     // Finishing with an open metric.
     // (finish consumes the encoder, so check the count mismatch first)
     assert!(matches!(enc.end_metric(), Err(Error::CountMismatch { expected: 2, actual: 1, .. })));
-    // The mismatched metric was dropped; the encoder goes on.
+    // Numeric and text disagreed here; one registry now, as the reference: the
+    // refused metric stays open until it is completed or cancelled.
+    enc.cancel_metric();
     one_metric(&mut enc, "b", 2);
     let blob = enc.finish().unwrap();
     let b = NumericBlob::open(&blob).unwrap();
@@ -124,7 +126,10 @@ fn v1_refuses_a_column_over_16_bit_offsets() {
     enc.start_metric_name("next", 1).unwrap();
     enc.add_point(0, 0.0, None).unwrap();
     assert!(matches!(enc.end_metric(), Err(Error::LimitExceeded { what: "v1 column bytes", .. })));
-    // The refused metric is dropped; the blob with the first one is still valid.
+    // The refused metric stays open (one registry for both kinds, as the
+    // reference); dropped, the blob with the first one is still valid.
+    assert!(matches!(enc.finish(), Err(Error::EncoderState { .. })));
+    enc.cancel_metric();
     let blob = enc.finish().unwrap();
     assert_eq!(NumericBlob::open(&blob).unwrap().len(), 1);
 }

@@ -50,9 +50,9 @@ fn every_vector_frame_is_reproduced_byte_for_byte() {
         let name = case["name"].as_str().unwrap();
         let blob = std::fs::read(vectors_dir().join(case["file"].as_str().unwrap())).unwrap();
         for (payload, frame) in zstd_frames(&blob) {
-            let data =
-                mebo::compress::decompress(Compression::Zstd, frame, 1 << 26, payload).unwrap_or_else(|e| panic!("{name}: {payload}: {e}"));
-            let ours = mebo::compress::compress(Compression::Zstd, &data).unwrap();
+            let data = mebo::internals::decompress(Compression::Zstd, frame, 1 << 26, payload)
+                .unwrap_or_else(|e| panic!("{name}: {payload}: {e}"));
+            let ours = mebo::internals::compress(Compression::Zstd, &data).unwrap();
             assert!(
                 ours.as_ref() == frame,
                 "{name}: {payload} frame differs ({} input bytes; ours {} bytes, reference {}; first difference at {})",

@@ -15,6 +15,7 @@ export interface EncoderBindings<V, Vs> extends Freeable {
   addPoint(timestamp: bigint, value: V, tag?: string): void;
   addPoints(timestamps: BigInt64Array, values: Vs, tags?: string[]): void;
   endMetric(): void;
+  cancelMetric(): void;
   metricCount(): number;
   finish(): Uint8Array;
 }
@@ -99,6 +100,12 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
   /** End the open metric: it must have exactly the declared point count. */
   endMetric(): this {
     call(() => this.live().endMetric());
+    return this;
+  }
+
+  /** Drop the open metric and its points (after a refused `endMetric`, say). */
+  cancelMetric(): this {
+    call(() => this.live().cancelMetric());
     return this;
   }
 

@@ -17,8 +17,9 @@ type NumericEncoderBindings = EncoderBindings<number, Float64Array>;
 
 /**
  * Builds one numeric blob: `startMetric`, points, `endMetric`, for each
- * metric, then `finish`. A refused call leaves the encoder as it was (except a
- * refused `endMetric`, which drops that metric). `finish` leaves the encoder as
+ * metric, then `finish`. A refused call leaves the encoder as it was (a refused
+ * `endMetric` leaves the metric open: add the missing points, or drop it with
+ * `cancelMetric`). `finish` leaves the encoder as
  * it was: more metrics may follow and the blob be finished again.
  */
 export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly number[], Float64Array, NumericEncoderBindings> {

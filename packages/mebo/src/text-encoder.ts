@@ -14,9 +14,7 @@ export type { TextEncodeOptions } from './boundary-encode.js';
 export type TextMetricInput = MetricInput<readonly string[]>;
 
 /** The text encoder handle of the bindings, described structurally. */
-interface TextEncoderBindings extends EncoderBindings<string, string[]> {
-  cancelMetric(): void;
-}
+type TextEncoderBindings = EncoderBindings<string, string[]>;
 
 /**
  * Builds one text blob (named so as not to shadow the global `TextEncoder`):
@@ -40,12 +38,6 @@ export class TextBlobEncoder extends BlobEncoder<string, readonly string[], stri
   /** @internal */
   protected values(values: unknown): string[] {
     return args.strings(values, 'values');
-  }
-
-  /** Drop the open metric and its points. */
-  cancelMetric(): this {
-    call(() => this.live().cancelMetric());
-    return this;
   }
 }
 

@@ -102,6 +102,7 @@ impl<'a> BitReader<'a> {
         BitReader { data, pos: 0 }
     }
 
+    #[cfg(test)] // the codecs read through `lookahead`
     /// The next 64 bits, MSB-aligned, without consuming them. Bits past the
     /// end of the data read as zero.
     #[inline(always)]
@@ -120,6 +121,7 @@ impl<'a> BitReader<'a> {
         }
     }
 
+    #[cfg(test)] // the codecs read through `lookahead`
     #[inline(always)]
     fn peek_at(&self, bit_pos: usize) -> u64 {
         let (byte, offset) = (bit_pos >> 3, (bit_pos & 7) as u32);
@@ -148,6 +150,7 @@ impl<'a> BitReader<'a> {
         self.pos = self.pos.saturating_add(n as usize);
     }
 
+    #[cfg(test)] // the codecs read through `lookahead`
     /// Read `n` bits (`n <= 64`) as the low bits of the result.
     #[inline(always)]
     pub fn read_bits(&mut self, n: u32) -> u64 {
@@ -158,6 +161,7 @@ impl<'a> BitReader<'a> {
         value
     }
 
+    #[cfg(test)] // the codecs read through `lookahead`
     /// Read one bit.
     #[inline(always)]
     pub fn read_bit(&mut self) -> bool {
@@ -170,6 +174,7 @@ impl<'a> BitReader<'a> {
         self.pos == usize::MAX || self.pos as u64 > self.data.len() as u64 * 8
     }
 
+    #[cfg(test)] // the codecs read through `lookahead`
     /// Bytes touched by the bits consumed so far (the last one possibly in
     /// part), at most the data length.
     pub fn consumed_bytes(&self) -> usize {
@@ -209,6 +214,7 @@ impl Lookahead {
     }
 }
 
+#[cfg(test)] // the codecs read through `lookahead`
 /// The 64 bits starting `offset` (0..=7) bits into `bytes`.
 #[inline(always)]
 fn window_of(bytes: &[u8; 9], offset: u32) -> u64 {

@@ -10,7 +10,7 @@ use crate::encoding::{self, MAX_COLUMN_BYTES_PER_METRIC, MAX_COLUMN_BYTES_PER_PO
 use crate::error::{Error, Result};
 use crate::format::{Compression, Layout, TimestampEncoding, ValueEncoding};
 use crate::limits::DecodeLimits;
-use crate::order;
+use crate::lookup::MetricKeys;
 use crate::payload::Payload;
 use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::MetricNames;
@@ -25,15 +25,23 @@ const MAX_TAG_BYTES: usize = 257;
 /// What a numeric blob's header says about its layout and columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NumericOptions {
+    /// How timestamps are encoded.
     pub timestamp_encoding: TimestampEncoding,
+    /// How values are encoded.
     pub value_encoding: ValueEncoding,
+    /// Codec of the timestamp payload.
     pub timestamp_compression: Compression,
+    /// Codec of the value payload.
     pub value_compression: Compression,
+    /// Every point carries a tag.
     pub tags: bool,
+    /// Byte order of every field after the flag word.
     pub byte_order: ByteOrder,
+    /// Index layout: v1, v2, or v2 with the shared-timestamp table.
     pub layout: Layout,
     /// 0xEA30: 32-byte index entries (counts or offsets beyond 16 bits).
     pub extended_index: bool,
+    /// The blob carries the metric-names payload (two names collided).
     pub metric_names: bool,
 }
 
@@ -41,13 +49,11 @@ pub struct NumericOptions {
 #[derive(Debug, Clone)]
 pub struct NumericBlob<'a> {
     header: NumericHeader,
-    names: Option<Vec<Cow<'a, str>>>,
+    /// Ids and names in index order, and lookups by either.
+    keys: MetricKeys<'a>,
     /// Entries in index order, with absolute ranges into the payloads (a shared
     /// metric's timestamp range is its canonical metric's).
     entries: Vec<ColumnRanges>,
-    ids: Vec<u64>,
-    /// Index positions sorted by id, for lookup (v2 indexes are sorted already).
-    by_id: Vec<u32>,
     /// For each metric, the index of the first metric with the same timestamp
     /// range (itself unless it shares), so a shared column is decoded once.
     timestamp_source: Vec<u32>,
@@ -80,7 +86,7 @@ impl<'a> NumericBlob<'a> {
             if names.len() != metric_count {
                 return Err(Error::CountMismatch { what: "metric names", expected: metric_count, actual: names.len() });
             }
-            (Some(names.into_iter().map(Cow::Borrowed).collect::<Vec<_>>()), used)
+            (Some(names), used)
         } else {
             (None, 0)
         };
@@ -161,23 +167,15 @@ impl<'a> NumericBlob<'a> {
             }
         }
 
-        let ids: Vec<u64> = entries.iter().map(|e| e.id).collect();
-        if let Some(names) = &names {
-            let names: Vec<&str> = names.iter().map(|n| n.as_ref()).collect();
-            MetricNames::verify(&names, &ids)?;
-        }
-        let by_id: Vec<u32> = if !header.index_kind.is_sorted() {
-            // Positions are below `metric_count`, itself a u32.
-            order::stable_order(ids.iter().copied()).into_iter().map(|i| i as u32).collect()
-        } else if ids.windows(2).any(|w| w[0] > w[1]) {
+        let keys = MetricKeys::new(entries.iter().map(|e| e.id).collect(), names)?;
+        if header.index_kind.is_sorted() && keys.ids().windows(2).any(|w| w[0] > w[1]) {
             return Err(Error::InvalidHeader { detail: "v2 index is not sorted by metric id".into() });
-        } else {
-            (0..metric_count as u32).collect()
-        };
+        }
 
-        Ok(NumericBlob { header, names, entries, ids, by_id, timestamp_source, timestamps, values, tags, total_points })
+        Ok(NumericBlob { header, keys, entries, timestamp_source, timestamps, values, tags, total_points })
     }
 
+    /// The blob's start time, i64 microseconds.
     pub fn start_time(&self) -> i64 {
         self.header.start_time
     }
@@ -187,6 +185,7 @@ impl<'a> NumericBlob<'a> {
         self.entries.len()
     }
 
+    /// True when the blob has no metric (a blob always has one, but a crafted one may not).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -196,6 +195,7 @@ impl<'a> NumericBlob<'a> {
         self.total_points
     }
 
+    /// The options recorded in the header.
     pub fn options(&self) -> NumericOptions {
         let h = &self.header;
         NumericOptions {
@@ -222,12 +222,12 @@ impl<'a> NumericBlob<'a> {
 
     /// Metric ids in index order.
     pub fn metric_ids(&self) -> &[u64] {
-        &self.ids
+        self.keys.ids()
     }
 
     /// Metric names in index order, when the blob carries them.
     pub fn names(&self) -> Option<&[Cow<'a, str>]> {
-        self.names.as_deref()
+        self.keys.names()
     }
 
     /// Open a blob from bytes it then holds, as [`open_with_limits`]: a
@@ -252,10 +252,8 @@ impl<'a> NumericBlob<'a> {
     fn map_payloads(self, own: impl Fn(Payload<'a>) -> Payload<'static>) -> NumericBlob<'static> {
         NumericBlob {
             header: self.header,
-            names: self.names.map(|n| n.into_iter().map(|s| Cow::Owned(s.into_owned())).collect()),
+            keys: self.keys.into_owned(),
             entries: self.entries,
-            ids: self.ids,
-            by_id: self.by_id,
             timestamp_source: self.timestamp_source,
             timestamps: own(self.timestamps),
             values: own(self.values),
@@ -269,9 +267,16 @@ impl<'a> NumericBlob<'a> {
         (self.timestamps.len(), self.values.len(), self.tags.len())
     }
 
-    /// Index position of a metric id.
+    /// Index position of the metric with this id. When ids repeat (two names
+    /// with one hash) the last such metric, as the reference's lookup.
     pub fn position(&self, id: u64) -> Option<usize> {
-        self.by_id.binary_search_by_key(&id, |&i| self.ids[i as usize]).ok().map(|k| self.by_id[k] as usize)
+        self.keys.position(id)
+    }
+
+    /// Index position of the metric with this name: by the names payload when
+    /// there is one, else by the name's hash (the last match, as [`position`](Self::position)).
+    pub fn position_by_name(&self, name: &str) -> Option<usize> {
+        self.keys.position_by_name(name)
     }
 
     /// The metric at index position `index`.
@@ -290,11 +295,8 @@ impl<'a> NumericBlob<'a> {
 
     /// The metric with this name (by the names payload when present, else by hash).
     pub fn metric_by_name(&self, name: &str) -> Result<NumericMetric<'_, 'a>> {
-        let index = match &self.names {
-            Some(names) => names.iter().position(|n| n == name),
-            None => self.position(crate::hash::metric_id(name)),
-        };
-        index.map(|index| NumericMetric { blob: self, index }).ok_or_else(|| Error::MetricNotFound { key: format!("name {name:?}") })
+        let index = self.position_by_name(name).ok_or_else(|| Error::MetricNotFound { key: format!("name {name:?}") })?;
+        Ok(NumericMetric { blob: self, index })
     }
 
     /// All metrics in index order.
@@ -370,6 +372,7 @@ pub struct NumericMetric<'b, 'a> {
 }
 
 impl<'b, 'a> NumericMetric<'b, 'a> {
+    /// The metric's id.
     pub fn id(&self) -> u64 {
         self.blob.entries[self.index].id
     }
@@ -379,8 +382,9 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
         self.index
     }
 
+    /// The metric's name, when the blob carries names.
     pub fn name(&self) -> Option<&'b str> {
-        self.blob.names.as_ref().map(|n| n[self.index].as_ref())
+        self.blob.keys.name(self.index)
     }
 
     /// Point count.
@@ -388,6 +392,7 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
         self.blob.entries[self.index].count
     }
 
+    /// True when the metric has no point.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -402,12 +407,14 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
         self.blob.decode_values_at(self.index, out)
     }
 
+    /// Decode the timestamps.
     pub fn timestamps(&self) -> Result<Vec<i64>> {
         let mut out = vec![0; self.len()];
         self.timestamps_into(&mut out)?;
         Ok(out)
     }
 
+    /// Decode the values.
     pub fn values(&self) -> Result<Vec<f64>> {
         let mut out = vec![0.0; self.len()];
         self.values_into(&mut out)?;

@@ -12,7 +12,9 @@ pub struct NumericColumns {
     pub ids: Vec<u64>,
     /// `ids.len() + 1` point offsets.
     pub offsets: Vec<u32>,
+    /// Every point's timestamp.
     pub timestamps: Vec<i64>,
+    /// Every point's value.
     pub values: Vec<f64>,
 }
 

@@ -3,7 +3,8 @@
 //! Points are buffered per metric and encoded when the metric ends; the blob
 //! is assembled in `finish`: v2 layouts sort metrics by id, the shared-
 //! timestamp table deduplicates identical timestamp columns, then each payload
-//! is compressed with its codec.
+//! is compressed with its codec. Which calls are refused, and how, is the
+//! [metric registry](crate::registry)'s, the same as for text blobs.
 
 use std::collections::HashMap;
 
@@ -12,28 +13,31 @@ use crate::compress;
 use crate::encoding::{encode_timestamps, encode_values};
 use crate::error::{Error, Result};
 use crate::format::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
-use crate::hash::metric_id;
 use crate::order;
+use crate::registry::MetricRegistry;
 use crate::section::flags::HEADER_SIZE;
-use crate::section::metric_names::MetricNames;
 use crate::section::numeric_header::{IndexKind, NumericHeader};
 use crate::section::numeric_index::NumericIndexEntry;
 use crate::section::shared_timestamps::{SharedTimestampGroup, SharedTimestampTable};
 use crate::section::tags::{TagColumn, MAX_TAG_LEN};
 
-/// Most metrics in one blob (indexes in the shared-timestamp table are u16).
-pub const MAX_METRICS: usize = 65_536;
-
 /// How to write a numeric blob. Defaults are the reference's documented ones: delta timestamps,
 /// Gorilla values, no codecs, no tags, little endian, v1 layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NumericEncoderOptions {
+    /// How timestamps are encoded.
     pub timestamp_encoding: TimestampEncoding,
+    /// How values are encoded.
     pub value_encoding: ValueEncoding,
+    /// Codec of the timestamp payload.
     pub timestamp_compression: Compression,
+    /// Codec of the value payload.
     pub value_compression: Compression,
+    /// Store a tag string with every point (written only when one is not empty, as the reference).
     pub tags: bool,
+    /// Byte order of every field after the flag word.
     pub byte_order: ByteOrder,
+    /// Index layout.
     pub layout: Layout,
 }
 
@@ -47,6 +51,7 @@ impl NumericEncoderOptions {
         self
     }
 
+    /// The four column choices as a config.
     pub fn config(&self) -> ColumnConfig {
         ColumnConfig {
             timestamp_encoding: self.timestamp_encoding,
@@ -72,13 +77,6 @@ impl NumericEncoderOptions {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum IdentifierMode {
-    Undecided,
-    ById,
-    ByName,
-}
-
 /// A finished metric: its id and the lengths of its encoded columns.
 #[derive(Debug, Clone, Copy)]
 struct EncodedMetric {
@@ -89,29 +87,20 @@ struct EncodedMetric {
     tag_len: usize,
 }
 
-/// The metric being written.
-#[derive(Debug)]
-struct OpenMetric {
-    id: u64,
-    name: Option<String>,
-    declared: usize,
-}
-
-/// Builds one numeric blob. Errors from `start_*`, `add_*` and `end_metric`
-/// leave the encoder usable: a refused call changes nothing, except that an
-/// `end_metric` whose point count does not match drops the open metric.
+/// Builds one numeric blob. Every refused call leaves the encoder as it was
+/// (see [the registry's rules](crate::registry)): a refused `end_metric` leaves
+/// the metric open, to be completed or dropped with
+/// [`cancel_metric`](Self::cancel_metric).
 #[derive(Debug)]
 pub struct NumericEncoder {
     options: NumericEncoderOptions,
     start_time: i64,
-    mode: IdentifierMode,
+    pub(crate) registry: MetricRegistry,
     metrics: Vec<EncodedMetric>,
-    names: Vec<String>,
-    /// Name per id, to tell a repeated name from a hash collision.
-    seen: HashMap<u64, Option<String>>,
-    has_collision: bool,
+    /// An ended metric has a non-empty tag.
     has_non_empty_tag: bool,
-    open: Option<OpenMetric>,
+    /// The open metric has a non-empty tag.
+    open_has_tag: bool,
     timestamps: Vec<i64>,
     values: Vec<f64>,
     /// Encoded tags of the open metric.
@@ -122,17 +111,15 @@ pub struct NumericEncoder {
 }
 
 impl NumericEncoder {
+    /// A new encoder for a blob starting at `start_time`.
     pub fn new(start_time: i64, options: NumericEncoderOptions) -> NumericEncoder {
         NumericEncoder {
             options,
             start_time,
-            mode: IdentifierMode::Undecided,
+            registry: MetricRegistry::new(options.max_points_per_metric()),
             metrics: Vec::new(),
-            names: Vec::new(),
-            seen: HashMap::new(),
-            has_collision: false,
             has_non_empty_tag: false,
-            open: None,
+            open_has_tag: false,
             timestamps: Vec::new(),
             values: Vec::new(),
             open_tags: Vec::new(),
@@ -149,91 +136,43 @@ impl NumericEncoder {
 
     /// Metrics ended so far.
     pub fn metric_count(&self) -> usize {
-        self.metrics.len()
+        self.registry.len()
     }
 
-    /// Start a metric identified by its name (id = xxHash64 of the name).
+    /// True once two different names with the same hash were added. Both are
+    /// kept; the blob then carries the names, by which readers tell them apart.
+    pub fn has_collision(&self) -> bool {
+        self.registry.has_collision()
+    }
+
+    /// Start a metric identified by its name (id = xxHash64 of the name) that
+    /// will hold `points` points.
     pub fn start_metric_name(&mut self, name: &str, points: usize) -> Result<()> {
-        self.check_can_start(IdentifierMode::ByName, points)?;
-        if name.is_empty() {
-            return Err(Error::EncoderState { detail: "a metric name cannot be empty".into() });
-        }
-        let id = metric_id(name);
-        if let Some(Some(existing)) = self.seen.get(&id) {
-            if existing == name {
-                return Err(Error::DuplicateMetric { id });
-            }
-        }
-        self.mode = IdentifierMode::ByName;
-        self.open = Some(OpenMetric { id, name: Some(name.to_string()), declared: points });
-        Ok(())
+        self.registry.start_name(name, points).map(|_| ())
     }
 
-    /// Start a metric identified by a caller-chosen id (non-zero, unique).
+    /// Start a metric identified by a caller-chosen id (non-zero, unique) that
+    /// will hold `points` points.
     pub fn start_metric_id(&mut self, id: u64, points: usize) -> Result<()> {
-        self.check_can_start(IdentifierMode::ById, points)?;
-        if id == 0 {
-            return Err(Error::EncoderState { detail: "metric id 0 is reserved".into() });
-        }
-        if self.seen.contains_key(&id) {
-            return Err(Error::DuplicateMetric { id });
-        }
-        self.mode = IdentifierMode::ById;
-        self.open = Some(OpenMetric { id, name: None, declared: points });
-        Ok(())
-    }
-
-    fn check_can_start(&self, mode: IdentifierMode, points: usize) -> Result<()> {
-        if let Some(open) = &self.open {
-            return Err(Error::EncoderState { detail: format!("metric {:016x} is still open", open.id) });
-        }
-        if self.mode != IdentifierMode::Undecided && self.mode != mode {
-            return Err(Error::EncoderState { detail: "metrics started by name and by id cannot mix in one blob".into() });
-        }
-        let max = self.options.max_points_per_metric();
-        if points == 0 || points > max {
-            return Err(Error::LimitExceeded { what: "points per metric", value: points as u64, limit: max as u64 });
-        }
-        if self.metrics.len() >= MAX_METRICS {
-            return Err(Error::LimitExceeded { what: "metric count", value: MAX_METRICS as u64 + 1, limit: MAX_METRICS as u64 });
-        }
-        Ok(())
-    }
-
-    fn open_metric(&self, adding: usize) -> Result<&OpenMetric> {
-        let open = self.open.as_ref().ok_or(Error::EncoderState { detail: "no metric is open".into() })?;
-        if self.timestamps.len() + adding > open.declared {
-            return Err(Error::LimitExceeded {
-                what: "points added",
-                value: (self.timestamps.len() + adding) as u64,
-                limit: open.declared as u64,
-            });
-        }
-        Ok(open)
+        self.registry.start_id(id, points)
     }
 
     /// Add one point. `tag` is ignored unless tags are enabled (`None` = empty).
     pub fn add_point(&mut self, timestamp: i64, value: f64, tag: Option<&str>) -> Result<()> {
-        self.open_metric(1)?;
+        self.registry.room_for(1)?;
         if self.options.tags {
             self.push_tags(&[tag.unwrap_or("")])?;
         }
         self.timestamps.push(timestamp);
         self.values.push(value);
+        self.registry.add(1);
         Ok(())
     }
 
     /// Add points from parallel slices; `tags`, when given, has one per point.
+    /// Nothing is added unless all are.
     pub fn add_points<S: AsRef<str>>(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[S]>) -> Result<()> {
-        if timestamps.len() != values.len() {
-            return Err(Error::CountMismatch { what: "values for the timestamps", expected: timestamps.len(), actual: values.len() });
-        }
-        if let Some(tags) = tags {
-            if tags.len() != timestamps.len() {
-                return Err(Error::CountMismatch { what: "tags for the timestamps", expected: timestamps.len(), actual: tags.len() });
-            }
-        }
-        self.open_metric(timestamps.len())?;
+        self.registry.room_for_slices(timestamps.len(), values.len(), tags.map(<[S]>::len))?;
         if self.options.tags {
             match tags {
                 Some(tags) => self.push_tags(tags)?,
@@ -242,6 +181,7 @@ impl NumericEncoder {
         }
         self.timestamps.extend_from_slice(timestamps);
         self.values.extend_from_slice(values);
+        self.registry.add(timestamps.len());
         Ok(())
     }
 
@@ -250,24 +190,14 @@ impl NumericEncoder {
             return Err(Error::LimitExceeded { what: "tag bytes", value: t.as_ref().len() as u64, limit: MAX_TAG_LEN as u64 });
         }
         TagColumn::encode(tags, self.options.byte_order, &mut self.open_tags)?;
-        self.has_non_empty_tag |= tags.iter().any(|t| !t.as_ref().is_empty());
+        self.open_has_tag |= tags.iter().any(|t| !t.as_ref().is_empty());
         Ok(())
     }
 
     /// End the open metric: its point count must equal the declared one.
     pub fn end_metric(&mut self) -> Result<()> {
-        let open = self.open.take().ok_or(Error::EncoderState { detail: "no metric is open".into() })?;
-        let result = self.encode_open(&open);
-        self.timestamps.clear();
-        self.values.clear();
-        self.open_tags.clear();
-        result
-    }
-
-    fn encode_open(&mut self, open: &OpenMetric) -> Result<()> {
-        if self.timestamps.len() != open.declared {
-            return Err(Error::CountMismatch { what: "points in the metric", expected: open.declared, actual: self.timestamps.len() });
-        }
+        let open = self.registry.check_end()?;
+        let (id, count) = (open.id, open.declared);
         // v1 stores the previous metric's column lengths as 16-bit deltas.
         if self.options.layout == Layout::V1 {
             if let Some(prev) = self.metrics.last() {
@@ -283,20 +213,30 @@ impl NumericEncoder {
         encode_values(self.options.value_encoding, &self.values, order, &mut self.val_bytes);
         self.tag_bytes.extend_from_slice(&self.open_tags);
         self.metrics.push(EncodedMetric {
-            id: open.id,
-            count: open.declared,
+            id,
+            count,
             ts_len: self.ts_bytes.len() - ts0,
             val_len: self.val_bytes.len() - val0,
             tag_len: self.open_tags.len(),
         });
-        // Another name with this id was seen: the blob must carry the names.
-        if let Some(Some(_)) = self.seen.insert(open.id, open.name.clone()) {
-            self.has_collision = true;
-        }
-        if let Some(name) = &open.name {
-            self.names.push(name.clone());
-        }
+        self.has_non_empty_tag |= self.open_has_tag;
+        self.registry.end();
+        self.clear_open();
         Ok(())
+    }
+
+    /// Drop the open metric and its points, as if it had never been started.
+    pub fn cancel_metric(&mut self) {
+        if self.registry.cancel().is_some() {
+            self.clear_open();
+        }
+    }
+
+    fn clear_open(&mut self) {
+        self.timestamps.clear();
+        self.values.clear();
+        self.open_tags.clear();
+        self.open_has_tag = false;
     }
 
     /// Assemble the blob into a new buffer.
@@ -310,12 +250,7 @@ impl NumericEncoder {
     /// The encoder is unchanged: more metrics may follow and the blob be
     /// finished again.
     pub fn finish_into(&self, out: &mut Vec<u8>) -> Result<()> {
-        if let Some(open) = &self.open {
-            return Err(Error::EncoderState { detail: format!("metric {:016x} was not ended", open.id) });
-        }
-        if self.metrics.is_empty() {
-            return Err(Error::EncoderState { detail: "no metric was added".into() });
-        }
+        self.registry.check_finish()?;
         let o = self.options;
         let tags = o.tags && self.has_non_empty_tag;
 
@@ -379,10 +314,10 @@ impl NumericEncoder {
         let val_payload = compress::compress(o.value_compression, &val_raw)?;
         let tag_payload = if tags { compress::compress(Compression::Zstd, &tag_raw)? } else { Default::default() };
 
+        // The reference writes the names only when two of them collide.
         let mut names_payload = Vec::new();
-        if self.has_collision {
-            let names: Vec<&str> = order.iter().map(|&i| self.names[i].as_str()).collect();
-            MetricNames::encode(&names, o.byte_order, &mut names_payload)?;
+        if self.registry.has_collision() {
+            self.registry.write_names(order.iter().copied(), o.byte_order, &mut names_payload)?;
         }
 
         let index_offset = HEADER_SIZE + names_payload.len();
@@ -399,7 +334,7 @@ impl NumericEncoder {
             index_kind,
             byte_order: o.byte_order,
             tags,
-            metric_names: self.has_collision,
+            metric_names: self.registry.has_collision(),
             shared_timestamps: !shared.groups.is_empty(),
             timestamp_encoding: o.timestamp_encoding,
             value_encoding: o.value_encoding,

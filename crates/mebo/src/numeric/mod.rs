@@ -1,10 +1,10 @@
 //! Numeric blobs (magics 0xEA10, 0xEA20, 0xEA30): float64 values with int64
 //! microsecond timestamps and optionally a tag string per point.
 //!
-//! Layout: the 32-byte header ([`crate::section::numeric_header`]), the
-//! metric-names payload on a hash collision ([`crate::section::metric_names`]),
-//! one 16- or 32-byte index entry per metric ([`crate::section::numeric_index`]),
-//! the shared-timestamp table (v2-shared, [`crate::section::shared_timestamps`]),
+//! Layout: the 32-byte header (`section/numeric_header.rs`), the
+//! metric-names payload on a hash collision (`section/metric_names.rs`),
+//! one 16- or 32-byte index entry per metric (`section/numeric_index.rs`),
+//! the shared-timestamp table (v2-shared, `section/shared_timestamps.rs`),
 //! then the timestamp, value and tag payloads: every metric's column of each
 //! kind back to back, each payload compressed as a whole.
 //!
@@ -16,6 +16,8 @@ mod columns;
 #[cfg(feature = "encode")]
 mod encoder;
 
+#[cfg(feature = "encode")]
+pub use crate::registry::MAX_METRICS;
 pub use crate::section::numeric_header::{IndexKind, NumericHeader};
 pub use blob::{NumericBlob, NumericMetric, NumericOptions};
 pub use columns::NumericColumns;

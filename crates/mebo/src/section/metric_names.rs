@@ -9,8 +9,9 @@ use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
 use crate::hash::metric_id;
 
-/// Most names (and longest name, in bytes) the payload can hold.
+/// Most names the payload can hold: it counts them in a u16.
 pub const MAX_NAMES: usize = u16::MAX as usize;
+/// Longest name the payload can hold, in bytes: its length is a u16.
 pub const MAX_NAME_LEN: usize = u16::MAX as usize;
 
 /// Encoder, decoder and checker of the metric-names payload.

@@ -33,19 +33,22 @@ pub enum IndexKind {
 }
 
 impl IndexKind {
+    /// Bytes of one index entry.
     pub fn entry_size(self) -> usize {
         match self {
             IndexKind::V1 | IndexKind::V2Compact => 16,
             IndexKind::V2Extended => 32,
         }
     }
-    pub fn magic(self) -> u16 {
+    /// The magic that selects this layout.
+    pub(crate) fn magic(self) -> u16 {
         match self {
             IndexKind::V1 => MAGIC_NUMERIC_V1,
             IndexKind::V2Compact => MAGIC_NUMERIC_V2,
             IndexKind::V2Extended => MAGIC_NUMERIC_V2_EXT,
         }
     }
+    /// True when the index is sorted by id (v2).
     pub fn is_sorted(self) -> bool {
         self != IndexKind::V1
     }
@@ -54,25 +57,41 @@ impl IndexKind {
 /// A parsed numeric header; every field validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NumericHeader {
+    /// Which index layout the magic selects.
     pub index_kind: IndexKind,
+    /// Byte order of every field after the flag word (flag bit 1).
     pub byte_order: ByteOrder,
+    /// Every point carries a tag (flag bit 0).
     pub tags: bool,
+    /// The metric-names payload follows the header (flag bit 2).
     pub metric_names: bool,
+    /// The shared-timestamp table follows the index (flag bit 3).
     pub shared_timestamps: bool,
+    /// How timestamps are encoded.
     pub timestamp_encoding: TimestampEncoding,
+    /// How values are encoded.
     pub value_encoding: ValueEncoding,
+    /// Codec of the timestamp payload.
     pub timestamp_compression: Compression,
+    /// Codec of the value payload.
     pub value_compression: Compression,
+    /// Start time of the blob, i64 microseconds.
     pub start_time: i64,
+    /// Number of metrics.
     pub metric_count: u32,
+    /// Where the index starts: 32, or 32 plus the names payload.
     pub index_offset: u32,
+    /// Where the timestamp payload starts.
     pub timestamp_offset: u32,
+    /// Where the value payload starts.
     pub value_offset: u32,
+    /// Where the tag payload starts (it runs to the end of the blob).
     pub tag_offset: u32,
 }
 
 impl NumericHeader {
-    pub fn parse(data: &[u8]) -> Result<NumericHeader> {
+    /// Parse and check the header at the start of `data`.
+    pub(crate) fn parse(data: &[u8]) -> Result<NumericHeader> {
         if data.len() < HEADER_SIZE {
             return Err(Error::Truncated { what: "header", needed: HEADER_SIZE, available: data.len() });
         }
@@ -104,7 +123,8 @@ impl NumericHeader {
         })
     }
 
-    pub fn flags(&self) -> u16 {
+    /// The flag word: the magic, then the tags, byte order, names and shared-timestamp bits.
+    pub(crate) fn flags(&self) -> u16 {
         flags::compose(
             self.index_kind.magic(),
             &[
@@ -117,7 +137,7 @@ impl NumericHeader {
     }
 
     /// Append the 32 header bytes.
-    pub fn write(&self, out: &mut Vec<u8>) {
+    pub(crate) fn write(&self, out: &mut Vec<u8>) {
         let order = self.byte_order;
         out.extend_from_slice(&self.flags().to_le_bytes());
         out.push(self.timestamp_encoding.code() | (self.value_encoding.code() << 4));

@@ -29,6 +29,7 @@ pub struct TextOptions {
     pub data_compression: Compression,
     /// Every point carries a tag string.
     pub tags: bool,
+    /// Byte order of every field after the flag word (flag bit 1).
     pub byte_order: ByteOrder,
     /// The metric-names payload follows the header.
     pub metric_names: bool,
@@ -37,17 +38,23 @@ pub struct TextOptions {
 /// A parsed text header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TextHeader {
+    /// The options the header records.
     pub options: TextOptions,
+    /// Start time of the blob: the base of every metric's first delta.
     pub start_time: i64,
+    /// Number of metrics.
     pub metric_count: u32,
+    /// Where the index starts: 32, or 32 plus the names payload.
     pub index_offset: u32,
+    /// Where the data payload starts: the end of the index.
     pub data_offset: u32,
+    /// The data payload's length before compression.
     pub data_size: u32,
 }
 
 impl TextHeader {
     /// Parse the header at the start of `blob`.
-    pub fn parse(blob: &[u8]) -> Result<TextHeader> {
+    pub(crate) fn parse(blob: &[u8]) -> Result<TextHeader> {
         let Some(head) = blob.get(..HEADER_SIZE) else {
             return Err(Error::Truncated { what: "text header", needed: HEADER_SIZE, available: blob.len() });
         };
@@ -84,7 +91,7 @@ impl TextHeader {
     }
 
     /// The flag word: the magic, then the tags, byte order and names bits.
-    pub fn flags(&self) -> u16 {
+    pub(crate) fn flags(&self) -> u16 {
         let o = &self.options;
         flags::compose(
             MAGIC_TEXT_V1,
@@ -93,7 +100,7 @@ impl TextHeader {
     }
 
     /// Append the 32 header bytes to `out`.
-    pub fn write(&self, out: &mut Vec<u8>) {
+    pub(crate) fn write(&self, out: &mut Vec<u8>) {
         let o = &self.options;
         let order = o.byte_order;
         out.extend_from_slice(&self.flags().to_le_bytes());

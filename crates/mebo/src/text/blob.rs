@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 use crate::compress::decompress;
 use crate::error::{Error, Result};
-use crate::hash::metric_id;
 use crate::limits::DecodeLimits;
+use crate::lookup::MetricKeys;
 use crate::payload::Payload;
 use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::MetricNames;
@@ -36,14 +36,10 @@ struct Span {
 #[derive(Debug, Clone)]
 pub struct TextBlob<'a> {
     header: TextHeader,
-    names: Option<Vec<Cow<'a, str>>>,
-    ids: Vec<u64>,
+    /// Ids and names in index order, and lookups by either.
+    keys: MetricKeys<'a>,
     spans: Vec<Span>,
     data: Payload<'a>,
-    /// Index positions sorted by (id, position), for lookup by id.
-    by_id: Vec<u32>,
-    /// Index positions sorted by (name, position), when there are names.
-    by_name: Vec<u32>,
     total_points: usize,
 }
 
@@ -148,27 +144,7 @@ impl<'a> TextBlob<'a> {
             return Err(Error::CountMismatch { what: "text data payload bytes", expected: data_size, actual: data.len() });
         }
 
-        if let Some(names) = &names {
-            MetricNames::verify(names, &ids)?;
-        }
-        // Positions fit u32: the index holds at most u32::MAX entries.
-        let mut by_id: Vec<u32> = (0..count as u32).collect();
-        by_id.sort_by_key(|&i| (ids[i as usize], i));
-        let mut by_name: Vec<u32> = Vec::new();
-        if let Some(names) = &names {
-            by_name = (0..count as u32).collect();
-            by_name.sort_by_key(|&i| (names[i as usize], i));
-        }
-        Ok(TextBlob {
-            header,
-            names: names.map(|n| n.into_iter().map(Cow::Borrowed).collect()),
-            ids,
-            spans,
-            data: Payload::from(data),
-            by_id,
-            by_name,
-            total_points: total_points as usize,
-        })
+        Ok(TextBlob { header, keys: MetricKeys::new(ids, names)?, spans, data: Payload::from(data), total_points: total_points as usize })
     }
 
     /// Open a blob from bytes it then holds, as [`open_with_limits`]: a data
@@ -191,12 +167,9 @@ impl<'a> TextBlob<'a> {
     fn map_payload(self, own: impl FnOnce(Payload<'a>) -> Payload<'static>) -> TextBlob<'static> {
         TextBlob {
             header: self.header,
-            names: self.names.map(|n| n.into_iter().map(|s| Cow::Owned(s.into_owned())).collect()),
-            ids: self.ids,
+            keys: self.keys.into_owned(),
             spans: self.spans,
             data: own(self.data),
-            by_id: self.by_id,
-            by_name: self.by_name,
             total_points: self.total_points,
         }
     }
@@ -208,11 +181,12 @@ impl<'a> TextBlob<'a> {
 
     /// Number of metrics.
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.spans.len()
     }
 
+    /// True when the blob has no metric.
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.spans.is_empty()
     }
 
     /// The options recorded in the header.
@@ -227,12 +201,12 @@ impl<'a> TextBlob<'a> {
 
     /// Metric ids in index order (the order they were added).
     pub fn metric_ids(&self) -> &[u64] {
-        &self.ids
+        self.keys.ids()
     }
 
     /// Metric names in index order, when the blob carries them.
     pub fn names(&self) -> Option<&[Cow<'a, str>]> {
-        self.names.as_deref()
+        self.keys.names()
     }
 
     /// Points over all metrics.
@@ -248,20 +222,13 @@ impl<'a> TextBlob<'a> {
     /// Index position of the metric with this id. When ids repeat (two names
     /// with one hash) the last such metric, as the reference's lookup.
     pub fn position(&self, id: u64) -> Option<usize> {
-        let end = self.by_id.partition_point(|&i| self.ids[i as usize] <= id);
-        let last = *self.by_id.get(end.checked_sub(1)?)? as usize;
-        (self.ids[last] == id).then_some(last)
+        self.keys.position(id)
     }
 
     /// Index position of the metric with this name: by the names payload when
-    /// there is one, else by the name's hash.
+    /// there is one, else by the name's hash (the last match, as [`position`](Self::position)).
     pub fn position_by_name(&self, name: &str) -> Option<usize> {
-        let Some(names) = &self.names else {
-            return self.position(metric_id(name));
-        };
-        let end = self.by_name.partition_point(|&i| names[i as usize].as_ref() <= name);
-        let last = *self.by_name.get(end.checked_sub(1)?)? as usize;
-        (names[last] == name).then_some(last)
+        self.keys.position_by_name(name)
     }
 
     /// The metric with this id.
@@ -272,7 +239,7 @@ impl<'a> TextBlob<'a> {
 
     /// The metric with this name.
     pub fn metric_by_name(&self, name: &str) -> Result<TextMetric<'_>> {
-        let at = self.position_by_name(name).ok_or_else(|| Error::MetricNotFound { key: format!("{name:?}") })?;
+        let at = self.position_by_name(name).ok_or_else(|| Error::MetricNotFound { key: format!("name {name:?}") })?;
         self.metric_at(at)
     }
 
@@ -294,8 +261,8 @@ impl<'a> TextBlob<'a> {
         let span = self.spans[index];
         TextMetric {
             index,
-            id: self.ids[index],
-            name: self.names.as_ref().map(|n| n[index].as_ref()),
+            id: self.keys.ids()[index],
+            name: self.keys.name(index),
             // In range: open checked that the spans tile the decompressed payload.
             rows: self.data.get(span.start..span.end).unwrap_or_default(),
             count: span.count,
@@ -327,6 +294,7 @@ pub struct TextMetric<'b> {
 }
 
 impl<'b> TextMetric<'b> {
+    /// The metric's id.
     pub fn id(&self) -> u64 {
         self.id
     }
@@ -346,6 +314,7 @@ impl<'b> TextMetric<'b> {
         self.count
     }
 
+    /// True when the metric has no point.
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
@@ -370,10 +339,12 @@ impl<'b> TextMetric<'b> {
         Ok(())
     }
 
+    /// Decode the timestamps.
     pub fn timestamps(&self) -> Result<Vec<i64>> {
         self.rows().map(|row| row.map(|r| r.ts)).collect()
     }
 
+    /// Decode the values (borrowed from the blob).
     pub fn values(&self) -> Result<Vec<&'b str>> {
         self.rows().enumerate().map(|(i, row)| utf8(row?.value, "text value", i)).collect()
     }

@@ -56,7 +56,7 @@ impl TextBlob<'_> {
     }
 
     /// Decode every metric with values and tags as dictionaries (see
-    /// [`dictionary`](super::dictionary)): strings borrow the blob, each
+    /// [`Dictionary`](super::Dictionary)): strings borrow the blob, each
     /// distinct one checked for UTF-8 once.
     pub fn decode_dictionary(&self) -> Result<DictionaryColumns<'_>> {
         let points = self.total_points();
@@ -127,6 +127,7 @@ impl StringColumn {
         self.offsets.len().saturating_sub(1)
     }
 
+    /// True when there is no string.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -154,7 +155,9 @@ pub struct TextColumns {
     pub ids: Vec<u64>,
     /// `ids.len() + 1` point offsets.
     pub offsets: Vec<u32>,
+    /// Every point's timestamp.
     pub timestamps: Vec<i64>,
+    /// Every point's value.
     pub values: StringColumn,
     /// `None` when the blob has no tags.
     pub tags: Option<StringColumn>,

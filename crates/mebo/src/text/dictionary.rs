@@ -40,6 +40,7 @@ impl<'a> Dictionary<'a> {
         self.codes.len()
     }
 
+    /// True when there is no point.
     pub fn is_empty(&self) -> bool {
         self.codes.is_empty()
     }
@@ -58,7 +59,9 @@ pub struct DictionaryColumns<'a> {
     pub ids: Vec<u64>,
     /// `ids.len() + 1` point offsets: metric `m` owns points `offsets[m]..offsets[m + 1]`.
     pub offsets: Vec<u32>,
+    /// Every point's timestamp.
     pub timestamps: Vec<i64>,
+    /// Every point's value.
     pub values: Dictionary<'a>,
     /// `None` when the blob has no tags.
     pub tags: Option<Dictionary<'a>>,

@@ -7,25 +7,21 @@
 //! Every error leaves the encoder as it was before the failing call, so the
 //! caller can correct and go on: a refused point is not written, a refused
 //! `end_metric` leaves the metric open (add the missing points, or drop it with
-//! [`TextEncoder::cancel_metric`]), a refused `finish` changes nothing.
-
-use std::collections::{HashMap, HashSet};
+//! [`TextEncoder::cancel_metric`]), a refused `finish` changes nothing. Which
+//! calls are refused, and how, is the [metric registry](crate::registry)'s,
+//! the same as for numeric blobs.
 
 use crate::byte_order::ByteOrder;
 use crate::compress::compress;
 use crate::error::{Error, Result};
 use crate::format::{Compression, TimestampEncoding};
-use crate::hash::metric_id;
+use crate::registry::MetricRegistry;
 use crate::section::flags::HEADER_SIZE;
-use crate::section::metric_names::{MetricNames, MAX_NAMES};
 use crate::section::text_header::{TextHeader, TextOptions};
 use crate::section::text_index::{TextIndexEntry, ENTRY_SIZE};
 
 use super::rows::{RowLayout, MAX_TEXT_LEN};
 
-/// Most metrics one blob can hold (as the reference; by name one fewer, the
-/// most the names payload can count).
-pub const MAX_METRICS: usize = 65_536;
 /// Most points one metric can hold: the index stores the count as a u16.
 pub const MAX_POINTS_PER_METRIC: usize = u16::MAX as usize;
 
@@ -34,9 +30,11 @@ pub const MAX_POINTS_PER_METRIC: usize = u16::MAX as usize;
 pub struct TextEncoderOptions {
     /// `Raw` or `Delta`; `DeltaPacked` is refused.
     pub timestamp_encoding: TimestampEncoding,
+    /// Codec of the data payload as a whole.
     pub data_compression: Compression,
     /// Store a tag string with every point.
     pub tags: bool,
+    /// Byte order of every field after the flag word.
     pub byte_order: ByteOrder,
 }
 
@@ -62,43 +60,19 @@ impl Default for TextEncoderOptions {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Undecided,
-    ByName,
-    ById,
-}
-
-/// The metric being filled.
-#[derive(Debug)]
-struct Open {
-    id: u64,
-    name: Option<String>,
-    claimed: usize,
-    added: usize,
-    /// Where its rows start in `data`.
-    start: usize,
-    last_ts: i64,
-}
-
 /// Builds one text blob.
 #[derive(Debug)]
 pub struct TextEncoder {
     start_time: i64,
     options: TextEncoderOptions,
     layout: RowLayout,
-    mode: Mode,
+    pub(crate) registry: MetricRegistry,
     entries: Vec<TextIndexEntry>,
-    /// Names of the ended metrics, in index order (name mode).
-    names: Vec<String>,
-    used_names: HashSet<String>,
-    /// Ids of the ended metrics, with how many ended metrics carry each (more
-    /// than one only on a name hash collision).
-    used_ids: HashMap<u64, usize>,
-    collision: bool,
-    open: Option<Open>,
+    /// Where the open metric's rows start in `data`.
+    open_start: usize,
+    /// The open metric's last timestamp (the start time before its first point).
+    last_ts: i64,
     data: Vec<u8>,
-    hash: fn(&str) -> u64,
 }
 
 impl TextEncoder {
@@ -112,15 +86,11 @@ impl TextEncoder {
             start_time,
             options,
             layout: RowLayout::new(options.timestamp_encoding, options.tags, options.byte_order, start_time),
-            mode: Mode::Undecided,
+            registry: MetricRegistry::new(options.max_points_per_metric()),
             entries: Vec::new(),
-            names: Vec::new(),
-            used_names: HashSet::new(),
-            used_ids: HashMap::new(),
-            collision: false,
-            open: None,
+            open_start: 0,
+            last_ts: start_time,
             data: Vec::new(),
-            hash: metric_id,
         })
     }
 
@@ -131,70 +101,34 @@ impl TextEncoder {
 
     /// Metrics ended so far.
     pub fn metric_count(&self) -> usize {
-        self.entries.len()
+        self.registry.len()
     }
 
     /// True once two different names with the same hash were added. Both are
     /// kept; readers tell them apart by the names payload.
     pub fn has_collision(&self) -> bool {
-        self.collision
-    }
-
-    fn check_start(&self, mode: Mode, count: usize) -> Result<()> {
-        if let Some(open) = &self.open {
-            return Err(Error::EncoderState { detail: format!("metric {:016x} is not ended", open.id) });
-        }
-        if self.mode != Mode::Undecided && self.mode != mode {
-            return Err(Error::EncoderState { detail: "metrics are started either all by name or all by id".into() });
-        }
-        if count == 0 {
-            return Err(Error::EncoderState { detail: "a metric needs at least one point".into() });
-        }
-        if count > MAX_POINTS_PER_METRIC {
-            return Err(Error::LimitExceeded { what: "points per metric", value: count as u64, limit: MAX_POINTS_PER_METRIC as u64 });
-        }
-        let limit = if mode == Mode::ByName { MAX_NAMES } else { MAX_METRICS };
-        if self.entries.len() >= limit {
-            return Err(Error::LimitExceeded { what: "metric count", value: self.entries.len() as u64 + 1, limit: limit as u64 });
-        }
-        Ok(())
-    }
-
-    fn open_metric(&mut self, mode: Mode, id: u64, name: Option<String>, count: usize) {
-        self.mode = mode;
-        self.open = Some(Open { id, name, claimed: count, added: 0, start: self.data.len(), last_ts: self.start_time });
+        self.registry.has_collision()
     }
 
     /// Start a metric identified by `name` (its id is the name's hash) that
     /// will hold `count` points. The name must be non-empty and new to the blob.
     pub fn start_metric_name(&mut self, name: &str, count: usize) -> Result<()> {
-        self.check_start(Mode::ByName, count)?;
-        if name.is_empty() {
-            return Err(Error::EncoderState { detail: "a metric name must not be empty".into() });
-        }
-        if name.len() > u16::MAX as usize {
-            return Err(Error::LimitExceeded { what: "metric name length", value: name.len() as u64, limit: u16::MAX as u64 });
-        }
-        let id = (self.hash)(name);
-        if self.used_names.contains(name) {
-            return Err(Error::DuplicateMetric { id });
-        }
-        self.open_metric(Mode::ByName, id, Some(name.to_string()), count);
+        self.registry.start_name(name, count)?;
+        self.open_rows();
         Ok(())
     }
 
     /// Start a metric identified by `id` (non-zero, new to the blob) that will
     /// hold `count` points.
     pub fn start_metric_id(&mut self, id: u64, count: usize) -> Result<()> {
-        self.check_start(Mode::ById, count)?;
-        if id == 0 {
-            return Err(Error::EncoderState { detail: "metric id 0 is reserved".into() });
-        }
-        if self.used_ids.contains_key(&id) {
-            return Err(Error::DuplicateMetric { id });
-        }
-        self.open_metric(Mode::ById, id, None, count);
+        self.registry.start_id(id, count)?;
+        self.open_rows();
         Ok(())
+    }
+
+    fn open_rows(&mut self) {
+        self.open_start = self.data.len();
+        self.last_ts = self.start_time;
     }
 
     fn check_text(&self, what: &'static str, s: &str) -> Result<()> {
@@ -202,19 +136,6 @@ impl TextEncoder {
             return Err(Error::LimitExceeded { what, value: s.len() as u64, limit: MAX_TEXT_LEN as u64 });
         }
         Ok(())
-    }
-
-    /// Check that `n` more points fit the open metric and return it.
-    fn room_for(&self, n: usize) -> Result<&Open> {
-        let open = self.open.as_ref().ok_or_else(|| Error::EncoderState { detail: "no metric is started".into() })?;
-        if open.added + n > open.claimed {
-            return Err(Error::CountMismatch {
-                what: "points added beyond the metric's count",
-                expected: open.claimed,
-                actual: open.added + n,
-            });
-        }
-        Ok(open)
     }
 
     /// Offsets in the index are u32: the uncompressed payload must stay below 4 GiB.
@@ -230,37 +151,27 @@ impl TextEncoder {
     /// blob has tags (`None` stores an empty tag) and ignored otherwise, as
     /// the reference does. Values and tags are at most 255 bytes.
     pub fn add_point(&mut self, timestamp: i64, value: &str, tag: Option<&str>) -> Result<()> {
-        let open = self.room_for(1)?;
+        self.registry.room_for(1)?;
         let tag = if self.options.tags { tag.unwrap_or("") } else { "" };
         self.check_text("text value length", value)?;
         self.check_text("text tag length", tag)?;
-        let prev = open.last_ts;
+        let prev = self.last_ts;
         self.check_data_size(self.layout.row_len(prev, timestamp, value.as_bytes(), tag.as_bytes()))?;
         self.layout.encode_row(prev, timestamp, value.as_bytes(), tag.as_bytes(), &mut self.data);
-        if let Some(open) = &mut self.open {
-            open.added += 1;
-            open.last_ts = timestamp;
-        }
+        self.registry.add(1);
+        self.last_ts = timestamp;
         Ok(())
     }
 
     /// Add many points at once: `timestamps` and `values` (and `tags` when
     /// given) have one entry per point. Nothing is written unless all fit.
     pub fn add_points<S: AsRef<str>>(&mut self, timestamps: &[i64], values: &[S], tags: Option<&[S]>) -> Result<()> {
-        if values.len() != timestamps.len() {
-            return Err(Error::CountMismatch { what: "values vs timestamps", expected: timestamps.len(), actual: values.len() });
-        }
-        if let Some(tags) = tags {
-            if tags.len() != timestamps.len() {
-                return Err(Error::CountMismatch { what: "tags vs timestamps", expected: timestamps.len(), actual: tags.len() });
-            }
-        }
-        let open = self.room_for(timestamps.len())?;
+        self.registry.room_for_slices(timestamps.len(), values.len(), tags.map(<[S]>::len))?;
         let tag_of = |i: usize| match tags {
             Some(tags) if self.options.tags => tags[i].as_ref(),
             _ => "",
         };
-        let mut prev = open.last_ts;
+        let mut prev = self.last_ts;
         let mut size = 0usize;
         for (i, (&ts, value)) in timestamps.iter().zip(values).enumerate() {
             self.check_text("text value length", value.as_ref())?;
@@ -269,46 +180,30 @@ impl TextEncoder {
             prev = ts;
         }
         self.check_data_size(size)?;
-        let mut prev = open.last_ts;
+        let mut prev = self.last_ts;
         self.data.reserve(size);
         for (i, (&ts, value)) in timestamps.iter().zip(values).enumerate() {
             self.layout.encode_row(prev, ts, value.as_ref().as_bytes(), tag_of(i).as_bytes(), &mut self.data);
             prev = ts;
         }
-        if let Some(open) = &mut self.open {
-            open.added += timestamps.len();
-            open.last_ts = prev;
-        }
+        self.registry.add(timestamps.len());
+        self.last_ts = prev;
         Ok(())
     }
 
     /// End the started metric; it must hold exactly the count it was started with.
     pub fn end_metric(&mut self) -> Result<()> {
-        let open = self.open.as_ref().ok_or_else(|| Error::EncoderState { detail: "no metric is started".into() })?;
-        if open.added != open.claimed {
-            return Err(Error::CountMismatch { what: "points of the metric", expected: open.claimed, actual: open.added });
-        }
-        let Some(open) = self.open.take() else { return Ok(()) };
-        // Fits: data stays below u32::MAX bytes and claimed below u16::MAX.
-        self.entries.push(TextIndexEntry { id: open.id, count: open.claimed as u16, offset: open.start as u32 });
-        let same_id = self.used_ids.entry(open.id).or_insert(0);
-        *same_id += 1;
-        if let Some(name) = open.name {
-            // Started by name and new: a repeated id is a different name with the same hash.
-            self.collision |= *same_id > 1;
-            self.used_names.insert(name.clone());
-            self.names.push(name);
-        }
+        let open = self.registry.check_end()?;
+        // Fits: data stays below u32::MAX bytes and counts at most u16::MAX.
+        self.entries.push(TextIndexEntry { id: open.id, count: open.declared as u16, offset: self.open_start as u32 });
+        self.registry.end();
         Ok(())
     }
 
     /// Drop the started metric and its points, as if it had never been started.
     pub fn cancel_metric(&mut self) {
-        if let Some(open) = self.open.take() {
-            self.data.truncate(open.start);
-            if self.entries.is_empty() {
-                self.mode = Mode::Undecided;
-            }
+        if self.registry.cancel().is_some() {
+            self.data.truncate(self.open_start);
         }
     }
 
@@ -323,19 +218,14 @@ impl TextEncoder {
     /// encoder is not consumed: more metrics may be added and the blob
     /// finished again.
     pub fn finish_into(&self, out: &mut Vec<u8>) -> Result<()> {
-        if let Some(open) = &self.open {
-            return Err(Error::EncoderState { detail: format!("metric {:016x} is not ended", open.id) });
-        }
-        if self.entries.is_empty() {
-            return Err(Error::EncoderState { detail: "a blob needs at least one metric".into() });
-        }
+        self.registry.check_finish()?;
         let payload = compress(self.options.data_compression, &self.data)?;
         // Name mode always writes the names (the reference does too, so a
         // name lookup works and collisions stay distinguishable).
-        let by_name = self.mode == Mode::ByName;
+        let by_name = self.registry.by_name();
         let mut names = Vec::new();
         if by_name {
-            MetricNames::encode(&self.names, self.options.byte_order, &mut names)?;
+            self.registry.write_names(0..self.entries.len(), self.options.byte_order, &mut names)?;
         }
         let index_offset = HEADER_SIZE + names.len();
         let data_offset = index_offset + self.entries.len() * ENTRY_SIZE;
@@ -368,6 +258,7 @@ impl TextEncoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::section::metric_names::MetricNames;
     use crate::text::TextBlob;
 
     fn opts(enc: TimestampEncoding, comp: Compression, tags: bool, order: ByteOrder) -> TextEncoderOptions {
@@ -381,13 +272,15 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "zstd")] // the default options
     fn misuse_is_reported_and_recoverable() {
         let mut e = TextEncoder::new(10, TextEncoderOptions::default()).unwrap();
         assert!(matches!(e.add_point(1, "x", None), Err(Error::EncoderState { .. })));
         assert!(matches!(e.end_metric(), Err(Error::EncoderState { .. })));
         assert!(matches!(e.finish(), Err(Error::EncoderState { .. })));
         assert!(matches!(e.start_metric_name("", 1), Err(Error::EncoderState { .. })));
-        assert!(matches!(e.start_metric_name("a", 0), Err(Error::EncoderState { .. })));
+        // Numeric and text disagreed here; one registry now: zero points is LimitExceeded.
+        assert!(matches!(e.start_metric_name("a", 0), Err(Error::LimitExceeded { .. })));
         assert!(matches!(e.start_metric_name("a", 65_536), Err(Error::LimitExceeded { .. })));
         e.start_metric_name("a", 2).unwrap();
         assert!(matches!(e.start_metric_name("b", 1), Err(Error::EncoderState { .. })));
@@ -395,10 +288,11 @@ mod tests {
         e.add_point(1, &"v".repeat(255), Some("tag ignored: no tags")).unwrap();
         assert!(matches!(e.end_metric(), Err(Error::CountMismatch { expected: 2, actual: 1, .. })));
         assert!(matches!(e.finish(), Err(Error::EncoderState { .. })));
-        assert!(matches!(e.add_points(&[2, 3], &["p", "q"], None), Err(Error::CountMismatch { .. })));
+        // Numeric and text disagreed here; one registry now: points past the count are LimitExceeded.
+        assert!(matches!(e.add_points(&[2, 3], &["p", "q"], None), Err(Error::LimitExceeded { .. })));
         assert!(matches!(e.add_points(&[2], &["p", "q"], None), Err(Error::CountMismatch { .. })));
         e.add_points(&[2], &["p"], None).unwrap();
-        assert!(matches!(e.add_point(3, "x", None), Err(Error::CountMismatch { .. })));
+        assert!(matches!(e.add_point(3, "x", None), Err(Error::LimitExceeded { .. })));
         e.end_metric().unwrap();
         assert!(matches!(e.start_metric_name("a", 1), Err(Error::DuplicateMetric { .. })));
         assert!(matches!(e.start_metric_id(7, 1), Err(Error::EncoderState { .. })));
@@ -453,7 +347,7 @@ mod tests {
     fn colliding_names_are_kept_apart_by_the_names_payload() {
         let mut e = TextEncoder::new(0, opts(TimestampEncoding::Delta, Compression::None, false, ByteOrder::Little)).unwrap();
         // Every name hashes alike here: real xxHash64 collisions are too rare to find.
-        e.hash = |_| 0x1234;
+        e.registry.hash = |_| 0x1234;
         for (name, v) in [("first", "1"), ("second", "2")] {
             e.start_metric_name(name, 1).unwrap();
             e.add_point(3, v, None).unwrap();
@@ -470,6 +364,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "zstd")] // the default options
     fn finish_is_repeatable() {
         let mut e = TextEncoder::new(0, TextEncoderOptions::default()).unwrap();
         e.start_metric_name("a", 1).unwrap();
@@ -481,7 +376,7 @@ mod tests {
         e.add_point(2, "y", None).unwrap();
         e.end_metric().unwrap();
         let second = TextBlob::open(&e.finish().unwrap()).unwrap().decode_all().unwrap();
-        assert_eq!(second.ids, [metric_id("a"), metric_id("b")]);
+        assert_eq!(second.ids, [crate::metric_id("a"), crate::metric_id("b")]);
         assert_eq!(second.values.iter().collect::<Vec<_>>(), ["x", "y"]);
     }
 }

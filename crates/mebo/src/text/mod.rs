@@ -1,10 +1,10 @@
 //! Text blobs (magic 0xEB10): per metric, points of an i64 timestamp, a string
 //! value of at most 255 bytes and optionally a tag string of at most 255 bytes.
 //!
-//! Layout: the 32-byte header ([`crate::section::text_header`]), the
+//! Layout: the 32-byte header (`section/text_header.rs`), the
 //! metric-names payload when the blob was written by name
-//! ([`crate::section::metric_names`]), one 16-byte index entry per metric
-//! ([`crate::section::text_index`]), then the data payload: every metric's
+//! (`section/metric_names.rs`), one 16-byte index entry per metric
+//! (`section/text_index.rs`), then the data payload: every metric's
 //! rows back to back, compressed as a whole. Unlike numeric blobs the data is
 //! stored row by row (timestamp, lengths, value, tag per point), see `rows`.
 //!
@@ -18,13 +18,16 @@ mod dictionary;
 mod encoder;
 mod rows;
 
+#[cfg(feature = "encode")]
+pub use crate::registry::MAX_METRICS;
 pub use crate::section::text_header::{TextHeader, TextOptions};
 pub use blob::{TextBlob, TextMetric};
 pub use columns::{StringColumn, TextColumns};
 pub use dictionary::{Dictionary, DictionaryColumns};
 #[cfg(feature = "encode")]
-pub use encoder::{TextEncoder, TextEncoderOptions, MAX_METRICS, MAX_POINTS_PER_METRIC};
+pub use encoder::{TextEncoder, TextEncoderOptions, MAX_POINTS_PER_METRIC};
 pub use rows::MAX_TEXT_LEN;
 
-#[cfg(all(test, feature = "encode"))]
+// Round trips through every codec.
+#[cfg(all(test, feature = "encode", feature = "zstd", feature = "s2", feature = "lz4"))]
 mod tests;

@@ -55,7 +55,7 @@ pub fn v1_columns(blob: &[u8]) -> (ByteOrder, Vec<RawColumns>) {
     let val_payload = &blob[val_start..tag_start];
     // The tag payload is always zstd: cut the tag columns out of its decompressed bytes.
     let tag_payload = if flags & 0x1 != 0 {
-        mebo::compress::decompress(mebo::Compression::Zstd, &blob[tag_start..], 1 << 24, "tags").unwrap().into_owned()
+        mebo::internals::decompress(mebo::Compression::Zstd, &blob[tag_start..], 1 << 24, "tags").unwrap().into_owned()
     } else {
         blob[tag_start..].to_vec()
     };

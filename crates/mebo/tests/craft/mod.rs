@@ -146,7 +146,7 @@ pub fn bomb(codec: Compression) -> &'static [u8] {
     let all = BOMBS.get_or_init(|| {
         [Compression::Zstd, Compression::S2, Compression::Lz4]
             .into_iter()
-            .map(|c| (c, mebo::compress::compress(c, zeros()).unwrap().into_owned()))
+            .map(|c| (c, mebo::internals::compress(c, zeros()).unwrap().into_owned()))
             .collect()
     });
     &all.iter().find(|(c, _)| *c == codec).unwrap().1

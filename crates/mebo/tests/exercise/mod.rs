@@ -277,7 +277,7 @@ pub fn timestamp_decoders(col: &[u8], count: usize, order: mebo::ByteOrder) -> V
         .iter()
         .map(|&enc| {
             let mut out = vec![0i64; count];
-            mebo::encoding::decode_timestamps(enc, col, order, &mut out).map(|()| out)
+            mebo::internals::decode_timestamps(enc, col, order, &mut out).map(|()| out)
         })
         .collect()
 }
@@ -288,7 +288,7 @@ pub fn value_decoders(col: &[u8], count: usize, order: mebo::ByteOrder) -> Vec<R
         .iter()
         .map(|&enc| {
             let mut out = vec![0f64; count];
-            mebo::encoding::decode_values(enc, col, order, &mut out).map(|()| out)
+            mebo::internals::decode_values(enc, col, order, &mut out).map(|()| out)
         })
         .collect()
 }
@@ -298,7 +298,7 @@ pub fn decompressors(data: &[u8], cap: usize) -> Vec<Result<usize>> {
     Compression::ALL
         .iter()
         .map(|&codec| {
-            let r = mebo::compress::decompress(codec, data, cap, "fuzz").map(|out| out.len());
+            let r = mebo::internals::decompress(codec, data, cap, "fuzz").map(|out| out.len());
             if let (Ok(len), false) = (&r, codec == Compression::None) {
                 assert!(*len <= cap, "{codec:?} produced {len} bytes over the cap {cap}");
             }

@@ -97,6 +97,8 @@ pub(crate) mod test_vectors {
                 || opts["timestampCompression"] != "none"
                 || opts["valueCompression"] != "none"
                 || opts["timestampEncoding"] != encoding
+                // A tag payload is always zstd.
+                || (opts["tags"] == true && !crate::Compression::Zstd.is_built())
             {
                 continue;
             }

@@ -1,0 +1,123 @@
+//! The keys of an opened blob's metrics, ids and (when the blob carries them)
+//! names, and finding a metric by either: one implementation for both kinds.
+//!
+//! Ids repeat only when two names share a hash (the blob then carries the
+//! names) or in a crafted blob; names repeat only in a crafted one. A lookup
+//! finds the **last** metric in index order with that id or name, as the
+//! reference's decoders do (each fills a map in index order, later entries
+//! replacing earlier ones). A name is looked up by the names payload when
+//! there is one, else by its hash.
+
+use std::borrow::Cow;
+
+use crate::error::Result;
+use crate::hash::metric_id;
+use crate::order;
+use crate::section::metric_names::MetricNames;
+
+/// Ids and names of a blob's metrics, in index order, with an index for lookups.
+#[derive(Debug, Clone)]
+pub(crate) struct MetricKeys<'a> {
+    ids: Vec<u64>,
+    names: Option<Vec<Cow<'a, str>>>,
+    /// Index positions sorted by (id, position).
+    by_id: Vec<u32>,
+}
+
+impl<'a> MetricKeys<'a> {
+    /// The keys of a blob's metrics: `names`, when present, must hash to `ids`
+    /// one for one (`NameHashMismatch` or `CountMismatch` otherwise).
+    pub fn new(ids: Vec<u64>, names: Option<Vec<&'a str>>) -> Result<MetricKeys<'a>> {
+        if let Some(names) = &names {
+            MetricNames::verify(names, &ids)?;
+        }
+        // Positions fit u32: an index holds at most u32::MAX entries. Ids in
+        // order already (every v2 numeric index) need no sort.
+        let by_id: Vec<u32> = if ids.windows(2).all(|w| w[0] <= w[1]) {
+            (0..ids.len() as u32).collect()
+        } else {
+            order::stable_order(ids.iter().copied()).into_iter().map(|i| i as u32).collect()
+        };
+        Ok(MetricKeys { ids, names: names.map(|n| n.into_iter().map(Cow::Borrowed).collect()), by_id })
+    }
+
+    /// Metric ids in index order.
+    pub fn ids(&self) -> &[u64] {
+        &self.ids
+    }
+
+    /// Metric names in index order, when the blob carries them.
+    pub fn names(&self) -> Option<&[Cow<'a, str>]> {
+        self.names.as_deref()
+    }
+
+    /// The name of the metric at `index`, when the blob carries names.
+    pub fn name(&self, index: usize) -> Option<&str> {
+        self.names.as_ref()?.get(index).map(|n| n.as_ref())
+    }
+
+    /// Index position of the last metric with this id.
+    pub fn position(&self, id: u64) -> Option<usize> {
+        let end = self.by_id.partition_point(|&i| self.ids[i as usize] <= id);
+        let last = *self.by_id.get(end.checked_sub(1)?)? as usize;
+        (self.ids[last] == id).then_some(last)
+    }
+
+    /// Index position of the last metric with this name: by the names when
+    /// the blob carries them, else by the name's hash.
+    pub fn position_by_name(&self, name: &str) -> Option<usize> {
+        let id = metric_id(name);
+        let Some(names) = &self.names else {
+            return self.position(id);
+        };
+        // Every name hashes to its metric's id (checked in `new`): only the
+        // metrics with this id can have this name.
+        let start = self.by_id.partition_point(|&i| self.ids[i as usize] < id);
+        let end = self.by_id.partition_point(|&i| self.ids[i as usize] <= id);
+        self.by_id[start..end].iter().rev().map(|&i| i as usize).find(|&i| names[i] == name)
+    }
+
+    /// The keys with no borrow left.
+    pub fn into_owned(self) -> MetricKeys<'static> {
+        MetricKeys {
+            ids: self.ids,
+            names: self.names.map(|n| n.into_iter().map(|s| Cow::Owned(s.into_owned())).collect()),
+            by_id: self.by_id,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+
+    #[test]
+    fn lookups_find_the_last_of_repeated_keys() {
+        let (a, b) = (metric_id("a"), metric_id("b"));
+        for ids in [vec![b, a, b, a], vec![a, a, b, b]] {
+            let keys = MetricKeys::new(ids.clone(), None).unwrap();
+            let last = |id| ids.iter().rposition(|&x| x == id);
+            assert_eq!(keys.position(a), last(a));
+            assert_eq!(keys.position(b), last(b));
+            assert_eq!(keys.position_by_name("a"), last(a));
+            assert_eq!(keys.position(7), None);
+            assert_eq!(keys.position_by_name("c"), None);
+        }
+        let names = vec!["b", "a", "b", "a"];
+        let keys = MetricKeys::new(names.iter().map(|n| metric_id(n)).collect(), Some(names)).unwrap();
+        assert_eq!(keys.position_by_name("a"), Some(3));
+        assert_eq!(keys.position_by_name("b"), Some(2));
+        assert_eq!(keys.position(a), Some(3));
+        assert_eq!(keys.position_by_name("c"), None);
+        assert_eq!(keys.name(1), Some("a"));
+        assert!(MetricKeys::new(vec![], None).unwrap().position(0).is_none());
+    }
+
+    #[test]
+    fn names_must_hash_to_the_ids() {
+        let err = MetricKeys::new(vec![metric_id("a"), 5], Some(vec!["a", "b"])).unwrap_err();
+        assert!(matches!(err, Error::NameHashMismatch { index: 1, .. }), "{err}");
+        assert!(matches!(MetricKeys::new(vec![metric_id("a")], Some(vec![])), Err(Error::CountMismatch { .. })));
+    }
+}
