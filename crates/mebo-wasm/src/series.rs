@@ -5,8 +5,6 @@
 
 use std::ops::Range;
 
-use mebo::internals::{signed_key, stable_order};
-
 /// The points of a series with `from <= t < to`.
 #[derive(Debug, PartialEq)]
 pub enum Selection {
@@ -18,7 +16,7 @@ pub enum Selection {
 
 impl Selection {
     pub fn of(timestamps: &[i64], from: i64, to: i64) -> Selection {
-        if timestamps.is_sorted() {
+        if in_order(timestamps) {
             let lo = timestamps.partition_point(|&t| t < from);
             let hi = timestamps.partition_point(|&t| t < to).max(lo);
             Selection::Span(lo..hi)
@@ -34,6 +32,13 @@ impl Selection {
             Selection::Picked(indexes) => indexes.iter().map(|&i| column[i].clone()).collect(),
         }
     }
+}
+
+/// Whether the timestamps never go backwards. Every pair is compared, with no
+/// early exit, so the loop vectorizes: the usual series is in order and read
+/// to its end anyway.
+fn in_order(timestamps: &[i64]) -> bool {
+    timestamps.iter().zip(timestamps.iter().skip(1)).fold(true, |ok, (a, b)| ok & (a <= b))
 }
 
 /// How `decimate` thins a series.
@@ -82,11 +87,11 @@ pub fn decimate(timestamps: &[i64], values: &[f64], from: Option<i64>, to: Optio
     // place when the window holds no NaN; any other is first copied into the
     // points to look at, in time order.
     let kept: Option<(Vec<i64>, Vec<f64>)>;
-    let (ts, vs) = if ts.is_sorted() {
+    let (ts, vs) = if in_order(ts) {
         let lo = from.map_or(0, |f| ts.partition_point(|&t| t < f));
         let hi = to.map_or(n, |end| ts.partition_point(|&t| t < end)).max(lo);
         let (ts, vs) = (&ts[lo..hi], &vs[lo..hi]);
-        if vs.iter().any(|v| v.is_nan()) {
+        if vs.iter().fold(false, |any, v| any | v.is_nan()) {
             let keep: Vec<usize> = (0..ts.len()).filter(|&i| !vs[i].is_nan()).collect();
             kept = Some((keep.iter().map(|&i| ts[i]).collect(), keep.iter().map(|&i| vs[i]).collect()));
             kept.as_ref().map(|(t, v)| (t.as_slice(), v.as_slice())).unwrap_or_default()
@@ -96,7 +101,7 @@ pub fn decimate(timestamps: &[i64], values: &[f64], from: Option<i64>, to: Optio
     } else {
         let inside = |t: i64| from.is_none_or(|f| f <= t) && to.is_none_or(|end| t < end);
         let window: Vec<usize> = (0..n).filter(|&i| !vs[i].is_nan() && inside(ts[i])).collect();
-        let order: Vec<usize> = stable_order(window.iter().map(|&i| signed_key(ts[i]))).into_iter().map(|k| window[k]).collect();
+        let order = in_time_order(ts, window);
         kept = Some((order.iter().map(|&i| ts[i]).collect(), order.iter().map(|&i| vs[i]).collect()));
         kept.as_ref().map(|(t, v)| (t.as_slice(), v.as_slice())).unwrap_or_default()
     };
@@ -109,6 +114,74 @@ pub fn decimate(timestamps: &[i64], values: &[f64], from: Option<i64>, to: Optio
         values: picked.iter().map(|&i| vs[i]).collect(),
         source_points: ts.len(),
     }
+}
+
+/// `positions` ordered by `timestamps[position]`, equal times in the order
+/// given: a bottom-up merge of the runs already in time order. A series that
+/// is sorted but for some late points (a window appended out of order) costs
+/// a pass per doubling of its run count, not a sort; any order is at worst a
+/// merge sort.
+fn in_time_order(timestamps: &[i64], mut positions: Vec<usize>) -> Vec<usize> {
+    let n = positions.len();
+    let descends = |i: &usize| timestamps[positions[*i]] < timestamps[positions[*i - 1]];
+    // Where each run starts, then `n`.
+    let mut runs: Vec<usize> = std::iter::once(0).chain((1..n).filter(descends)).chain(std::iter::once(n)).collect();
+    let mut merged = vec![0; n];
+    while runs.len() > 2 {
+        let mut joined = Vec::with_capacity(runs.len() / 2 + 2);
+        joined.push(0);
+        for pair in runs.windows(3).step_by(2) {
+            let (left, right) = positions[pair[0]..pair[2]].split_at(pair[1] - pair[0]);
+            merge_by_time(timestamps, left, right, &mut merged[pair[0]..pair[2]]);
+            joined.push(pair[2]);
+        }
+        // An odd run out waits for the next pass.
+        let last = *joined.last().unwrap_or(&0);
+        merged[last..].copy_from_slice(&positions[last..]);
+        if last < n {
+            joined.push(n);
+        }
+        std::mem::swap(&mut positions, &mut merged);
+        runs = joined;
+    }
+    positions
+}
+
+/// Merge two runs of positions in time order into `out` (as long as both);
+/// on equal times the left run's position first, which keeps the order stable.
+/// Each run's next stretch that goes before the other's next point is found
+/// by [`leading`] and copied whole: a few late points cost their own count of
+/// searches, not a step per point.
+fn merge_by_time<'a>(timestamps: &[i64], mut left: &'a [usize], mut right: &'a [usize], out: &mut [usize]) {
+    let mut at = 0;
+    while let (Some(&l), Some(&r)) = (left.first(), right.first()) {
+        let (from_left, from_right) =
+            (leading(left, |&p| timestamps[p] <= timestamps[r]), leading(right, |&p| timestamps[p] < timestamps[l]));
+        // One of the two is at least 1: `l` goes first, or `r` does.
+        let (run, rest) = if from_left > 0 { left.split_at(from_left) } else { right.split_at(from_right) };
+        out[at..at + run.len()].copy_from_slice(run);
+        at += run.len();
+        if from_left > 0 {
+            left = rest;
+        } else {
+            right = rest;
+        }
+    }
+    out[at..at + left.len()].copy_from_slice(left);
+    out[at + left.len()..].copy_from_slice(right);
+}
+
+/// How many leading items of `items` satisfy `before`, which holds for a
+/// prefix: an exponential then a binary search, so the cost follows the
+/// prefix's length, not the slice's.
+fn leading<T>(items: &[T], before: impl Fn(&T) -> bool) -> usize {
+    let mut probe = 1;
+    while probe <= items.len() && before(&items[probe - 1]) {
+        probe *= 2;
+    }
+    // `items[..probe / 2]` all satisfy it; the first that does not is below `probe`.
+    let known = probe / 2;
+    known + items[known..probe.min(items.len())].partition_point(before)
 }
 
 /// M4 over a time-ordered series. Buckets split `from..to` into equal
@@ -144,22 +217,17 @@ fn min_max(ts: &[i64], vs: &[f64], from: Option<i64>, to: Option<i64>, buckets: 
         // i64::MAX takes every later point.
         let end_time = i64::try_from(end_at).unwrap_or(i64::MAX);
         let past_max = i128::from(end_time) < end_at;
-        // One pass over the bucket's points: its end is found by the same
-        // walk that reads its values for the minimum and maximum.
+        // The bucket's end, searched in the time-ordered points; then its
+        // extremes, compared as integers (see `order_key`) so that a new
+        // record is a select, not a branch that mispredicts at each record.
+        let later = &ts[start + 1..];
+        let end = start + 1 + if past_max { later.len() } else { leading(later, |&t| t < end_time) };
         let (mut min_at, mut max_at) = (start, start);
-        let (mut min, mut max) = (vs[start], vs[start]);
-        let mut end = start + 1;
-        for (&t, &v) in ts[end..].iter().zip(&vs[end..]) {
-            if !(past_max || t < end_time) {
-                break;
-            }
-            if v < min {
-                (min, min_at) = (v, end);
-            }
-            if v > max {
-                (max, max_at) = (v, end);
-            }
-            end += 1;
+        let (mut min, mut max) = (order_key(vs[start]), order_key(vs[start]));
+        for (at, &v) in vs.iter().enumerate().take(end).skip(start + 1) {
+            let key = order_key(v);
+            (min, min_at) = if key < min { (key, at) } else { (min, min_at) };
+            (max, max_at) = if key > max { (key, at) } else { (max, max_at) };
         }
         // First, min and max in time order, last; each point once.
         for p in [start, min_at.min(max_at), min_at.max(max_at), end - 1] {
@@ -170,6 +238,15 @@ fn min_max(ts: &[i64], vs: &[f64], from: Option<i64>, to: Option<i64>, buckets: 
         start = end;
     }
     out
+}
+
+/// A value as an integer in the same order as `<` (NaN aside): both zeros
+/// give 0, and negative values have their magnitude bits flipped. Compared
+/// this way a running extreme is an integer select, which V8 compiles without
+/// a branch (a float select becomes one).
+fn order_key(v: f64) -> i64 {
+    let bits = (v + 0.0).to_bits() as i64; // -0.0 + 0.0 is +0.0
+    bits ^ (((bits >> 63) as u64) >> 1) as i64
 }
 
 /// LTTB over a time-ordered series, step for step as Steinarsson's
@@ -202,14 +279,15 @@ fn lttb(ts: &[i64], vs: &[f64], threshold: usize) -> Vec<usize> {
         avg_x /= avg_len;
         avg_y /= avg_len;
         let (ax, ay) = (xs[a], vs[a]);
-        let mut max_area = -1.0;
+        // The largest area as an integer (an area is >= 0 or NaN, and
+        // non-negative floats order as their bits): selects, not branches. -1
+        // stands for the original's -1.0, which a NaN area does not beat.
+        let mut max_area = -1i64;
         let start = bound(i);
         for (k, (&x, &v)) in points(start, bound(i + 1)).enumerate() {
             let area = ((ax - avg_x) * (v - ay) - (ax - x) * (avg_y - ay)).abs() * 0.5;
-            if area > max_area {
-                max_area = area;
-                next_a = start + k;
-            }
+            let area = if area.is_nan() { -1 } else { area.to_bits() as i64 };
+            (max_area, next_a) = if area > max_area { (area, start + k) } else { (max_area, next_a) };
         }
         out.push(next_a);
         a = next_a;
@@ -283,6 +361,34 @@ mod tests {
     }
 
     #[test]
+    fn time_order_is_the_stable_sort() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for case in 0..500 {
+            let n = (next() % 200) as usize;
+            // Sorted runs of random lengths with few distinct times (ties), a
+            // late window appended, or no order at all.
+            let ts: Vec<i64> = match case % 3 {
+                0 => (0..n).map(|i| (i as i64 % (1 + (next() % 50) as i64)) * 3).collect(),
+                1 => (0..n).map(|i| if i < n * 9 / 10 { i as i64 } else { (i - n * 9 / 10) as i64 }).collect(),
+                _ => (0..n).map(|_| (next() % 20) as i64 - 10).collect(),
+            };
+            // A window leaves some positions out.
+            let positions: Vec<usize> = (0..n).filter(|_| next() % 5 != 0).collect();
+            let mut want = positions.clone();
+            want.sort_by_key(|&p| ts[p]);
+            assert_eq!(in_time_order(&ts, positions), want, "case {case}: {ts:?}");
+        }
+        assert!(in_time_order(&[], Vec::new()).is_empty());
+        assert_eq!(in_time_order(&[i64::MAX, i64::MIN, 0], vec![0, 1, 2]), vec![1, 2, 0]);
+    }
+
+    #[test]
     fn min_max_buckets_match_a_plain_point_by_point_m4() {
         // A small deterministic generator: sorted series with gaps, repeats and
         // jumps, bucket counts below, near and far above the point count.
@@ -307,7 +413,10 @@ mod tests {
                     t
                 })
                 .collect();
-            let vs: Vec<f64> = (0..n).map(|_| (next() % 1000) as f64 - 500.0).collect();
+            // Ties, both zeros and infinities among ordinary values.
+            let special = [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, 7.0];
+            let vs: Vec<f64> =
+                (0..n).map(|_| if next() % 4 == 0 { special[(next() % 5) as usize] } else { (next() % 1000) as f64 - 500.0 }).collect();
             let buckets = [1, 2, 7, n / 3 + 1, n, 4 * n + 3, 1000][case % 7];
             let (from, to) = match case % 3 {
                 0 => (None, None),

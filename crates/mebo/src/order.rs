@@ -2,9 +2,9 @@
 //!
 //! Every `sort_by_key` call site with its own closure is its own copy of the
 //! standard library's sort (about 6 KB of WebAssembly for the stable one).
-//! The blob API orders metrics by id, a set's blobs by start time, a series'
-//! points by timestamp, an encoder's metrics by id and shared-timestamp groups
-//! by their first metric; all of them go through [`stable_order`], whose
+//! The blob API orders metrics by id, a set's blobs by start time, an
+//! encoder's metrics by id and shared-timestamp groups by their first metric;
+//! all of them go through [`stable_order`], whose
 //! sort is the one `sort_unstable` of `(u64, usize)` pairs. The position in
 //! each pair makes every key distinct, so the unstable sort gives the stable
 //! order.
