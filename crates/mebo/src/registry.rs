@@ -553,6 +553,31 @@ mod tests {
         });
     }
 
+    /// The names payload of a text blob keeps colliding names apart, in the
+    /// order they were added.
+    #[test]
+    fn colliding_names_are_kept_apart_by_the_names_payload() {
+        let mut e =
+            TextEncoder::new(0, TextEncoderOptions { data_compression: Compression::None, ..TextEncoderOptions::default() }).unwrap();
+        // Every name hashes alike here: real xxHash64 collisions are too rare to find.
+        e.registry.hash = |_| 0x1234;
+        for (name, v) in [("first", "1"), ("second", "2")] {
+            e.start_metric_name(name, 1).unwrap();
+            e.add_point(3, v, None).unwrap();
+            e.end_metric().unwrap();
+        }
+        assert!(e.has_collision());
+        assert!(matches!(e.start_metric_name("first", 1), Err(Error::DuplicateMetric { .. })));
+        let blob = e.finish().unwrap();
+        // The names do not hash to the test ids, so check the layout by hand.
+        assert_eq!(blob[0] & 0x4, 0x4);
+        let (names, _) =
+            crate::section::metric_names::MetricNames::decode(&blob[crate::section::flags::HEADER_SIZE..], crate::ByteOrder::Little)
+                .unwrap();
+        assert_eq!(names, ["first", "second"]);
+        assert!(matches!(TextBlob::open(&blob), Err(Error::NameHashMismatch { .. })));
+    }
+
     #[test]
     fn finishing_needs_a_metric_and_none_open() {
         both(|e, _| {

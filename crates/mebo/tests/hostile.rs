@@ -13,7 +13,7 @@ mod exercise;
 use craft::*;
 
 use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
-use mebo::text::{TextBlob, TextEncoderOptions};
+use mebo::text::{TextBlob, TextEncoder, TextEncoderOptions};
 use mebo::{Compression, DecodeLimits, Error, Layout, TimestampEncoding, ValueEncoding};
 
 fn default_blob() -> Vec<u8> {
@@ -619,6 +619,98 @@ fn text_values_and_tags_that_are_not_utf8_are_refused() {
     packed[3] = Compression::Zstd.code();
     packed.extend_from_slice(&mebo::internals::compress(Compression::Zstd, &value[data_off..]).unwrap());
     assert!(matches!(text_err(&packed), Error::InvalidUtf8 { what: "text value", .. }), "{:?}", text_err(&packed));
+}
+
+/// Options without a codec, with tags: the crafted text blobs below patch bytes in place.
+fn plain_text() -> TextEncoderOptions {
+    TextEncoderOptions {
+        timestamp_encoding: TimestampEncoding::Delta,
+        data_compression: Compression::None,
+        tags: true,
+        byte_order: mebo::ByteOrder::Little,
+    }
+}
+
+/// Two metrics by name: "a" with points (5, "x", "t") and (0, "", ""), "b" with (-9, "é", "u").
+fn small_text_blob(o: TextEncoderOptions) -> Vec<u8> {
+    let mut e = TextEncoder::new(100, o).unwrap();
+    e.start_metric_name("a", 2).unwrap();
+    e.add_point(5, "x", Some("t")).unwrap();
+    e.add_point(0, "", Some("")).unwrap();
+    e.end_metric().unwrap();
+    e.start_metric_name("b", 1).unwrap();
+    e.add_point(-9, "é", Some("u")).unwrap();
+    e.end_metric().unwrap();
+    e.finish().unwrap()
+}
+
+#[test]
+fn every_truncation_is_an_error() {
+    for comp in Compression::ALL {
+        let blob = small_text_blob(TextEncoderOptions { data_compression: comp, ..plain_text() });
+        assert!(TextBlob::open(&blob).is_ok());
+        for len in 0..blob.len() {
+            assert!(TextBlob::open(&blob[..len]).is_err(), "{comp}: cut at {len}");
+        }
+        let mut longer = blob.clone();
+        longer.push(0);
+        assert!(TextBlob::open(&longer).is_err(), "{comp}: trailing byte");
+    }
+}
+
+#[test]
+fn invalid_utf8_is_reported_where_it_is() {
+    let blob = small_text_blob(plain_text());
+    let b = TextBlob::open(&blob).unwrap();
+    let e = b.decode_all().unwrap();
+    assert_eq!(e.values.iter().collect::<Vec<_>>(), ["x", "", "é"]);
+    // "é" is the last value: corrupt its first byte into a lone continuation byte.
+    let mut bad = blob.clone();
+    let pos = bad.len() - 3; // value "é" (2 bytes) then tag "u"
+    assert_eq!(&bad[pos..pos + 2], "é".as_bytes());
+    bad[pos] = 0x80;
+    let b = TextBlob::open(&bad).unwrap();
+    let m = b.metric_by_name("b").unwrap();
+    assert!(matches!(m.values(), Err(Error::InvalidUtf8 { what: "text value", index: 0 })));
+    assert_eq!(m.timestamps().unwrap(), [-9]);
+    assert_eq!(m.tags().unwrap().unwrap(), ["u"]);
+    assert!(matches!(b.decode_all(), Err(Error::InvalidUtf8 { .. })));
+    assert!(b.metric_by_name("a").unwrap().values().is_ok());
+    assert!(matches!(m.points(), Err(Error::InvalidUtf8 { .. })));
+    assert!(matches!(m.value_at(0), Err(Error::InvalidUtf8 { .. })));
+    assert_eq!(m.timestamp_at(0).unwrap(), -9);
+}
+
+#[test]
+fn crafted_headers_and_indexes_are_refused() {
+    let blob = small_text_blob(plain_text());
+    let b = TextBlob::open(&blob).unwrap();
+    let index_at = b.header().index_offset as usize;
+    let le32 = |v: u32| v.to_le_bytes();
+    let patch = |at: usize, bytes: &[u8]| {
+        let mut c = blob.clone();
+        c[at..at + bytes.len()].copy_from_slice(bytes);
+        TextBlob::open(&c).map(|_| ())
+    };
+    // Metric count far beyond the bytes.
+    assert!(matches!(patch(12, &le32(u32::MAX)), Err(Error::Truncated { .. })));
+    assert!(patch(12, &le32(3)).is_err());
+    assert!(matches!(patch(16, &le32(31)), Err(Error::InvalidHeader { .. })));
+    assert!(matches!(patch(20, &le32(0)), Err(Error::InvalidHeader { .. })));
+    // Data size says more than is there; claims a huge payload.
+    assert!(patch(24, &le32(u32::MAX)).is_err());
+    // First offset not zero, second offset backwards / past the end.
+    assert!(matches!(patch(index_at + 12, &le32(1)), Err(Error::OffsetOutOfRange { .. })));
+    assert!(matches!(patch(index_at + 16 + 12, &le32(1000)), Err(Error::OffsetOutOfRange { .. })));
+    // Point count the bytes cannot hold.
+    assert!(matches!(patch(index_at + 8, &60_000u16.to_le_bytes()), Err(Error::CorruptColumn { metric: 0, .. })));
+    // Id that does not match its name.
+    assert!(matches!(patch(index_at, &[0; 8]), Err(Error::NameHashMismatch { index: 0, .. })));
+    // Limits.
+    let tight = DecodeLimits { max_points: 2, ..DecodeLimits::default() };
+    assert!(matches!(TextBlob::open_with_limits(&blob, &tight), Err(Error::SizeCap { .. })));
+    let tight = DecodeLimits { max_decompressed_bytes: 4, ..DecodeLimits::default() };
+    assert!(matches!(TextBlob::open_with_limits(&blob, &tight), Err(Error::SizeCap { .. })));
 }
 
 // ---------------------------------------------------------------- headers

@@ -27,7 +27,3 @@ pub use dictionary::{Dictionary, DictionaryColumns};
 #[cfg(feature = "encode")]
 pub use encoder::{TextEncoder, TextEncoderOptions, MAX_POINTS_PER_METRIC};
 pub use rows::MAX_TEXT_LEN;
-
-// Round trips through every codec.
-#[cfg(all(test, feature = "encode", feature = "zstd", feature = "s2", feature = "lz4"))]
-mod tests;
