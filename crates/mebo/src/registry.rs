@@ -271,95 +271,58 @@ mod tests {
             Self: Sized;
     }
 
-    impl Encoder for NumericEncoder {
-        fn start_name(&mut self, name: &str, points: usize) -> Result<()> {
-            self.start_metric_name(name, points)
-        }
-        fn start_id(&mut self, id: u64, points: usize) -> Result<()> {
-            self.start_metric_id(id, points)
-        }
-        fn add(&mut self, n: usize, bulk: bool) -> Result<()> {
-            if bulk {
-                let ts: Vec<i64> = (0..n as i64).collect();
-                return self.add_points::<&str>(&ts, &vec![1.5; n], None);
+    /// The two encoders have the same methods (values aside), so one body
+    /// serves both; `$value` is the value every point gets.
+    macro_rules! encoder_for {
+        ($encoder:ident, $blob:ident, $value:expr) => {
+            impl Encoder for $encoder {
+                fn start_name(&mut self, name: &str, points: usize) -> Result<()> {
+                    self.start_metric_name(name, points)
+                }
+                fn start_id(&mut self, id: u64, points: usize) -> Result<()> {
+                    self.start_metric_id(id, points)
+                }
+                fn add(&mut self, n: usize, bulk: bool) -> Result<()> {
+                    if bulk {
+                        let ts: Vec<i64> = (0..n as i64).collect();
+                        return self.add_points(&ts, &vec![$value; n], None::<&[&str]>);
+                    }
+                    (0..n).try_for_each(|i| self.add_point(i as i64, $value, None))
+                }
+                fn add_slices(&mut self, timestamps: usize, values: usize, tags: Option<usize>) -> Result<()> {
+                    let tags = tags.map(|n| vec![""; n]);
+                    self.add_points(&vec![0; timestamps], &vec![$value; values], tags.as_deref())
+                }
+                fn end(&mut self) -> Result<()> {
+                    self.end_metric()
+                }
+                fn cancel(&mut self) {
+                    self.cancel_metric()
+                }
+                fn finish(&self) -> Result<Vec<u8>> {
+                    $encoder::finish(self)
+                }
+                fn count(&self) -> usize {
+                    self.metric_count()
+                }
+                fn collision(&self) -> bool {
+                    self.has_collision()
+                }
+                fn max_points(&self) -> usize {
+                    self.options().max_points_per_metric()
+                }
+                fn registry(&mut self) -> &mut MetricRegistry {
+                    &mut self.registry
+                }
+                fn read(blob: &[u8]) -> Result<Written> {
+                    let b = $blob::open(blob)?;
+                    Ok((b.metric_ids().to_vec(), b.metrics().map(|m| m.len()).collect()))
+                }
             }
-            (0..n).try_for_each(|i| self.add_point(i as i64, 1.5, None))
-        }
-        fn add_slices(&mut self, timestamps: usize, values: usize, tags: Option<usize>) -> Result<()> {
-            let tags = tags.map(|n| vec![""; n]);
-            self.add_points(&vec![0; timestamps], &vec![1.5; values], tags.as_deref())
-        }
-        fn end(&mut self) -> Result<()> {
-            self.end_metric()
-        }
-        fn cancel(&mut self) {
-            self.cancel_metric()
-        }
-        fn finish(&self) -> Result<Vec<u8>> {
-            NumericEncoder::finish(self)
-        }
-        fn count(&self) -> usize {
-            self.metric_count()
-        }
-        fn collision(&self) -> bool {
-            self.has_collision()
-        }
-        fn max_points(&self) -> usize {
-            self.options().max_points_per_metric()
-        }
-        fn registry(&mut self) -> &mut MetricRegistry {
-            &mut self.registry
-        }
-        fn read(blob: &[u8]) -> Result<Written> {
-            let b = NumericBlob::open(blob)?;
-            Ok((b.metric_ids().to_vec(), b.metrics().map(|m| m.len()).collect()))
-        }
+        };
     }
-
-    impl Encoder for TextEncoder {
-        fn start_name(&mut self, name: &str, points: usize) -> Result<()> {
-            self.start_metric_name(name, points)
-        }
-        fn start_id(&mut self, id: u64, points: usize) -> Result<()> {
-            self.start_metric_id(id, points)
-        }
-        fn add(&mut self, n: usize, bulk: bool) -> Result<()> {
-            if bulk {
-                let ts: Vec<i64> = (0..n as i64).collect();
-                return self.add_points(&ts, &vec!["v"; n], None);
-            }
-            (0..n).try_for_each(|i| self.add_point(i as i64, "v", None))
-        }
-        fn add_slices(&mut self, timestamps: usize, values: usize, tags: Option<usize>) -> Result<()> {
-            let tags = tags.map(|n| vec![""; n]);
-            self.add_points(&vec![0; timestamps], &vec!["v"; values], tags.as_deref())
-        }
-        fn end(&mut self) -> Result<()> {
-            self.end_metric()
-        }
-        fn cancel(&mut self) {
-            self.cancel_metric()
-        }
-        fn finish(&self) -> Result<Vec<u8>> {
-            TextEncoder::finish(self)
-        }
-        fn count(&self) -> usize {
-            self.metric_count()
-        }
-        fn collision(&self) -> bool {
-            self.has_collision()
-        }
-        fn max_points(&self) -> usize {
-            self.options().max_points_per_metric()
-        }
-        fn registry(&mut self) -> &mut MetricRegistry {
-            &mut self.registry
-        }
-        fn read(blob: &[u8]) -> Result<Written> {
-            let b = TextBlob::open(blob)?;
-            Ok((b.metric_ids().to_vec(), b.metrics().map(|m| m.len()).collect()))
-        }
-    }
+    encoder_for!(NumericEncoder, NumericBlob, 1.5);
+    encoder_for!(TextEncoder, TextBlob, "v");
 
     /// Run a rule on a fresh numeric encoder (v2, so a metric may be tiny and
     /// large alike) and a fresh text encoder.
