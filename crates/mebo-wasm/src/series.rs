@@ -195,33 +195,30 @@ fn min_max(ts: &[i64], vs: &[f64], from: Option<i64>, to: Option<i64>, buckets: 
     let lo = i128::from(from.unwrap_or(first));
     let span = to.map_or(i128::from(last) + 1, i128::from) - lo;
     let buckets = buckets.max(1) as i128;
-    // Bucket b starts at offset ceil(b * span / buckets): one division per
-    // non-empty bucket, none per point; in i64 when the products fit (i128
-    // division is a slow library call in wasm), else in i128.
+    // Bucket k holds the points whose offset o from `lo` has
+    // k * span <= o * buckets < (k + 1) * span: a bucket's k is one division,
+    // and whether a later point is still in it one multiplication. In i64
+    // when the products fit (i128 division is a slow library call in wasm),
+    // else in i128.
     let fits_i64 = span <= (i128::from(i64::MAX) - buckets) / buckets;
-    let bucket_end = |t: i64| {
-        let offset = i128::from(t) - lo;
-        let end = if fits_i64 {
-            let (offset, span, buckets) = (offset as i64, span as i64, buckets as i64);
-            i128::from(((offset * buckets / span + 1) * span + buckets - 1) / buckets)
-        } else {
-            ((offset * buckets / span + 1) * span + buckets - 1) / buckets
-        };
-        lo + end
-    };
     let mut out = Vec::new();
     let mut start = 0;
     while start < ts.len() {
-        let end_at = bucket_end(ts[start]);
-        // Compared in i64 (i128 takes several wasm instructions): an end past
-        // i64::MAX takes every later point.
-        let end_time = i64::try_from(end_at).unwrap_or(i64::MAX);
-        let past_max = i128::from(end_time) < end_at;
         // The bucket's end, searched in the time-ordered points; then its
         // extremes, compared as integers (see `order_key`) so that a new
         // record is a select, not a branch that mispredicts at each record.
         let later = &ts[start + 1..];
-        let end = start + 1 + if past_max { later.len() } else { leading(later, |&t| t < end_time) };
+        let end = start
+            + 1
+            + if fits_i64 {
+                // Every point is within `lo..lo + span`, so offsets and products fit.
+                let (lo, span, buckets) = (lo as i64, span as i64, buckets as i64);
+                let limit = ((ts[start] - lo) * buckets / span + 1) * span;
+                leading(later, |&t| (t - lo) * buckets < limit)
+            } else {
+                let limit = ((i128::from(ts[start]) - lo) * buckets / span + 1) * span;
+                leading(later, |&t| (i128::from(t) - lo) * buckets < limit)
+            };
         let (mut min_at, mut max_at) = (start, start);
         let (mut min, mut max) = (order_key(vs[start]), order_key(vs[start]));
         for (at, &v) in vs.iter().enumerate().take(end).skip(start + 1) {
