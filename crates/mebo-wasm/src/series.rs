@@ -357,15 +357,19 @@ mod tests {
         out
     }
 
-    #[test]
-    fn time_order_is_the_stable_sort() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
+    /// A small deterministic generator (xorshift64) for the random cases.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    #[test]
+    fn time_order_is_the_stable_sort() {
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for case in 0..500 {
             let n = (next() % 200) as usize;
             // Sorted runs of random lengths with few distinct times (ties), a
@@ -376,7 +380,7 @@ mod tests {
                 _ => (0..n).map(|_| (next() % 20) as i64 - 10).collect(),
             };
             // A window leaves some positions out.
-            let positions: Vec<usize> = (0..n).filter(|_| next() % 5 != 0).collect();
+            let positions: Vec<usize> = (0..n).filter(|_| !next().is_multiple_of(5)).collect();
             let mut want = positions.clone();
             want.sort_by_key(|&p| ts[p]);
             assert_eq!(in_time_order(&ts, positions), want, "case {case}: {ts:?}");
@@ -387,15 +391,9 @@ mod tests {
 
     #[test]
     fn min_max_buckets_match_a_plain_point_by_point_m4() {
-        // A small deterministic generator: sorted series with gaps, repeats and
-        // jumps, bucket counts below, near and far above the point count.
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        // Sorted series with gaps, repeats and jumps, bucket counts below,
+        // near and far above the point count.
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for case in 0..400 {
             let n = (next() % 300) as usize + 1;
             let mut t = (next() as i64) >> (next() % 40 + 20);
@@ -412,8 +410,9 @@ mod tests {
                 .collect();
             // Ties, both zeros and infinities among ordinary values.
             let special = [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, 7.0];
-            let vs: Vec<f64> =
-                (0..n).map(|_| if next() % 4 == 0 { special[(next() % 5) as usize] } else { (next() % 1000) as f64 - 500.0 }).collect();
+            let vs: Vec<f64> = (0..n)
+                .map(|_| if next().is_multiple_of(4) { special[(next() % 5) as usize] } else { (next() % 1000) as f64 - 500.0 })
+                .collect();
             let buckets = [1, 2, 7, n / 3 + 1, n, 4 * n + 3, 1000][case % 7];
             let (from, to) = match case % 3 {
                 0 => (None, None),
