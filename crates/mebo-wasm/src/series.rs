@@ -205,8 +205,7 @@ fn min_max(ts: &[i64], vs: &[f64], from: Option<i64>, to: Option<i64>, buckets: 
     let mut start = 0;
     while start < ts.len() {
         // The bucket's end, searched in the time-ordered points; then its
-        // extremes, compared as integers (see `order_key`) so that a new
-        // record is a select, not a branch that mispredicts at each record.
+        // extremes.
         let later = &ts[start + 1..];
         let end = start
             + 1
@@ -219,17 +218,17 @@ fn min_max(ts: &[i64], vs: &[f64], from: Option<i64>, to: Option<i64>, buckets: 
                 let limit = ((i128::from(ts[start]) - lo) * buckets / span + 1) * span;
                 leading(later, |&t| (i128::from(t) - lo) * buckets < limit)
             };
-        let (mut min_at, mut max_at) = (start, start);
-        let (mut min, mut max) = (order_key(vs[start]), order_key(vs[start]));
-        for (at, &v) in vs.iter().enumerate().take(end).skip(start + 1) {
-            let key = order_key(v);
-            (min, min_at) = if key < min { (key, at) } else { (min, min_at) };
-            (max, max_at) = if key > max { (key, at) } else { (max, max_at) };
-        }
-        // First, min and max in time order, last; each point once.
-        for p in [start, min_at.min(max_at), min_at.max(max_at), end - 1] {
-            if out.last() != Some(&p) {
-                out.push(p);
+        if end - start == 1 {
+            // The usual bucket of a series about as long as the chart is wide.
+            out.push(start);
+        } else {
+            let (min_at, max_at) = extremes(&vs[start..end]);
+            let (min_at, max_at) = (start + min_at, start + max_at);
+            // First, min and max in time order, last; each point once.
+            for p in [start, min_at.min(max_at), min_at.max(max_at), end - 1] {
+                if out.last() != Some(&p) {
+                    out.push(p);
+                }
             }
         }
         start = end;
@@ -237,13 +236,65 @@ fn min_max(ts: &[i64], vs: &[f64], from: Option<i64>, to: Option<i64>, buckets: 
     out
 }
 
-/// A value as an integer in the same order as `<` (NaN aside): both zeros
-/// give 0, and negative values have their magnitude bits flipped. Compared
-/// this way a running extreme is an integer select, which V8 compiles without
-/// a branch (a float select becomes one).
-fn order_key(v: f64) -> i64 {
-    let bits = (v + 0.0).to_bits() as i64; // -0.0 + 0.0 is +0.0
-    bits ^ (((bits >> 63) as u64) >> 1) as i64
+/// Lanes of [`extreme_values`]: enough independent running extremes for the
+/// CPU to overlap them, in two simd128 registers.
+const LANES: usize = 4;
+
+/// The first positions of the minimum and of the maximum of `vs` (no NaN;
+/// -0.0 and +0.0 are equal, as to `<`). In two passes: the extremes' values
+/// without a data-dependent branch, then the first point equal to each. One
+/// pass that also tracks positions keeps too much state for wasm's registers
+/// (V8 spilled it to the stack), and V8 compiles a float select to a branch,
+/// which mispredicts at each new record.
+fn extremes(vs: &[f64]) -> (usize, usize) {
+    if vs.len() < LANES {
+        // A bucket of a few points: one short pass.
+        let first = |keep: fn(f64, f64) -> bool| (1..vs.len()).fold(0, |at, k| if keep(vs[k], vs[at]) { k } else { at });
+        return (first(|v, m| v < m), first(|v, m| v > m));
+    }
+    let (min, max) = extreme_values(vs);
+    let at = |x: f64| vs.iter().position(|&v| v == x).unwrap_or(0);
+    (at(min), at(max))
+}
+
+/// The minimum and maximum of `vs` (not NaN; of an empty slice, 0): the
+/// portable path, lane by lane, and the twin of the simd128 path below.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn extreme_values(vs: &[f64]) -> (f64, f64) {
+    let first = vs.first().copied().unwrap_or(0.0);
+    let (mut lo, mut hi) = ([first; LANES], [first; LANES]);
+    let mut chunks = vs.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for lane in 0..LANES {
+            lo[lane] = if chunk[lane] < lo[lane] { chunk[lane] } else { lo[lane] };
+            hi[lane] = if chunk[lane] > hi[lane] { chunk[lane] } else { hi[lane] };
+        }
+    }
+    let (lo, hi) = (lo.iter().chain(chunks.remainder()), hi.iter().chain(chunks.remainder()));
+    (lo.fold(first, |m, &v| if v < m { v } else { m }), hi.fold(first, |m, &v| if v > m { v } else { m }))
+}
+
+/// The simd128 path of [`extreme_values`]: `f64x2.pmin`/`pmax` are exactly
+/// its selects (`b < a ? b : a`), one instruction each (`minpd`/`maxpd` on
+/// x86). The SDK's variant tests decimate with the simd128 and the scalar
+/// builds and compare.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn extreme_values(vs: &[f64]) -> (f64, f64) {
+    use core::arch::wasm32::{f64x2, f64x2_extract_lane, f64x2_pmax, f64x2_pmin, f64x2_splat};
+    let first = vs.first().copied().unwrap_or(0.0);
+    let (mut lo, mut hi) = ([f64x2_splat(first); 2], [f64x2_splat(first); 2]);
+    let mut chunks = vs.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        let pairs = [f64x2(chunk[0], chunk[1]), f64x2(chunk[2], chunk[3])];
+        for lane in 0..2 {
+            lo[lane] = f64x2_pmin(lo[lane], pairs[lane]);
+            hi[lane] = f64x2_pmax(hi[lane], pairs[lane]);
+        }
+    }
+    let (lo, hi) = (f64x2_pmin(lo[0], lo[1]), f64x2_pmax(hi[0], hi[1]));
+    let (lo, hi) = ([f64x2_extract_lane::<0>(lo), f64x2_extract_lane::<1>(lo)], [f64x2_extract_lane::<0>(hi), f64x2_extract_lane::<1>(hi)]);
+    let (lo, hi) = (lo.iter().chain(chunks.remainder()), hi.iter().chain(chunks.remainder()));
+    (lo.fold(first, |m, &v| if v < m { v } else { m }), hi.fold(first, |m, &v| if v > m { v } else { m }))
 }
 
 /// LTTB over a time-ordered series, step for step as Steinarsson's
@@ -426,6 +477,68 @@ mod tests {
         let ts = [i64::MIN, -5, 0, 3, i64::MAX];
         for buckets in [1, 2, 3, 5, 1000] {
             assert_eq!(min_max(&ts, &[1.0; 5], None, None, buckets), plain_min_max(&ts, &[1.0; 5], None, None, buckets));
+        }
+    }
+
+    /// Steinarsson's `largestTriangleThreeBuckets` transcribed line by line.
+    fn plain_lttb(xs: &[f64], ys: &[f64], threshold: usize) -> Vec<usize> {
+        let n = xs.len();
+        if threshold >= n || threshold == 0 {
+            return (0..n).collect();
+        }
+        let every = (n - 2) as f64 / (threshold - 2) as f64;
+        let (mut a, mut next_a, mut out) = (0, 0, vec![0]);
+        for i in 0..threshold - 2 {
+            let (mut avg_x, mut avg_y) = (0.0, 0.0);
+            let avg_start = ((i + 1) as f64 * every).floor() as usize + 1;
+            let avg_end = (((i + 2) as f64 * every).floor() as usize + 1).min(n);
+            for k in avg_start..avg_end {
+                avg_x += xs[k];
+                avg_y += ys[k];
+            }
+            avg_x /= (avg_end - avg_start) as f64;
+            avg_y /= (avg_end - avg_start) as f64;
+            let (range_offs, range_to) = ((i as f64 * every).floor() as usize + 1, ((i + 1) as f64 * every).floor() as usize + 1);
+            let (point_ax, point_ay) = (xs[a], ys[a]);
+            let mut max_area = -1.0;
+            for k in range_offs..range_to {
+                let area = ((point_ax - avg_x) * (ys[k] - point_ay) - (point_ax - xs[k]) * (avg_y - point_ay)).abs() * 0.5;
+                if area > max_area {
+                    max_area = area;
+                    next_a = k;
+                }
+            }
+            out.push(next_a);
+            a = next_a;
+        }
+        out.push(n - 1);
+        out
+    }
+
+    #[test]
+    fn lttb_matches_the_original_point_by_point() {
+        let mut next = xorshift(0xD1B5_4A32_D192_ED03);
+        for case in 0..300 {
+            let n = (next() % 2000) as usize + 3;
+            let mut t = 1_700_000_000_000_000i64;
+            let ts: Vec<i64> = (0..n)
+                .map(|_| {
+                    t += (next() % 5_000_000) as i64;
+                    t
+                })
+                .collect();
+            // Ties, runs of one value, infinities (their areas are NaN or infinite).
+            let special = [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, 1e300];
+            let vs: Vec<f64> = (0..n)
+                .map(|i| match next() % 8 {
+                    0 if case % 2 == 0 => special[(next() % 5) as usize],
+                    1 => (i / 7) as f64,
+                    _ => (next() % 100_000) as f64 / 7.0 - 5000.0,
+                })
+                .collect();
+            let threshold = [3, 4, 10, n / 3 + 2, n - 1, 1000][case % 6];
+            let xs: Vec<f64> = ts.iter().map(|&t| micros_to_millis(t)).collect();
+            assert_eq!(lttb(&ts, &vs, threshold), plain_lttb(&xs, &vs, threshold), "case {case}: {n} points, {threshold} buckets");
         }
     }
 
