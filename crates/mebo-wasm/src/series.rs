@@ -242,10 +242,10 @@ const LANES: usize = 4;
 
 /// The first positions of the minimum and of the maximum of `vs` (no NaN;
 /// -0.0 and +0.0 are equal, as to `<`). In two passes: the extremes' values
-/// without a data-dependent branch, then the first point equal to each. One
-/// pass that also tracks positions keeps too much state for wasm's registers
-/// (V8 spilled it to the stack), and V8 compiles a float select to a branch,
-/// which mispredicts at each new record.
+/// (with simd128 and natively without a data-dependent branch: V8 compiles a
+/// scalar float select to a branch, which mispredicts at each new record),
+/// then the first point equal to each. One pass that also tracked positions
+/// kept too much state for wasm's registers (V8 spilled it to the stack).
 fn extremes(vs: &[f64]) -> (usize, usize) {
     if vs.len() < LANES {
         // A bucket of a few points: one short pass.
