@@ -247,14 +247,17 @@ const LANES: usize = 4;
 /// then the first point equal to each. One pass that also tracked positions
 /// kept too much state for wasm's registers (V8 spilled it to the stack).
 fn extremes(vs: &[f64]) -> (usize, usize) {
-    if vs.len() < LANES {
-        // A bucket of a few points: one short pass.
-        let first = |keep: fn(f64, f64) -> bool| (1..vs.len()).fold(0, |at, k| if keep(vs[k], vs[at]) { k } else { at });
-        return (first(|v, m| v < m), first(|v, m| v > m));
-    }
     let (min, max) = extreme_values(vs);
     let at = |x: f64| vs.iter().position(|&v| v == x).unwrap_or(0);
     (at(min), at(max))
+}
+
+/// Both paths' last step: the least of the lanes' minima and the points
+/// left over after the last whole chunk, and the greatest likewise.
+fn lanes_and_rest(first: f64, lo: &[f64], hi: &[f64], rest: &[f64]) -> (f64, f64) {
+    let min = lo.iter().chain(rest).fold(first, |m, &v| if v < m { v } else { m });
+    let max = hi.iter().chain(rest).fold(first, |m, &v| if v > m { v } else { m });
+    (min, max)
 }
 
 /// The minimum and maximum of `vs` (not NaN; of an empty slice, 0): the
@@ -270,8 +273,7 @@ fn extreme_values(vs: &[f64]) -> (f64, f64) {
             hi[lane] = if chunk[lane] > hi[lane] { chunk[lane] } else { hi[lane] };
         }
     }
-    let (lo, hi) = (lo.iter().chain(chunks.remainder()), hi.iter().chain(chunks.remainder()));
-    (lo.fold(first, |m, &v| if v < m { v } else { m }), hi.fold(first, |m, &v| if v > m { v } else { m }))
+    lanes_and_rest(first, &lo, &hi, chunks.remainder())
 }
 
 /// The simd128 path of [`extreme_values`]: `f64x2.pmin`/`pmax` are exactly
@@ -292,9 +294,8 @@ fn extreme_values(vs: &[f64]) -> (f64, f64) {
         }
     }
     let (lo, hi) = (f64x2_pmin(lo[0], lo[1]), f64x2_pmax(hi[0], hi[1]));
-    let (lo, hi) = ([f64x2_extract_lane::<0>(lo), f64x2_extract_lane::<1>(lo)], [f64x2_extract_lane::<0>(hi), f64x2_extract_lane::<1>(hi)]);
-    let (lo, hi) = (lo.iter().chain(chunks.remainder()), hi.iter().chain(chunks.remainder()));
-    (lo.fold(first, |m, &v| if v < m { v } else { m }), hi.fold(first, |m, &v| if v > m { v } else { m }))
+    let lanes = |v| [f64x2_extract_lane::<0>(v), f64x2_extract_lane::<1>(v)];
+    lanes_and_rest(first, &lanes(lo), &lanes(hi), chunks.remainder())
 }
 
 /// LTTB over a time-ordered series, step for step as Steinarsson's
