@@ -282,7 +282,7 @@ pub use encode::NumericEncoderHandle;
 
 #[cfg(feature = "encode")]
 mod encode {
-    use mebo::numeric::{NumericEncoder, NumericEncoderOptions};
+    use mebo::numeric::{AutoEncoder, NumericEncoder, NumericEncoderOptions, Prefer};
     use mebo::ColumnConfig;
     use wasm_bindgen::prelude::*;
 
@@ -292,8 +292,13 @@ mod encode {
     const TS_NUMERIC_ENCODE: &str = r#"
 /** How to write a numeric blob. Absent fields keep the defaults (delta, gorilla, no codecs, no tags, little endian, v1). */
 export interface NumericEncodeOptions {
-  /** The four column choices at once, e.g. `delta-none-gorilla-zstd`; the fields below override it. */
+  /**
+   * The four column choices at once, e.g. `delta-none-gorilla-zstd`; the fields below override it.
+   * `auto` picks them for the data at `finish`: the smallest configuration within `prefer`'s decode bound.
+   */
   config?: string;
+  /** With `config: 'auto'`: `balanced` (default: no slower to decode than the default configuration, never larger), `size`, or `speed` (at most half its decode cost). */
+  prefer?: 'size' | 'speed' | 'balanced';
   timestampEncoding?: TimestampEncoding;
   valueEncoding?: ValueEncoding;
   timestampCompression?: Compression;
@@ -315,7 +320,23 @@ export interface NumericEncodeOptions {
     /// may be added and the blob finished again.
     #[wasm_bindgen]
     pub struct NumericEncoderHandle {
-        encoder: NumericEncoder,
+        encoder: Encoder,
+    }
+
+    /// A fixed configuration, or `auto`'s choice at `finish`.
+    enum Encoder {
+        Fixed(NumericEncoder),
+        Auto(AutoEncoder),
+    }
+
+    /// The same call on either encoder.
+    macro_rules! each {
+        ($self:ident, $e:ident => $call:expr) => {
+            match &mut $self.encoder {
+                Encoder::Fixed($e) => $call,
+                Encoder::Auto($e) => $call,
+            }
+        };
     }
 
     #[wasm_bindgen]
@@ -334,8 +355,21 @@ export interface NumericEncodeOptions {
             let tags = f.boolean("tags")?;
             let big_endian = f.boolean("bigEndian")?;
             let layout = f.string("layout")?;
+            let prefer = f.string("prefer")?;
+            let auto = config.as_deref().is_some_and(|c| c.eq_ignore_ascii_case("auto"));
+            let invalid = |detail: &str| check::<()>(Err(mebo::Error::InvalidOptions { detail: detail.into() }));
+            if auto && [&timestamp_encoding, &value_encoding, &timestamp_compression, &value_compression].iter().any(|f| f.is_some()) {
+                invalid("config 'auto' chooses the column encodings and codecs: give none of timestampEncoding, valueEncoding, timestampCompression, valueCompression")?;
+            }
+            if !auto && prefer.is_some() {
+                invalid("prefer applies only to config 'auto'")?;
+            }
+            let prefer = match prefer {
+                Some(p) => check(p.parse::<Prefer>())?,
+                None => Prefer::default(),
+            };
             let mut o = NumericEncoderOptions::default();
-            if let Some(config) = config {
+            if let Some(config) = config.filter(|_| !auto) {
                 o = o.with_config(check(config.parse::<ColumnConfig>())?);
             }
             o.timestamp_encoding = parse_or(timestamp_encoding, o.timestamp_encoding)?;
@@ -345,48 +379,55 @@ export interface NumericEncodeOptions {
             o.layout = parse_or(layout, o.layout)?;
             o.tags = tags.unwrap_or(o.tags);
             o.byte_order = big_endian.map_or(o.byte_order, js::byte_order);
-            Ok(NumericEncoderHandle { encoder: NumericEncoder::new(start_time, o) })
+            let encoder = if auto { Encoder::Auto(AutoEncoder::new(start_time, o, prefer)) } else { Encoder::Fixed(NumericEncoder::new(start_time, o)) };
+            Ok(NumericEncoderHandle { encoder })
         }
 
         #[wasm_bindgen(js_name = startMetricName)]
         pub fn start_metric_name(&mut self, name: &str, count: usize) -> JsResult<()> {
-            check(self.encoder.start_metric_name(name, count))
+            each!(self, e => check(e.start_metric_name(name, count)))
         }
 
         #[wasm_bindgen(js_name = startMetricId)]
         pub fn start_metric_id(&mut self, id: u64, count: usize) -> JsResult<()> {
-            check(self.encoder.start_metric_id(id, count))
+            each!(self, e => check(e.start_metric_id(id, count)))
         }
 
         #[wasm_bindgen(js_name = addPoint)]
         pub fn add_point(&mut self, timestamp: i64, value: f64, tag: Option<String>) -> JsResult<()> {
-            check(self.encoder.add_point(timestamp, value, tag.as_deref()))
+            each!(self, e => check(e.add_point(timestamp, value, tag.as_deref())))
         }
 
         #[wasm_bindgen(js_name = addPoints)]
         pub fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<Vec<String>>) -> JsResult<()> {
-            check(self.encoder.add_points(timestamps, values, tags.as_deref()))
+            each!(self, e => check(e.add_points(timestamps, values, tags.as_deref())))
         }
 
         #[wasm_bindgen(js_name = endMetric)]
         pub fn end_metric(&mut self) -> JsResult<()> {
-            check(self.encoder.end_metric())
+            each!(self, e => check(e.end_metric()))
         }
 
         /// Drop the open metric and its points.
         #[wasm_bindgen(js_name = cancelMetric)]
         pub fn cancel_metric(&mut self) {
-            self.encoder.cancel_metric()
+            each!(self, e => e.cancel_metric())
         }
 
         #[wasm_bindgen(js_name = metricCount)]
         pub fn metric_count(&self) -> JsResult<usize> {
-            Ok(self.encoder.metric_count())
+            Ok(match &self.encoder {
+                Encoder::Fixed(e) => e.metric_count(),
+                Encoder::Auto(e) => e.metric_count(),
+            })
         }
 
         /// The finished blob.
         pub fn finish(&self) -> JsResult<Vec<u8>> {
-            check(self.encoder.finish())
+            match &self.encoder {
+                Encoder::Fixed(e) => check(e.finish()),
+                Encoder::Auto(e) => check(e.finish()),
+            }
         }
     }
 }

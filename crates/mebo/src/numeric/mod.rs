@@ -11,6 +11,8 @@
 //! The modules mirror [`crate::text`]'s: `blob` opens and reads one metric at a
 //! time, `columns` decodes every metric at once, `encoder` writes.
 
+#[cfg(feature = "encode")]
+pub mod auto;
 mod blob;
 mod columns;
 #[cfg(feature = "encode")]
@@ -23,3 +25,5 @@ pub use blob::{NumericBlob, NumericMetric, NumericOptions};
 pub use columns::NumericColumns;
 #[cfg(feature = "encode")]
 pub use encoder::{NumericEncoder, NumericEncoderOptions};
+#[cfg(feature = "encode")]
+pub use auto::{AutoEncoder, Prefer};
