@@ -150,6 +150,9 @@ await build({
   outdir: DIST,
   bundle: true,
   format: 'esm',
+  // The formats view's peer libraries load as their own chunk, only when it runs.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'browser',
   target: 'es2022',
   minify: true,
@@ -163,6 +166,7 @@ copyFileSync(require.resolve('uplot/dist/uPlot.min.css'), join(DIST, 'uPlot.min.
 for (const variant of ['simd', 'scalar']) {
   copyFileSync(require.resolve(`mebo/wasm/mebo_${variant}.wasm`), join(DIST, `wasm/mebo_${variant}.wasm`));
 }
+copyFileSync(require.resolve('parquet-wasm/esm/parquet_wasm_bg.wasm'), join(DIST, 'wasm/parquet_wasm_bg.wasm'));
 const sampleCount = copySamples();
 const bench = copyBench();
 console.log(

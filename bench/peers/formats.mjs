@@ -181,3 +181,34 @@ export function hyparquetFormat(hyparquet, compressors, parquetWasm) {
     },
   };
 }
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/**
+ * Time `ops` ({ key, run, check? }) in turn, `rounds` times over, so load drifts over all alike.
+ * A sample is as many calls of `run` as fill about `sampleMs` (counted once, up front); its time
+ * is per call, in µs. `check` sees every result of a sample after its stopwatch stops.
+ * Returns { [key]: { median_us, min_us, calls } }.
+ */
+export async function roundRobin({ rounds, sampleMs }, ops) {
+  const state = [];
+  for (const op of ops) {
+    const t0 = performance.now();
+    await op.run();
+    const once = Math.max(performance.now() - t0, 0.001);
+    state.push({ op, calls: Math.max(1, Math.min(1000, Math.round(sampleMs / once))), samples: [] });
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const s of state) {
+      const results = new Array(s.calls);
+      const t0 = performance.now();
+      for (let i = 0; i < s.calls; i++) results[i] = await s.op.run();
+      s.samples.push(((performance.now() - t0) * 1000) / s.calls);
+      if (s.op.check) results.forEach(s.op.check);
+    }
+  }
+  return Object.fromEntries(state.map((s) => [s.op.key, { median_us: median(s.samples), min_us: Math.min(...s.samples), calls: s.calls }]));
+}

@@ -9,6 +9,7 @@
 import * as mebo from 'mebo';
 import uPlot from 'uplot';
 import { setupBench } from './bench-panel.js';
+import { setupFormats } from './formats.js';
 import type { Sample, SampleIndex } from './samples.js';
 import { open, type MetricRow, type Opened } from './view.js';
 
@@ -443,6 +444,7 @@ async function main(): Promise<void> {
   select.value = first.id;
   await loadSample(first);
   setupBench().catch(showError);
+  setupFormats(() => (shown?.parts.length === 1 && current?.kind === 'numeric' ? { bytes: shown.parts[0]!, label: shown.label } : undefined));
 }
 
 main().catch((error) => {
