@@ -23,7 +23,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, output, run } from './lib.mjs';
-import { buildReference } from '../bench/reference.mjs';
 
 const started = Date.now();
 const stage = (name) => console.log(`\n== test: ${name} (${Math.round((Date.now() - started) / 1000)} s) ==`);
@@ -39,7 +38,7 @@ run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--no-default-features', 
 run('pnpm', ['-r', '--if-present', 'typecheck']);
 checkStandalone();
 stage('testdata against the reference');
-checkTestdata();
+await checkTestdata();
 stage('cargo test');
 run('cargo', ['test', '--workspace', '--release']);
 // The core again in debug builds, where integer overflow panics instead of
@@ -72,7 +71,9 @@ function checkStandalone() {
  * writes for its input and options (bench/reference -regenerate), where Go can
  * build the reference; the tests above hold our code to the same blobs.
  */
-function checkTestdata() {
+async function checkTestdata() {
+  // Imported here: the workspace's packages exist only once setup has run.
+  const { buildReference } = await import('mebo-tooling/reference');
   const reference = buildReference((line) => console.log(line));
   if (reference.reason) {
     console.log(`testdata: not re-encoded with the reference here (${reference.reason})`);

@@ -18,9 +18,9 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import * as mebo from 'mebo';
-import { configName } from '../bench/harness.mjs';
-import { readNumericInput, sizes as benchSizes } from '../bench/data.mjs';
-import { parseDocument } from '../packages/mebo/dist/document.js';
+import { parseDocument } from 'mebo/document';
+import { readNumericInput, sizes as benchSizes } from 'mebo-tooling/data';
+import { configName } from 'mebo-tooling/harness';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
