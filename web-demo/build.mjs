@@ -136,7 +136,7 @@ rmSync(DIST, { recursive: true, force: true });
 mkdirSync(join(DIST, 'wasm'), { recursive: true });
 
 await build({
-  entryPoints: { app: join(HERE, 'src/main.ts'), 'bench-worker': join(HERE, 'src/bench-worker.ts') },
+  entryPoints: { app: join(HERE, 'src/main.ts'), 'bench-worker': join(HERE, 'src/bench/worker.ts') },
   outdir: DIST,
   bundle: true,
   format: 'esm',

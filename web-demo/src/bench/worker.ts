@@ -10,7 +10,7 @@
 
 import * as mebo from 'mebo';
 import { PLANS, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from 'mebo-tooling/harness';
-import type { BenchRow } from './bench-rows.js';
+import type { BenchRow } from './rows.js';
 
 export interface BenchCase {
   config: string;
