@@ -22,8 +22,8 @@ import * as hyparquet from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import * as mebo from 'mebo';
 import * as parquet from 'parquet-wasm';
-import { BENCH_DIR, ROOT, manifest, readNumericInput } from '../data.mjs';
-import { arrowFormat, checkSeries, hyparquetFormat, inInputOrder, jsonFormat, meboFormat, parquetWasmFormat, roundRobin } from './formats.mjs';
+import { BENCH_DIR, ROOT, manifest, readNumericInput } from 'mebo-tooling/data';
+import { arrowFormat, checkSeries, hyparquetFormat, inInputOrder, jsonFormat, meboFormat, parquetWasmFormat, roundRobin } from 'mebo-tooling/peers';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -45,10 +45,10 @@ const zstd = await new Promise((resolve) => {
 
 // ---------------------------------------------------------------- data
 
-/** The real series: testdata/real, then ../shared/real for any file not moved yet. */
+/** The real series: every numeric input file in testdata/real. */
 function realFiles() {
   const files = new Map();
-  for (const dir of [join(ROOT, 'testdata/real'), join(ROOT, '../shared/real')]) {
+  for (const dir of [join(ROOT, 'testdata/real')]) {
     if (!existsSync(dir)) continue;
     for (const f of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
       if (!files.has(f) && JSON.parse(readFileSync(join(dir, f), 'utf8')).kind === 'numeric') files.set(f, join(dir, f));

@@ -2,14 +2,14 @@
 // formats.ts): the open blob decoded to its points, those points encoded as
 // each format, then every format decoded in turn, round after round, each
 // result checked bit for bit. The format codecs are the bench's
-// (mebo-bench-js/peers/formats.mjs), so Node and this page time the same code.
+// (mebo-tooling/peers), so Node and this page time the same code.
 
 import * as arrow from 'apache-arrow';
 import * as hyparquet from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import * as mebo from 'mebo';
 import initParquet, * as parquet from 'parquet-wasm/esm';
-import { arrowFormat, checkSeries, hyparquetFormat, inInputOrder, jsonFormat, meboFormat, parquetWasmFormat, roundRobin } from 'mebo-bench-js/peers/formats.mjs';
+import { arrowFormat, checkSeries, hyparquetFormat, inInputOrder, jsonFormat, meboFormat, parquetWasmFormat, roundRobin } from 'mebo-tooling/peers';
 
 export interface FormatRow {
   format: string;

@@ -1,6 +1,5 @@
 //! The `auto` configuration on real inputs: the conformance vectors' numeric
-//! inputs and the real series (`testdata/real`, and `../shared/real` until the
-//! CO2 series moves there). Under `balanced` (the default) and `size` its blob
+//! inputs and the real series (`testdata/real`). Under `balanced` (the default) and `size` its blob
 //! is never larger than the default configuration's, and it decodes to the
 //! input bit for bit; its header names the configuration it reports.
 
@@ -15,9 +14,8 @@ use mebo::{ColumnConfig, Layout};
 
 /// Every numeric input file: the vectors' and the real series'.
 fn numeric_inputs() -> Vec<(String, Input)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut files: Vec<PathBuf> = Vec::new();
-    for dir in [vectors_dir().join("inputs"), root.join("testdata/real"), root.join("../shared/real")] {
+    for dir in [vectors_dir().join("inputs"), mebo_testdata::testdata_dir().join("real")] {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for e in entries {
             let path = e.unwrap().path();
@@ -34,7 +32,7 @@ fn numeric_inputs() -> Vec<(String, Input)> {
         .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), read_input_file(p)))
         .collect();
     assert!(inputs.iter().any(|(n, _)| n == "gauge1"), "the vectors' inputs were found");
-    assert!(inputs.iter().filter(|(n, _)| ["seattle-hourly-normals", "usgs-earthquakes-week", "stocks-monthly"].contains(&n.as_str())).count() == 3, "the real series were found");
+    assert!(inputs.iter().filter(|(n, _)| ["seattle-hourly-normals", "usgs-earthquakes-week", "stocks-monthly", "maunaloa-co2-weekly"].contains(&n.as_str())).count() == 4, "the real series were found");
     inputs
 }
 
