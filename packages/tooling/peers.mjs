@@ -138,7 +138,9 @@ function seriesOfArrow(table) {
  */
 export function arrowFormat(arrow, zstd) {
   if (zstd) {
-    arrow.compressionRegistry.set(arrow.CompressionType.ZSTD, { encode: (data) => zstd.compress(data), decode: (data) => zstd.decompress(data) });
+    // Arrow views a decompressed buffer as Int64 / Float64 in place: it must start 8-aligned.
+    const aligned = (bytes) => (bytes.byteOffset % 8 === 0 ? bytes : bytes.slice());
+    arrow.compressionRegistry.set(arrow.CompressionType.ZSTD, { encode: (data) => zstd.compress(data), decode: (data) => aligned(zstd.decompress(data)) });
   }
   return {
     name: zstd ? 'arrow-zstd' : 'arrow',
