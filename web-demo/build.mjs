@@ -140,9 +140,20 @@ await build({
   outdir: DIST,
   bundle: true,
   format: 'esm',
-  // The formats view's peer libraries load as their own chunk, only when it runs.
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  sourcemap: true,
+  logLevel: 'warning',
+});
+
+// The formats view's work and its peer libraries: a bundle of its own (with its own copy of the
+// SDK), fetched only when the view runs, so the page's first load does not carry them.
+await build({
+  entryPoints: { 'formats-run': join(HERE, 'src/formats-run.ts') },
+  outdir: DIST,
+  bundle: true,
+  format: 'esm',
   platform: 'browser',
   target: 'es2022',
   minify: true,

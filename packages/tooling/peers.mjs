@@ -15,7 +15,7 @@
 // so Node and a page can load them as each does.
 
 /**
- * @typedef {{ name: string, timestamps: BigInt64Array, values: Float64Array }} Series
+ * @typedef {{ name: string, id?: bigint, timestamps: BigInt64Array, values: Float64Array }} Series
  * @typedef {{ startTime: bigint, metrics: Series[] }} Input
  * @typedef {{ name: string, encode: (input: Input) => Uint8Array | Promise<Uint8Array>, decode: (bytes: Uint8Array) => Series[] | Promise<Series[]>, note?: string }} Format
  */
@@ -36,11 +36,15 @@ export function checkSeries(what, input, decoded) {
   });
 }
 
-/** mebo: encodeNumeric with `options` (a config string, 'auto', or an options object); decode to per-metric views. */
+/**
+ * mebo: encodeNumeric with `options` (a config string, 'auto', or an options object); decode to
+ * per-metric views. A series with an `id` (a blob's metric without a stored name) is started by it.
+ */
 export function meboFormat(mebo, name, options) {
+  const started = (metrics) => metrics.map((m) => (m.id === undefined ? m : { id: m.id, timestamps: m.timestamps, values: m.values }));
   return {
     name,
-    encode: (input) => mebo.encodeNumeric(input.metrics, typeof options === 'string' ? { config: options, layout: 'v2', startTime: input.startTime } : { layout: 'v2', ...options, startTime: input.startTime }),
+    encode: (input) => mebo.encodeNumeric(started(input.metrics), typeof options === 'string' ? { config: options, layout: 'v2', startTime: input.startTime } : { layout: 'v2', ...options, startTime: input.startTime }),
     decode: (bytes) => {
       const blob = mebo.NumericBlob.from(bytes);
       try {
@@ -64,7 +68,7 @@ export function meboFormat(mebo, name, options) {
 /** mebo's decode hands metrics back by id: put them in the input's order, named (untimed, for the check). */
 export function inInputOrder(mebo, input, decoded) {
   const byId = new Map(decoded.map((d) => [d.id, d]));
-  return input.metrics.map((m) => ({ ...byId.get(mebo.metricId(m.name)), name: m.name }));
+  return input.metrics.map((m) => ({ ...byId.get(m.id ?? mebo.metricId(m.name)), name: m.name }));
 }
 
 /** Columnar JSON, as a typical HTTP API sends it (timestamps as numbers: exact below 2^53 µs; NaN as null). */

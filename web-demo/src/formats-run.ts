@@ -21,14 +21,15 @@ export interface FormatRow {
   encodeMedianUs?: number;
 }
 
-type Series = { name: string; timestamps: BigInt64Array; values: Float64Array };
+type Series = { name: string; id?: bigint; timestamps: BigInt64Array; values: Float64Array };
 type Input = { startTime: bigint; metrics: Series[] };
 
 let parquetReady: Promise<unknown> | undefined;
+let moduleReady: Promise<unknown> | undefined;
 
 /** gzip -6 of `bytes` by the browser's CompressionStream: what a server's default gzip sends. */
 async function gzipSize(bytes: Uint8Array): Promise<number> {
-  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'));
+  const stream = new Blob([bytes.slice()]).stream().pipeThrough(new CompressionStream('gzip'));
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
 
@@ -38,7 +39,7 @@ function configOf(bytes: Uint8Array): string {
   return `${o.timestampEncoding}-${o.timestampCompression}-${o.valueEncoding}-${o.valueCompression}`;
 }
 
-/** The blob's points, named (by name when stored, else `id:<hex>`), in the blob's order. */
+/** The blob's points, named (by name when stored, else `id:<hex>` with the id to start them by), in the blob's order. */
 function pointsOf(bytes: Uint8Array): Input {
   using blob = mebo.NumericBlob.from(bytes);
   const names = blob.names;
@@ -47,6 +48,7 @@ function pointsOf(bytes: Uint8Array): Input {
     startTime: blob.startTime,
     metrics: Array.from(ids, (id, i) => ({
       name: names?.[i] ?? `id:${id.toString(16).padStart(16, '0')}`,
+      ...(names ? {} : { id }),
       timestamps: timestamps.slice(offsets[i], offsets[i + 1]),
       values: values.slice(offsets[i], offsets[i + 1]),
     })),
@@ -54,8 +56,11 @@ function pointsOf(bytes: Uint8Array): Input {
 }
 
 export async function runFormats(bytes: Uint8Array, progress: (line: string) => void): Promise<FormatRow[]> {
+  // This bundle has its own copy of the SDK: load the page's wasm build into it.
+  const variant = mebo.simdSupported() ? 'simd' : 'scalar';
+  moduleReady ??= mebo.init({ wasm: fetch(`wasm/mebo_${variant}.wasm`), variant });
   parquetReady ??= initParquet({ module_or_path: new URL('wasm/parquet_wasm_bg.wasm', location.href) });
-  await parquetReady;
+  await Promise.all([moduleReady, parquetReady]);
   const input = pointsOf(bytes);
   const own = meboFormat(mebo, 'this blob', {});
   const parquetWasm = parquetWasmFormat(arrow, parquet);

@@ -1,10 +1,19 @@
 // The "formats" view: the open blob's points as the formats a dashboard
 // author would ship instead (JSON, Arrow IPC, Parquet through parquet-wasm and
 // hyparquet) and as mebo's `auto` configuration, sized and decoded in this
-// browser. The peer libraries are in their own chunk (formats-run.ts), loaded
-// only when the view runs, so the page's first load does not grow.
+// browser. The peer libraries are in their own bundle (formats-run.ts, built
+// apart by build.mjs), fetched only when the view runs, so the page's first
+// load does not carry them.
 
 import type { FormatRow } from './formats-run.js';
+
+type FormatsRun = typeof import('./formats-run.js');
+
+/** The formats bundle, by URL: esbuild leaves an import it cannot resolve at build time to the browser. */
+function loadFormatsRun(): Promise<FormatsRun> {
+  const url = new URL('formats-run.js', location.href).href;
+  return import(/* webpackIgnore: true */ url) as Promise<FormatsRun>;
+}
 
 const $ = (id: string) => document.getElementById(id)!;
 
@@ -32,7 +41,7 @@ export function setupFormats(blob: () => { bytes: Uint8Array; label: string } | 
     body.replaceChildren();
     status.textContent = 'loading the peer libraries…';
     try {
-      const { runFormats } = await import('./formats-run.js');
+      const { runFormats } = await loadFormatsRun();
       const rows: FormatRow[] = await runFormats(open.bytes, (line) => (status.textContent = line));
       const own = rows.find((r) => r.format === 'this blob')!;
       for (const r of rows) {
@@ -51,6 +60,7 @@ export function setupFormats(blob: () => { bytes: Uint8Array; label: string } | 
       }
       status.textContent = `${open.label}: every decode checked bit for bit against the blob's points`;
     } catch (error) {
+      console.error(error);
       status.textContent = `failed: ${error instanceof Error ? error.message : String(error)}`;
     } finally {
       button.disabled = false;
