@@ -379,7 +379,11 @@ export interface NumericEncodeOptions {
             o.layout = parse_or(layout, o.layout)?;
             o.tags = tags.unwrap_or(o.tags);
             o.byte_order = big_endian.map_or(o.byte_order, js::byte_order);
-            let encoder = if auto { Encoder::Auto(AutoEncoder::new(start_time, o, prefer)) } else { Encoder::Fixed(NumericEncoder::new(start_time, o)) };
+            let encoder = if auto {
+                Encoder::Auto(AutoEncoder::new(start_time, o, prefer))
+            } else {
+                Encoder::Fixed(NumericEncoder::new(start_time, o))
+            };
             Ok(NumericEncoderHandle { encoder })
         }
 

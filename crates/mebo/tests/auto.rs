@@ -28,11 +28,23 @@ fn numeric_inputs() -> Vec<(String, Input)> {
     files.sort();
     let inputs: Vec<(String, Input)> = files
         .iter()
-        .filter(|p| std::fs::read_to_string(p).unwrap().contains("\"kind\": \"numeric\"") || std::fs::read_to_string(p).unwrap().contains("\"kind\":\"numeric\""))
+        .filter(|p| {
+            std::fs::read_to_string(p).unwrap().contains("\"kind\": \"numeric\"")
+                || std::fs::read_to_string(p).unwrap().contains("\"kind\":\"numeric\"")
+        })
         .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), read_input_file(p)))
         .collect();
     assert!(inputs.iter().any(|(n, _)| n == "gauge1"), "the vectors' inputs were found");
-    assert!(inputs.iter().filter(|(n, _)| ["seattle-hourly-normals", "usgs-earthquakes-week", "stocks-monthly", "maunaloa-co2-weekly"].contains(&n.as_str())).count() == 4, "the real series were found");
+    assert!(
+        inputs
+            .iter()
+            .filter(
+                |(n, _)| ["seattle-hourly-normals", "usgs-earthquakes-week", "stocks-monthly", "maunaloa-co2-weekly"].contains(&n.as_str())
+            )
+            .count()
+            == 4,
+        "the real series were found"
+    );
     inputs
 }
 
@@ -114,7 +126,8 @@ fn auto_is_never_larger_than_the_default_and_decodes_exactly() {
 #[test]
 fn speed_decodes_exactly_too() {
     for (name, input) in numeric_inputs() {
-        let options = NumericEncoderOptions { layout: Layout::V2, tags: input.metrics.iter().any(|m| m.tags.is_some()), ..Default::default() };
+        let options =
+            NumericEncoderOptions { layout: Layout::V2, tags: input.metrics.iter().any(|m| m.tags.is_some()), ..Default::default() };
         let (blob, config) = encode_auto(&input, options, Prefer::Speed);
         assert_decodes_to(&blob, &input, config, &format!("{name} speed"));
     }

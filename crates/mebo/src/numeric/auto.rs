@@ -265,7 +265,13 @@ impl AutoEncoder {
 
     fn start(&mut self, key: MetricKey, points: usize) {
         let tags = if self.options.tags { Vec::with_capacity(points) } else { Vec::new() };
-        self.open = Some(BufferedMetric { key, declared: points, timestamps: Vec::with_capacity(points), values: Vec::with_capacity(points), tags });
+        self.open = Some(BufferedMetric {
+            key,
+            declared: points,
+            timestamps: Vec::with_capacity(points),
+            values: Vec::with_capacity(points),
+            tags,
+        });
     }
 
     /// See [`NumericEncoder::start_metric_name`].

@@ -21,9 +21,9 @@ mod encoder;
 #[cfg(feature = "encode")]
 pub use crate::registry::MAX_METRICS;
 pub use crate::section::numeric_header::{IndexKind, NumericHeader};
+#[cfg(feature = "encode")]
+pub use auto::{AutoEncoder, Prefer};
 pub use blob::{NumericBlob, NumericMetric, NumericOptions};
 pub use columns::NumericColumns;
 #[cfg(feature = "encode")]
 pub use encoder::{NumericEncoder, NumericEncoderOptions};
-#[cfg(feature = "encode")]
-pub use auto::{AutoEncoder, Prefer};
