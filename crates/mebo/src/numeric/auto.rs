@@ -133,7 +133,7 @@ pub struct AutoChoice {
     pub config: ColumnConfig,
     /// Points in the sample the candidates were measured on.
     pub sample_points: usize,
-    /// Every candidate (all 192), fewest bytes first.
+    /// Every candidate (all 192), timestamp choices outermost.
     pub candidates: Vec<Candidate>,
 }
 
@@ -184,7 +184,7 @@ pub fn choose<'a>(
         }
     }
     let per_point = |cost: f64| if points == 0 { 0.0 } else { cost / points as f64 };
-    let mut candidates: Vec<Candidate> = timestamps
+    let candidates: Vec<Candidate> = timestamps
         .iter()
         .flat_map(|t| {
             values.iter().map(move |v| Candidate {
@@ -199,12 +199,16 @@ pub fn choose<'a>(
             })
         })
         .collect();
-    // Fewest bytes first; on a tie the cheaper decode, then the default's order of choices.
-    candidates.sort_by(|a, b| a.bytes.cmp(&b.bytes).then(a.cost_per_point.total_cmp(&b.cost_per_point)));
     let default = ColumnConfig::default();
     let default_cost = candidates.iter().find(|c| c.config == default).map_or(0.0, |c| c.cost_per_point);
     let bound = prefer.bound(default_cost);
-    let config = candidates.iter().find(|c| c.cost_per_point <= bound).map_or(default, |c| c.config);
+    // The fewest bytes within the bound; on a tie the cheaper decode. A scan, not a sort: a sort
+    // instance of its own would cost the wasm build kilobytes (see crates/mebo/src/order.rs).
+    let config = candidates
+        .iter()
+        .filter(|c| c.cost_per_point <= bound)
+        .min_by(|a, b| a.bytes.cmp(&b.bytes).then(a.cost_per_point.total_cmp(&b.cost_per_point)))
+        .map_or(default, |c| c.config);
     Ok(AutoChoice { config, sample_points: points, candidates })
 }
 
@@ -419,7 +423,8 @@ mod tests {
         assert_eq!(choice.config.value_encoding, ValueEncoding::Alp);
         assert_ne!(choice.config.timestamp_encoding, TimestampEncoding::Raw);
         // The pick is the smallest candidate.
-        assert_eq!(choice.candidates[0].config, choice.config);
+        let pick = choice.candidates.iter().find(|c| c.config == choice.config).unwrap();
+        assert_eq!(Some(pick.bytes), choice.candidates.iter().map(|c| c.bytes).min());
     }
 
     #[test]
