@@ -8,7 +8,7 @@ use mebo::numeric::{NumericBlob, NumericColumns, NumericMetric};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult, NumericSeries};
-use crate::series::{self, Selection};
+use mebo_series::{self as series, Selection};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_NUMERIC: &str = r#"
@@ -151,7 +151,7 @@ impl NumericBlobHandle {
         js::series(&picked.pick(&timestamps), values, tags.as_deref())
     }
 
-    /// The metric decimated for a chart (see `series::decimate`), packed:
+    /// The metric decimated for a chart (see `mebo_series::decimate`), packed:
     /// `[timestampsMs…, values…, sourcePoints]`. Read in place when
     /// `decodeAllView` has decoded the blob (a chart zooming over a blob it
     /// keeps open decodes nothing again), else decoded into reused buffers.
@@ -162,7 +162,7 @@ impl NumericBlobHandle {
                                  // In bounds by construction (the decoder wrote these offsets); `get` all the same, so a slip is empty, not a trap.
             let points = c.offsets.get(index).zip(c.offsets.get(index + 1)).map_or(0..0, |(&a, &b)| a as usize..b as usize);
             let (ts, vs) = (c.timestamps.get(points.clone()).unwrap_or_default(), c.values.get(points).unwrap_or_default());
-            return Ok(series::decimate(ts, vs, from, to, buckets, method).packed());
+            return Ok(js::packed(series::decimate(ts, vs, from, to, buckets, method)));
         }
         let m = self.metric(index)?;
         METRIC_SCRATCH.with_borrow_mut(|(timestamps, values)| {
@@ -171,7 +171,7 @@ impl NumericBlobHandle {
             values.resize(m.len(), 0.0);
             check(m.timestamps_into(timestamps))?;
             check(m.values_into(values))?;
-            let out = series::decimate(timestamps, values, from, to, buckets, method).packed();
+            let out = js::packed(series::decimate(timestamps, values, from, to, buckets, method));
             if values.capacity() > SCRATCH_KEEP_POINTS {
                 *timestamps = Vec::new();
                 *values = Vec::new();

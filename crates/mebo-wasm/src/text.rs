@@ -5,7 +5,7 @@ use mebo::text::{Dictionary, DictionaryColumns, TextBlob, TextColumns, TextMetri
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JoinedStrings, JsObject, JsResult, TextSeries};
-use crate::series::Selection;
+use mebo_series::Selection;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TEXT: &str = r#"
