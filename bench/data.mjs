@@ -1,4 +1,4 @@
-// The benchmark dataset (../shared/bench) and the same data as the JSON and
+// The benchmark dataset (testdata/bench) and the same data as the JSON and
 // Arrow payloads the bench compares against. Node only.
 
 import { readFileSync } from 'node:fs';
@@ -11,9 +11,9 @@ import { configName } from './harness.mjs';
 import { parseDocument } from '../packages/mebo/dist/document.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const BENCH_DIR = process.env.MEBO_BENCH_DIR ?? join(ROOT, '../shared/bench');
-export const REFERENCE_DIR = join(ROOT, '../shared/reference');
-export const VECTORS_DIR = join(ROOT, '../shared/vectors');
+export const BENCH_DIR = process.env.MEBO_BENCH_DIR ?? join(ROOT, 'testdata/bench');
+export const REFERENCE_DIR = join(ROOT, 'testdata/reference');
+export const VECTORS_DIR = join(ROOT, 'testdata/vectors');
 
 /** The conformance vector of one 66,000-point metric: the decimation benchmark's long series. */
 export const LONG_VECTOR = 'num-long-delta-none-gorilla-none-notags-le-v2';

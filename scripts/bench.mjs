@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench`: decode and encode speed of mebo on every configuration of
-// ../shared/bench, in one run, across runtimes:
+// testdata/bench, in one run, across runtimes:
 //
 //   rust-native           target/release/mebo-bench (crates/mebo-bench)
-//   go-reference          the reference, mebo Go v1.9.0, decode + Materialize (bench/go-reference; needs `go`)
+//   go-reference          the reference, mebo Go v1.9.0, decode + Materialize (bench/reference; needs Go >= 1.25)
 //   wasm-node             the SDK in Node: NumericBlob.from + decodeAll + free (simd build)
 //   wasm-node-scalar      the same with the scalar build (own process: init is once per process)
 //   wasm-chromium         the same in headless Debian Chromium (playwright-core, page on 127.0.0.1)
@@ -24,7 +24,7 @@
 // --build   rebuild the wasm and the SDK first (default: only when missing)
 //
 // Ratios against the reference are taken against its timing in this run when
-// Go is available, and also against shared/reference/go-v1.9-epyc.json.
+// Go is available, and also against testdata/reference/go-v1.9-epyc.json.
 //
 // This file parses the arguments and builds what the runs need; bench/run.mjs
 // runs the rounds, bench/report.mjs prints the tables, bench/targets.mjs
@@ -39,6 +39,7 @@ import { ROOT, output } from './lib.mjs';
 import { printReport } from './bench/report.mjs';
 import { runRounds, withReferences } from './bench/run.mjs';
 import { printBounds, targetsFor } from './bench/targets.mjs';
+import { buildReference } from '../bench/reference.mjs';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -98,15 +99,13 @@ const machine = {
 const rounds = Number(valueOf('--rounds') ?? (quick ? 1 : 3));
 machine.rounds = rounds;
 machine.nice = getPriority();
-// The reference is timed only where a local, uncommitted harness exists in bench/go-reference
-// (the project commits nothing that builds the reference); otherwise the recorded figures are used.
-const hasGo = wants('go-reference') && existsSync(join(ROOT, 'bench/go-reference/main.go')) && output('go', ['version']) !== undefined;
-if (wants('go-reference') && !hasGo) log('bench: no `go` on PATH: the reference is not timed in this run (the documented figures are still used)');
-machine.go = hasGo ? output('go', ['version'])?.trim() : undefined;
-
 if (wants('rust-native')) run('cargo', ['build', '--release', '-p', 'mebo-bench']);
-const goBinary = hasGo ? join(tmp, 'go-reference') : undefined;
-if (goBinary) run('go', ['build', '-o', goBinary, '.'], { cwd: join(ROOT, 'bench/go-reference') });
+// The reference (bench/reference, GOMAXPROCS=1) is timed in this run wherever Go >= 1.25 is on PATH.
+const reference = wants('go-reference') ? buildReference(log) : { reason: 'not asked for (--only)' };
+if (reference.reason && wants('go-reference')) log(`bench: the reference is NOT timed in this run (${reference.reason}): the recorded figures of testdata/reference stand in`);
+machine.go = reference.go;
+machine.reference = reference.binary ? 'timed in this run (bench/reference, GOMAXPROCS=1)' : `not timed in this run (${reference.reason}); recorded figures stand in`;
+const goBinary = reference.binary;
 
 const { rows, breakdown, chromium } = await runRounds({ rounds, quick, wants, goBinary, benchDir: BENCH_DIR, tmp, log });
 machine.chromium = chromium.version;

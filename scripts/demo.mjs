@@ -11,9 +11,9 @@
 //   npm run demo -- --no-build   serve / check what is already built
 
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, output, run } from './lib.mjs';
+import { ROOT, run } from './lib.mjs';
+import { buildReference } from '../bench/reference.mjs';
 
 const argv = process.argv.slice(2);
 const check = argv.includes('--check') || process.env.CI === 'true';
@@ -23,10 +23,9 @@ if (!argv.includes('--no-build')) {
   run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
   run(process.execPath, [join(ROOT, 'web-demo/build.mjs')]);
   run('cargo', ['build', '--release', '-p', 'mebo-bench']);
-  // A developer's local harness of the reference (never committed): the page can time it live too.
-  if (existsSync(join(ROOT, 'bench/go-reference/main.go')) && output('go', ['version']) !== undefined) {
-    run('go', ['build', '-o', join(ROOT, 'target/go-reference/mebo-go-reference'), '.'], { cwd: join(ROOT, 'bench/go-reference') });
-  }
+  // The reference (bench/reference): the page times it live beside ours where Go >= 1.25 is on PATH.
+  const reference = buildReference((line) => console.log(line));
+  if (reference.reason) console.log(`demo: the reference cannot be timed live here (${reference.reason}); the page shows its recorded figures instead`);
 }
 
 if (check) {

@@ -20,8 +20,8 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
   console.log(`mebo bench (${quick ? 'QUICK run: few samples, not for reporting' : `full run, ${rounds} round${rounds > 1 ? 's' : ''}`}) — ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.rustc}${machine.chromium ? `, chromium ${machine.chromium}` : ''}${machine.go ? `, ${machine.go}` : ''}`);
   console.log(`load average at start ${machine.load_average_start.join(' ')}, at end ${machine.load_average_end.join(' ')}; nice ${machine.nice}`);
   console.log('ratios: reference time / our median (above 1: faster than the reference).');
-  console.log('  go run:   the reference (mebo Go v1.9.0) decode + Materialize, timed in this run on the same blobs (bench/go-reference)');
-  console.log('  go epyc:  the same, as recorded in shared/reference/go-v1.9-epyc.json (another run; absolute times drift with load)');
+  console.log(`  go run:   the reference (mebo Go v1.9.0) decode + Materialize, timed in this run on the same blobs (bench/reference): ${machine.reference}`);
+  console.log('  go epyc:  the same, as recorded in testdata/reference/go-v1.9-epyc.json (another run; absolute times drift with load)');
   console.log('  seed x86: documented i7-9700K figures (decode + iterate total; encode)');
   console.log('');
   const header = ['config', 'runtime', 'op', 'points', 'bytes', 'median µs', 'min µs', 'Mpts/s', 'vs go run', 'vs go epyc', 'vs seed x86'];
@@ -59,6 +59,11 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
     console.log(
       mLine([config, us(nat), us(goRunNs(config)), us(goDecodeNs(config)), us(node), us(nodeInto), us(nodeView), us(nodeSc), us(chr), us(chrInto), us(chrView), us(chrSc), ratio(go / node), ratio(go / nodeInto), ratio(go / nat), ratio(chr / node), ratio(nodeSc / node)]),
     );
+  }
+  const wrong = rows.filter((r) => r.runtime === 'go-reference' && r.correct === false);
+  if (rows.some((r) => r.runtime === 'go-reference')) {
+    const procs = [...new Set(rows.filter((r) => r.runtime === 'go-reference').map((r) => r.gomaxprocs))].join(', ');
+    console.log(`(go run: GOMAXPROCS=${procs}; ${wrong.length ? `its decode differs from the input, so it timed a wrong result, on ${wrong.map((r) => r.config).join(', ')}: ${wrong[0].mismatch}` : 'every decode matched the input'})`);
   }
   for (const base of ['json', 'arrow']) {
     const r = find(base, base);

@@ -82,7 +82,7 @@ function mergeRounds(roundRows) {
 /**
  * The merged rows with the reference's figures: lookups by configuration and
  * each decode row's ratios against the reference timed in this run (`go run`),
- * the recorded one (`go epyc`, shared/reference/go-v1.9-epyc.json) and the
+ * the recorded one (`go epyc`, testdata/reference/go-v1.9-epyc.json) and the
  * documented x86 figures (seed-x86.json).
  */
 export function withReferences(rows, { cases, goRows, seed, configName }) {

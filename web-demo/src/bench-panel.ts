@@ -291,6 +291,11 @@ export async function setupBench(): Promise<void> {
     const cell = (text: string, className = 'num', title = '') => el('td', { textContent: text, className, title });
     const judged = (r: number | undefined) => cell(times(r), r === undefined ? 'num' : `num ${r >= 1 ? 'good' : 'bad'}`);
     const timed = (row: BenchRow | undefined, source?: string) => cell(us(row?.median_ns), 'num', row ? `median of ${row.runs}, min ${us(row.min_ns)} µs${source ? `, ${source}` : ''}` : '');
+    /** The reference timed now; a decode that differs from the input is marked: its time is of a wrong result. */
+    const referenceCell = (row: BenchRow | undefined) =>
+      row?.correct === false
+        ? cell(`${us(row.median_ns)} ✗`, 'num bad', `the reference decoded this blob wrongly (${row.mismatch ?? 'differs from the input'}); GOMAXPROCS=${row.gomaxprocs ?? '?'}`)
+        : timed(row, row ? `GOMAXPROCS=${row.gomaxprocs ?? '?'}` : undefined);
     table.tBodies[0].replaceChildren(
       ...cases.map((c) => {
         const kept = live(c.config, 'wasm-browser', 'decode-into');
@@ -309,7 +314,7 @@ export async function setupBench(): Promise<void> {
           timed(fresh),
           timed(live(c.config, 'wasm-browser', 'decode-view')),
           timed(live(c.config, 'wasm-browser-scalar', 'decode-into')),
-          timed(live(c.config, 'go-reference', 'decode')),
+          referenceCell(live(c.config, 'go-reference', 'decode')),
           cell(us(ref)),
           cell(us(x86)),
           judged(refNow && nsOf(kept) ? refNow / kept!.median_ns : undefined),
@@ -339,7 +344,7 @@ export async function setupBench(): Promise<void> {
     parts.push(`${times(goNs(FOCUS)! / kept.median_ns)} the reference's recorded figure on the project's machine kind`);
     if (native) parts.push(`${times(native.median_ns / kept.median_ns)} native Rust`);
     let text = `This browser decodes ${FOCUS} at ${fixed(mpps(c.points, kept.median_ns)!)} Mpoints/s into kept arrays${fresh ? ` (${fixed(mpps(c.points, fresh.median_ns)!)} into fresh ones)` : ''}: ${parts.join(', ')}.`;
-    const against = refNow ? 'the reference measured now' : 'the recorded reference';
+    const against = refNow ? `the reference measured now (GOMAXPROCS=${refNow.gomaxprocs ?? '?'})` : 'the recorded reference (not timed in this run)';
     const ratios = cases
       .filter((x) => x.kind === 'numeric')
       .map((x) => {
@@ -388,10 +393,13 @@ export async function setupBench(): Promise<void> {
         'this browser',
         `${browser.name}, ${browser.cores ?? '?'} logical cores, crossOriginIsolated ${browser.isolated ? 'yes' : 'no'}, timer resolution ${fixed(browser.timerUs, browser.timerUs < 10 ? 1 : 0)} µs; one Web Worker per wasm build; kept arrays: decodeAllInto, fresh arrays: decodeAll (text: TextBlob, same calls), views: columnsView (numeric).`,
       ],
-      ...(api?.runtimes.includes('go-reference')
-        ? [['reference, measured now', `mebo Go v1.9 decode + Materialize timed in this run on this machine by a developer's local harness (bench/go-reference, never committed): the fair comparison when this machine is not the one the reference was recorded on.`] as [string, string]]
-        : []),
-      ['reference, this machine kind', `${go?.machine ?? 'go-v1.9-epyc.json missing'}: mebo Go v1.9 decode + Materialize (every column decoded into slices), recorded in shared/reference/go-v1.9-epyc.json, not timed in this run. Machines of this kind differ (the CPU model changes): on a slower one every live figure looks slower against it.`],
+      [
+        'reference, measured now',
+        api?.runtimes.includes('go-reference')
+          ? `mebo Go v1.9 decode + Materialize timed in this run on this machine (bench/reference, GOMAXPROCS=1, every decode checked against the input: rows where the reference decodes wrongly are marked): the fair comparison.`
+          : `NOT timed here: ${api ? 'npm run demo found no Go >= 1.25 on PATH to build bench/reference' : 'this page has no local API (npm run demo)'}, so every ratio below is taken against the recorded figures of the next line.`,
+      ],
+      ['reference, this machine kind', `${go?.machine ?? 'go-v1.9-epyc.json missing'}: mebo Go v1.9 decode + Materialize (every column decoded into slices), recorded in testdata/reference/go-v1.9-epyc.json, not timed in this run. Machines of this kind differ (the CPU model changes): on a slower one every live figure looks slower against it.`],
       ['documented x86', `${seed?.machine ?? 'seed-x86.json missing'}: decode + iterate, from the reference's documentation (4 configurations).`],
       ['plan', `warm-up, then 30 (quick) or 40 (full) samples a row, each repeating the call for ≥ 1–2 ms; median shown, minimum in each cell's tooltip. Absolute figures drift between runs and machines; ratios within one run hold.`],
     ];

@@ -1,6 +1,6 @@
 // The benchmark figures the panel shows, in the row schema of the
 // repository's bench-results.json (written by `npm run bench`), and the two
-// reference files of ../shared/reference.
+// reference files of testdata/reference.
 
 /** One measured figure: a runtime doing an operation on a configuration's blob. */
 export interface BenchRow {
@@ -14,6 +14,11 @@ export interface BenchRow {
   median_ns: number;
   min_ns: number;
   runs: number;
+  /** go-reference rows: whether its decode matched the input (false: a wrong result was timed), and the first difference. */
+  correct?: boolean;
+  mismatch?: string;
+  /** go-reference rows: GOMAXPROCS of the run. */
+  gomaxprocs?: number;
 }
 
 /** bench-results.json, as far as the panel reads it. */
@@ -32,13 +37,13 @@ export interface BenchManifest {
   wasm: Record<'simd' | 'scalar', number>;
 }
 
-/** shared/reference/go-v1.9-epyc.json: the reference timed on the project's machine kind. */
+/** testdata/reference/go-v1.9-epyc.json: the reference timed on the project's machine kind. */
 export interface GoReference {
   machine: string;
   rows: { name: string; decode_materialize_ns: number }[];
 }
 
-/** shared/reference/seed-x86.json: the documented figures (µs per whole blob). */
+/** testdata/reference/seed-x86.json: the documented figures (µs per whole blob). */
 export interface SeedReference {
   machine: string;
   decode_iterate_250pts: Record<string, { total: number }>;

@@ -1,6 +1,6 @@
 //! `mebo-bench [--quick] [--json FILE] [--bench-dir DIR] [--stream] [--decode-only]`
 //!
-//! Times, on every configuration of `../shared/bench`, opening a blob and
+//! Times, on every configuration of `testdata/bench`, opening a blob and
 //! decoding every metric into columns (`decode`, into reused column buffers), and encoding the bench input
 //! with the configuration's options (`encode`, numeric only). Prints a table
 //! with the reference's decode + Materialize figure for the same blob measured
@@ -91,9 +91,9 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..");
-    let bench_dir = flag("--bench-dir").map(PathBuf::from).unwrap_or_else(|| root.join("shared/bench"));
-    let reference = read_json(&root.join("shared/reference/go-v1.9-epyc.json"));
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let bench_dir = flag("--bench-dir").map(PathBuf::from).unwrap_or_else(|| root.join("bench"));
+    let reference = read_json(&root.join("reference/go-v1.9-epyc.json"));
     let reference_ns = |name: &str| {
         reference["rows"].as_array().unwrap().iter().find(|r| r["name"] == name).and_then(|r| r["decode_materialize_ns"].as_f64())
     };

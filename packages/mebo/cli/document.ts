@@ -1,4 +1,4 @@
-// The conformance vectors' input schema (../shared/vectors/README.md), which
+// The conformance vectors' input schema (testdata/vectors/README.md), which
 // `mebo decode --exact` prints and `mebo encode` reads, to typed columns. The
 // one parser of it in JavaScript: the CLI and the SDK's tests import this
 // file; the bench and the demo build, plain Node, import its build,

@@ -1,5 +1,5 @@
 //! The one Rust reader of the conformance vectors' input schema
-//! (`../shared/vectors/inputs/*.json`, also `../shared/bench/inputs`): the
+//! (`testdata/vectors/inputs/*.json`, also `testdata/bench/inputs`): the
 //! core's tests read it through `tests/common`, and crates/mebo-bench
 //! includes this file by path.
 
@@ -20,7 +20,7 @@ pub struct Input {
     pub metrics: Vec<InputMetric>,
 }
 
-/// Read an input file of the vectors' schema (also used by ../shared/bench).
+/// Read an input file of the vectors' schema (also used by testdata/bench).
 pub fn read_input_file(path: &std::path::Path) -> Input {
     let text = std::fs::read_to_string(path).expect("input");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();

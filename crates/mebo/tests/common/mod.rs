@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use mebo::ByteOrder;
 
-/// `../shared/vectors` beside the repository root.
+/// `testdata/vectors` in the repository.
 pub fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/vectors")
 }
 
 pub fn read_blob(case: &str) -> Vec<u8> {
