@@ -162,7 +162,14 @@ impl<'a> TextBlob<'a> {
             return Err(Error::CountMismatch { what: "text data payload bytes", expected: data_size, actual: data.len() });
         }
 
-        Ok(TextBlob { header, keys: MetricKeys::new(ids, names)?, spans, data: Payload::from(data), total_points: total_points as usize, byte_length: bytes.len() })
+        Ok(TextBlob {
+            header,
+            keys: MetricKeys::new(ids, names)?,
+            spans,
+            data: Payload::from(data),
+            total_points: total_points as usize,
+            byte_length: bytes.len(),
+        })
     }
 
     /// Open a blob from bytes it then holds, as [`open_with_limits`]: a data
