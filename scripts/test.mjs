@@ -6,7 +6,8 @@
 //               and the CLI
 //      gates    cargo fmt --check, cargo clippy -D warnings (with and without
 //               default features), every package's TypeScript typecheck, and
-//               nothing read from outside the repository (testdata/ holds it)
+//               nothing read from outside the repository (testdata/ holds it),
+//               no import cycle in the SDK, the dashboard, the tooling
 //      testdata every blob of testdata/vectors and testdata/bench re-encoded by
 //               the reference (bench/reference) where Go >= 1.25 is on PATH
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,
@@ -23,7 +24,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, output, run } from './lib.mjs';
-import { buildReference } from '../bench/reference.mjs';
 
 const started = Date.now();
 const stage = (name) => console.log(`\n== test: ${name} (${Math.round((Date.now() - started) / 1000)} s) ==`);
@@ -39,8 +39,11 @@ run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'])
 run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--no-default-features', '--', '-D', 'warnings']);
 run('pnpm', ['-r', '--if-present', 'typecheck']);
 checkStandalone();
+// The SDK in layers and the dashboard in components: no import cycle (and the check itself tested).
+run('node', ['--test', 'scripts/import-cycles.test.mjs']);
+run('node', ['scripts/import-cycles.mjs', 'packages/mebo/src', 'packages/mebo/cli', 'web-demo/src', 'packages/tooling', 'bench']);
 stage('testdata against the reference');
-checkTestdata();
+await checkTestdata();
 stage('cargo test');
 run('cargo', ['test', '--workspace', '--release']);
 // The core again in debug builds, where integer overflow panics instead of
@@ -73,7 +76,9 @@ function checkStandalone() {
  * writes for its input and options (bench/reference -regenerate), where Go can
  * build the reference; the tests above hold our code to the same blobs.
  */
-function checkTestdata() {
+async function checkTestdata() {
+  // Imported here: the workspace's packages exist only once setup has run.
+  const { buildReference } = await import('mebo-tooling/reference');
   const reference = buildReference((line) => console.log(line));
   if (reference.reason) {
     console.log(`testdata: not re-encoded with the reference here (${reference.reason})`);

@@ -18,9 +18,9 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import * as mebo from 'mebo';
-import { configName } from '../bench/harness.mjs';
-import { readNumericInput, sizes as benchSizes } from '../bench/data.mjs';
-import { parseDocument } from '../packages/mebo/dist/document.js';
+import { parseDocument } from 'mebo/document';
+import { readNumericInput, sizes as benchSizes } from 'mebo-tooling/data';
+import { configName } from 'mebo-tooling/harness';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -136,7 +136,7 @@ rmSync(DIST, { recursive: true, force: true });
 mkdirSync(join(DIST, 'wasm'), { recursive: true });
 
 await build({
-  entryPoints: { app: join(HERE, 'src/main.ts'), 'bench-worker': join(HERE, 'src/bench-worker.ts') },
+  entryPoints: { app: join(HERE, 'src/main.ts'), 'bench-worker': join(HERE, 'src/bench/worker.ts') },
   outdir: DIST,
   bundle: true,
   format: 'esm',

@@ -14,10 +14,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM, launchChromium } from '../bench/chromium.mjs';
-import { parseDocument } from '../packages/mebo/dist/document.js';
+import { parseDocument } from 'mebo/document';
+import { CHROMIUM, launchChromium } from 'mebo-tooling/chromium';
+import { startServer } from 'mebo-tooling/serve';
 import { NATIVE_BENCH, createBenchApi } from './bench-api.mjs';
-import { startServer } from './serve.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = join(HERE, 'dist');

@@ -1,6 +1,6 @@
 // A Web Worker of the benchmark panel, with one wasm build (the SDK's init is
 // once per realm, so each build gets its own worker). Same timing loop,
-// plans and operations as `npm run bench` (bench/harness.mjs). Two jobs:
+// plans and operations as `npm run bench` (mebo-tooling/harness). Two jobs:
 //
 //   bench  time every bench blob: decode into fresh arrays (decodeAll), into
 //          arrays kept from the previous call (decodeAllInto) and, numeric
@@ -9,8 +9,8 @@
 //          init() of the wasm, then the first decode of one blob
 
 import * as mebo from 'mebo';
-import { PLANS, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from '../../bench/harness.mjs';
-import type { BenchRow } from './bench-rows.js';
+import { PLANS, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from 'mebo-tooling/harness';
+import type { BenchRow } from './rows.js';
 
 export interface BenchCase {
   config: string;

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const REFERENCE_MODULE = join(ROOT, 'bench/reference');
 export const REFERENCE_BINARY = join(ROOT, 'target/go-reference/mebo-go-reference');
 /** The oldest Go the module builds with (its go.mod's `go` line, which the reference's own go.mod requires). */

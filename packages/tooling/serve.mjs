@@ -3,7 +3,7 @@
 // bound to 127.0.0.1 only. `npm run demo` also mounts the local benchmark API
 // (bench-api.mjs) under /api/; served by this file alone, the page has none.
 //
-//   node web-demo/serve.mjs [DIR]     serves DIR (default web-demo/dist) on PORT (default 8080), no API
+//   mebo-serve [DIR]     serves DIR (default ./dist) on PORT (default 8080), no API
 //
 // Every response is cross-origin isolated (COOP + COEP): that gives pages
 // 5 µs performance.now() resolution instead of 100 µs, which the benchmark
@@ -102,7 +102,7 @@ export function startServer({ root, port = 0, quiet = true, api } = {}) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const root = process.argv[2] ?? fileURLToPath(new URL('./dist/', import.meta.url));
+  const root = resolve(process.argv[2] ?? 'dist');
   const port = Number(process.env.PORT ?? 8080);
   const { url, close } = await startServer({ root, port, quiet: false });
   console.log(`mebo demo: ${url}  (serving ${root}; Ctrl-C to stop)`);

@@ -4,8 +4,10 @@
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT } from '../lib.mjs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Run `rounds` rounds of the runtimes `wants` accepts. `goBinary` is the
@@ -52,7 +54,7 @@ export async function runRounds({ rounds, quick, wants, goBinary, benchDir, tmp,
     if (wants('wasm-node-scalar')) rows.push(...nodeRunner('scalar', []).rows);
     if (wants('wasm-chromium')) {
       log('bench: wasm-chromium');
-      const { runChromium } = await import('../../bench/chromium.mjs');
+      const { runChromium } = await import('./chromium.mjs');
       const result = await runChromium({ quick, log, breakdown: round === 1 });
       rows.push(...result.rows);
       breakdown.push(...result.breakdown);

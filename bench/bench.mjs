@@ -14,7 +14,7 @@
 // (blob vs JSON vs Arrow), the wasm binary sizes (full and decode-only), and
 // the targets as PASS / MISS lines. Writes bench-results.json at the root.
 //
-//   node scripts/bench.mjs [--quick] [--rounds N] [--only RUNTIME,...] [--build] [--out FILE]
+//   node bench/bench.mjs [--quick] [--rounds N] [--only RUNTIME,...] [--build] [--out FILE]
 //
 // --quick   few samples, one round (a smoke run; figures are not for reporting)
 // --rounds  run every runtime N times in turn (default 3; 1 with --quick) and keep
@@ -33,13 +33,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, getPriority, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { ROOT, output } from './lib.mjs';
-import { printReport } from './bench/report.mjs';
-import { runRounds, withReferences } from './bench/run.mjs';
-import { printBounds, targetsFor } from './bench/targets.mjs';
-import { buildReference } from '../bench/reference.mjs';
+import { printReport } from './report.mjs';
+import { runRounds, withReferences } from './run.mjs';
+import { printBounds, targetsFor } from './targets.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -61,7 +62,7 @@ function run(command, args, options = {}) {
 
 // ---------------------------------------------------------------- prerequisites
 
-if (!existsSync(join(ROOT, 'bench/node_modules/apache-arrow')) || !existsSync(join(ROOT, 'node_modules/.pnpm'))) {
+if (!existsSync(join(ROOT, 'bench/node_modules/mebo-tooling')) || !existsSync(join(ROOT, 'node_modules/.pnpm'))) {
   run(process.execPath, [join(ROOT, 'scripts/setup.mjs')]);
 }
 const sdkBuilt = ['packages/mebo/wasm/mebo_simd.wasm', 'packages/mebo/wasm/mebo_scalar.wasm', 'packages/mebo/wasm/mebo_decode_simd.wasm', 'packages/mebo/wasm/mebo_decode_scalar.wasm', 'packages/mebo/dist/index.js', 'packages/mebo/dist/document.js'].every(
@@ -70,9 +71,10 @@ const sdkBuilt = ['packages/mebo/wasm/mebo_simd.wasm', 'packages/mebo/wasm/mebo_
 if (argv.includes('--build') || !sdkBuilt) run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
 
 // Imported after setup: these resolve apache-arrow, esbuild and playwright-core from bench/.
-const { BENCH_DIR, REFERENCE_DIR, manifest, readJson, sizes: benchSizes } = await import('../bench/data.mjs');
-const { configName } = await import('../bench/harness.mjs');
-const { cpuName } = await import('../bench/machine.mjs');
+const { BENCH_DIR, REFERENCE_DIR, manifest, readJson, sizes: benchSizes } = await import('mebo-tooling/data');
+const { configName } = await import('mebo-tooling/harness');
+const { commandOutput: output, cpuName } = await import('mebo-tooling/machine');
+const { buildReference } = await import('mebo-tooling/reference');
 
 const tmp = mkdtempSync(join(tmpdir(), 'mebo-bench-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));

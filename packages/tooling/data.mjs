@@ -1,5 +1,5 @@
-// The benchmark dataset (testdata/bench) and the same data as the JSON and
-// Arrow payloads the bench compares against. Node only.
+// The repository's test data (testdata/): the benchmark dataset and the same
+// data as the JSON and Arrow payloads the bench compares against. Node only.
 
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -7,10 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as arrow from 'apache-arrow';
 import { configName } from './harness.mjs';
-// The SDK's parser of the vectors' input schema, as built beside the CLI (packages/mebo/build-cli.mjs).
-import { parseDocument } from '../packages/mebo/dist/document.js';
+// The SDK's parser of the vectors' input schema, the one the CLI encodes from.
+import { parseDocument } from 'mebo/document';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The repository root (this package is packages/tooling). */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BENCH_DIR = process.env.MEBO_BENCH_DIR ?? join(ROOT, 'testdata/bench');
 export const REFERENCE_DIR = join(ROOT, 'testdata/reference');
 export const VECTORS_DIR = join(ROOT, 'testdata/vectors');
