@@ -32,6 +32,7 @@ stage('setup');
 run('node', ['scripts/setup.mjs']);
 stage('build');
 run('node', ['scripts/build.mjs']);
+run('node', ['scripts/build/test.mjs']); // the build's modules, each on its fixture
 stage('gates');
 run('cargo', ['fmt', '--all', '--check']);
 run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
