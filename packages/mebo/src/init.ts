@@ -101,6 +101,14 @@ export function initSync(source: WasmModule | ArrayBuffer | ArrayBufferView, var
   loaded = { variant, memory: exports.memory, module };
 }
 
+/**
+ * @internal The compiled module in use and its build (`mebo/worker` hands
+ * them to its workers, which then neither locate nor compile a .wasm).
+ */
+export function loadedModule(): { module: WebAssembly.Module; variant: WasmVariant | undefined } | undefined {
+  return loaded && { module: loaded.module, variant: loaded.variant };
+}
+
 export function isInitialized(): boolean {
   return loaded !== undefined;
 }
