@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as mebo from '../dist/index.js';
-import { DecodePool } from '../dist/worker/pool.js';
+import { DecodePool } from '../dist/worker/pool-node.js';
 import { sampleBlobs } from './helpers/hosts.js';
 import { bitsOf, manifest, readBlob } from './helpers/vectors.js';
 
