@@ -131,6 +131,30 @@ await build({
   ],
 });
 
+// Node, Deno and Bun (the `node` export condition): dist/index-node.js and
+// dist/decode-node.js are ./index.js and ./decode.js (the same module
+// instances) plus, for server bundles that moved the .wasm out of reach, the
+// simd build as a module of base64 (dist/*.wasm.js, imported only then; see
+// setServerWasm in src/init.ts). Marked as having side effects in
+// package.json, so that bundlers keep the registration.
+for (const [entry, sdk, wasm] of [
+  ['index-node', 'index', 'mebo_simd'],
+  ['decode-node', 'decode', 'mebo_decode_simd'],
+]) {
+  writeFileSync(`dist/${wasm}.wasm.js`, `// wasm/${wasm}.wasm as base64 (build-sdk.mjs), for ./${entry}.js.\nexport default ${JSON.stringify(readFileSync(`wasm/${wasm}.wasm`).toString('base64'))};\n`);
+  writeFileSync(
+    `dist/${entry}.js`,
+    [
+      `// The \`node\` export condition's entry (build-sdk.mjs): ./${sdk}.js, whose init() falls back`,
+      `// to the embedded simd build where a server bundle left no readable .wasm.`,
+      `import { setServerWasm } from './${sdk}.js';`,
+      `setServerWasm(() => import('./${wasm}.wasm.js'));`,
+      `export * from './${sdk}.js';`,
+      '',
+    ].join('\n'),
+  );
+}
+
 // CommonJS (the `require` export condition), for require('mebo') where
 // Node has no require(esm) (Node 20): the same entries as .cjs files (the
 // arrow one requires apache-arrow's CommonJS build).
