@@ -35,16 +35,20 @@ const MINUTES = 60_000;
 vi.setConfig({ testTimeout: 20 * MINUTES });
 
 /**
- * Every file the tarball holds: what a user needs (the ESM, CommonJS and
- * workerd entries and their declarations, the CLI, four wasm builds, the
- * licenses) and nothing else. A change here is a change to what users
+ * Every file the tarball holds: what a user needs (the ESM, CommonJS, node
+ * and workerd entries and their declarations, the subpath folders for
+ * resolvers that ignore `exports` (Parcel's default), the CLI, four wasm
+ * builds and the simd ones embedded for servers, the licenses) and nothing
+ * else. A change here is a change to what users
  * download.
  */
 const TARBALL_FILES = [
   'LICENSE',
   'LICENSE-klauspost',
   'README.md',
+  'arrow/package.json',
   'bin/mebo.js',
+  'decode/package.json',
   'dist/arrow.cjs',
   'dist/arrow.d.cts',
   'dist/arrow.d.ts',
@@ -111,6 +115,7 @@ const TARBALL_FILES = [
   'wasm/mebo_decode_simd.wasm',
   'wasm/mebo_scalar.wasm',
   'wasm/mebo_simd.wasm',
+  'worker/package.json',
 ];
 
 // ---------------------------------------------------------------- processes
