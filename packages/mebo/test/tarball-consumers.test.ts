@@ -260,8 +260,12 @@ async function prepare(name: string): Promise<string> {
     for (const c of SAMPLE) cpSync(join(VECTORS, c.file), join(dir, 'public/vectors', c.file.split('/').pop()!));
     writeFileSync(join(dir, 'public/sample.json'), JSON.stringify(SAMPLE.map((c) => ({ name: c.name, url: `/vectors/${c.file.split('/').pop()}` }))));
   }
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string>; devDependencies?: Record<string, string> };
-  versions.set(name, pkg.devDependencies ?? {});
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  versions.set(name, { ...pkg.dependencies, ...pkg.devDependencies });
   await run('npm', ['install', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: dir });
   // The package came from the tarball: a copy in node_modules, not a link to the workspace.
   const installed = join(dir, 'node_modules/mebo');
