@@ -139,6 +139,24 @@ describe('DecodePool: results, limits and failures', () => {
     }
   });
 
+  it('a worker that resets its module after every job (resetAboveBytes: 0) decodes as before', async () => {
+    const resetting = await DecodePool.create({ size: 1, resetAboveBytes: 0 });
+    try {
+      for (let round = 0; round < 2; round++) {
+        for (const { name, bytes } of sampleBlobs()) {
+          const blob = mebo.blobKind(bytes) === 'text' ? mebo.TextBlob.from(bytes) : mebo.NumericBlob.from(bytes);
+          try {
+            expect(comparable(await resetting.decodeAll(bytes)), name).toEqual(comparable(blob.decodeAll()));
+          } finally {
+            blob.free();
+          }
+        }
+      }
+    } finally {
+      resetting.terminate();
+    }
+  });
+
   it('an aborted call rejects with ABORTED, its cause the signal reason, and the pool goes on', async () => {
     const bytes = sampleBlobs()[0].bytes;
     const controller = new AbortController();

@@ -227,7 +227,7 @@ export class DecodePool {
     this.#closed = true;
     const freed = () => new MeboError('FREED', 'the pool was terminated');
     for (const call of this.#queue.splice(0)) call.settle(freed());
-    for (const w of this.#workers.splice(0)) {
+    for (const w of this.#workers) {
       w.dead = true;
       for (const call of w.pending.values()) call.settle(freed());
       w.pending.clear();
