@@ -11,7 +11,8 @@ const THREAD = ['.', 'thread-node.js'].join('/');
 
 export function spawnWorker(): Endpoint {
   const url = new URL(THREAD, import.meta.url);
-  const worker = new Worker(url);
+  // A worker inherits the process's flags; --input-type (of `node -e`) refuses a file and would fail it.
+  const worker = new Worker(url, { execArgv: process.execArgv.filter((flag) => !flag.startsWith('--input-type')) });
   return {
     script: url.href,
     post: (message, transfer) => worker.postMessage(message, transfer),
