@@ -248,7 +248,11 @@ const SHARED_INTO: Record<string, string> = {
 };
 
 /** Copy a consumer into the temporary directory, install the tarball and its tools, and build it as its scripts say. */
+/** Seconds each consumer's install and build took (printed at the end: what the side-by-side runs cost). */
+const prepareSeconds = new Map<string, { install: number; build: number }>();
+
 async function prepare(name: string): Promise<string> {
+  const started = performance.now();
   const dir = join(root, name);
   cpSync(join(CONSUMERS, name), dir, { recursive: true });
   cpSync(join(PACKAGE_ROOT, 'test/hosts/decode-document.js'), join(dir, SHARED_INTO[name]!));
@@ -270,6 +274,7 @@ async function prepare(name: string): Promise<string> {
   // The package came from the tarball: a copy in node_modules, not a link to the workspace.
   const installed = join(dir, 'node_modules/mebo');
   if (lstatSync(installed).isSymbolicLink()) throw new Error(`${installed} is a link, not the installed tarball`);
+  const built = performance.now();
   if (name === 'next') {
     // Both bundlers from one install, each deployed as `output: 'standalone'` is: the server folder with
     // .next/static and public/ copied in, moved away from the project (no node_modules/mebo beside it).
@@ -285,6 +290,7 @@ async function prepare(name: string): Promise<string> {
       rmSync(join(dir, '.next'), { recursive: true, force: true });
     }
   } else if (pkg.scripts?.build) await run('npm', ['run', 'build', '--silent'], { cwd: dir });
+  prepareSeconds.set(name, { install: Math.round((built - started) / 1000), build: Math.round((performance.now() - built) / 1000) });
   return dir;
 }
 
@@ -346,6 +352,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   // Let installs still running end before their directory goes.
   await Promise.allSettled(prepared.values());
+  console.log(`[prepare] seconds (install + build), ${CONCURRENT} at a time: ${[...prepareSeconds].map(([name, t]) => `${name} ${t.install}+${t.build}`).join(', ')}`);
   if (root && !KEEP) rmSync(root, { recursive: true, force: true });
 }, 5 * MINUTES);
 
