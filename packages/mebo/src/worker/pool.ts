@@ -361,7 +361,9 @@ export class DecodePool {
         timer = setTimeout(() => this.#cancel(call, new MeboError('TIMEOUT', `the call took longer than ${timeoutMs} ms`)), timeoutMs);
       }
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (transfer.length > 0) this.#post(this.#leastBusy() ?? this.#workers[0]!, call);
+      const target = transfer.length > 0 ? (this.#leastBusy() ?? this.#workers[0]) : undefined;
+      if (target) this.#post(target, call);
+      else if (transfer.length > 0) call.settle(new MeboError('WORKER_FAILED', 'the pool has no worker left to take the call'));
       else {
         this.#queue.push(call);
         this.#pump();
