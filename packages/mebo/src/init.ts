@@ -80,6 +80,15 @@ export function initSync(source: WasmModule | ArrayBuffer | ArrayBufferView, var
   instance.loaded = { variant, memory: exports.memory, module };
 }
 
+/**
+ * @internal The compiled module in use and its build (`mebo/worker` hands
+ * them to its workers, which then neither locate nor compile a .wasm).
+ */
+export function loadedModule(): { module: WebAssembly.Module; variant: WasmVariant | undefined } | undefined {
+  const loaded = instance.loaded;
+  return loaded && { module: loaded.module, variant: loaded.variant };
+}
+
 export interface ResetOptions {
   /** Reset only when linear memory is above this many bytes (default 0: always). */
   aboveBytes?: number;
@@ -139,14 +148,47 @@ async function load(options: InitOptions): Promise<void> {
     return;
   }
   const variant = requested ?? (simdSupported() ? 'simd' : 'scalar');
-  await instantiate(await compile(defaultLocation(variant)), variant);
+  await instantiate(await compileDefault(variant), variant);
   if (requested !== undefined || variant !== 'simd' || options.simdCheck === false) return;
   const reason = options.simdCheck === 'fail' ? 'simulated by init({ simdCheck: "fail" })' : simdMismatch();
   instance.simdCheck = reason === undefined ? { simdCheck: 'passed' } : { simdCheck: 'failed', reason };
   if (reason === undefined) return;
   instance.loaded = undefined;
   forgetGlueInstance();
-  await instantiate(await compile(defaultLocation('scalar')), 'scalar');
+  await instantiate(await compileDefault('scalar'), 'scalar');
+}
+
+/** The simd build's bytes as base64, for servers whose bundler moved the .wasm out of reach (see `setServerWasm`). */
+type EmbeddedWasm = () => Promise<{ default: string }>;
+let serverWasm: EmbeddedWasm | undefined;
+
+/**
+ * @internal Registered by the `node` export condition's entry
+ * (dist/index-node.js, written by build-sdk.mjs): where a server bundle
+ * (Next.js route handlers, webpack or Turbopack, `output: 'standalone'`)
+ * turned the .wasm's URL into a web path, or left a file that is not there,
+ * the simd build comes from a module of the package instead (a chunk the
+ * bundler emits and traces like any other).
+ */
+export function setServerWasm(load: EmbeddedWasm): void {
+  serverWasm = load;
+}
+
+/** The build beside this package, compiled; on a server, its embedded copy when the file cannot be read. */
+async function compileDefault(variant: WasmVariant): Promise<WebAssembly.Module> {
+  const location = defaultLocation(variant);
+  if (serverWasm === undefined || variant !== 'simd') return compile(location);
+  // A bundler's stand-in for URL (webpack's relative URLs) is neither a URL nor a string.
+  const href = String(location);
+  if (href.startsWith('file:')) {
+    try {
+      return await compile(new URL(href));
+    } catch {
+      // not where the bundle says: fall through to the embedded copy
+    }
+  }
+  const { default: base64 } = await loadError(() => serverWasm!(), `loading the embedded wasm (the build at ${href} cannot be read on this server)`);
+  return compileBytes(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
 }
 
 /** The build beside this package. */

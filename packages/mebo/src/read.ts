@@ -6,6 +6,8 @@
 export { init, initSync, isInitialized, memoryInfo, reset, simdSupported, wasmInfo, wasmMemoryBytes, wasmVariant } from './init.js';
 export type { InitOptions, MemoryInfo, ResetOptions, WasmInfo, WasmModule, WasmSource, WasmVariant } from './init.js';
 export { MEBO_ERROR_CODES, MeboError } from './errors.js';
+/** @internal For `mebo/worker` and the `node` entries. */
+export { loadedModule, setServerWasm } from './init.js';
 export type { CoreErrorCode, MeboErrorCode, SdkErrorCode } from './errors.js';
 export { defaultDecodeLimits } from './options.js';
 export type { ByteOrder, Compression, DecodeLimits, Layout, MetricKey, TimestampEncoding, ValueEncoding } from './options.js';
