@@ -9,19 +9,28 @@
 //! `--stream` prints each row as one line of JSON on stdout as soon as it is
 //! measured (the table goes to stderr): the web demo's local API relays them
 //! to the page. `--decode-only` skips the encode rows.
+//!
+//! Beside each numeric decode it prints the column kernels alone, in ns per
+//! point: the configuration's timestamp decoder and value decoder over the
+//! bench input's columns (encoded as the blob holds them), without opening,
+//! index or copies, so the table shows which kernel bounds which configuration
+//! (JSON fields `ts_kernel_ns_per_point`, `value_kernel_ns_per_point`).
+//! `--kernels` prints only those, each new kernel beside its scalar twin
+//! timed in alternation (`--kernels-rounds N`, default 5).
 
 // The vectors' input schema, read by the one Rust parser of it.
 #[path = "../../mebo/tests/common/input.rs"]
 #[allow(dead_code)] // the bench encodes from names, timestamps and values only
 mod input;
 
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use mebo::numeric::{NumericBlob, NumericColumns, NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextBlob, TextColumns};
-use mebo::ByteOrder;
+use mebo::{ByteOrder, TimestampEncoding, ValueEncoding};
 use serde_json::{json, Value};
 
 struct Timing {
@@ -52,6 +61,12 @@ fn time<F: FnMut()>(samples: usize, mut f: F) -> Timing {
         .collect();
     times.sort_by(f64::total_cmp);
     Timing { median_ns: times[times.len() / 2], min_ns: times[0], runs: samples }
+}
+
+/// A timing of a whole pass turned into ns per point.
+fn per_point(t: Timing, points: usize) -> Timing {
+    let n = points.max(1) as f64;
+    Timing { median_ns: t.median_ns / n, min_ns: t.min_ns / n, runs: t.runs }
 }
 
 fn read_json(path: &Path) -> Value {
@@ -87,6 +102,116 @@ fn encoder_options(case: &Value) -> NumericEncoderOptions {
     }
 }
 
+/// The bench input's columns, each encoding's bytes made once, for timing the
+/// column kernels alone: what `decode_all` runs per metric, without opening
+/// the blob, the index or the copies (the columns are encoded as the blob
+/// holds them: the codecs are deterministic and byte-identical to the
+/// reference's).
+struct Kernels {
+    timestamps: Vec<Vec<i64>>,
+    values: Vec<Vec<f64>>,
+    points: usize,
+    samples: usize,
+    /// ns per point, by encoding name, measured once each.
+    measured: HashMap<String, f64>,
+}
+
+impl Kernels {
+    fn new(metrics: &[input::InputMetric], samples: usize) -> Kernels {
+        let timestamps: Vec<Vec<i64>> = metrics.iter().map(|m| m.timestamps.clone()).collect();
+        let values: Vec<Vec<f64>> = metrics.iter().map(|m| m.values.clone()).collect();
+        let points = timestamps.iter().map(Vec::len).sum();
+        Kernels { timestamps, values, points, samples, measured: HashMap::new() }
+    }
+
+    fn timestamp_columns(&self, enc: TimestampEncoding) -> Vec<Vec<u8>> {
+        self.timestamps
+            .iter()
+            .map(|ts| {
+                let mut col = Vec::new();
+                mebo::internals::encode_timestamps(enc, ts, ByteOrder::Little, &mut col);
+                col
+            })
+            .collect()
+    }
+
+    fn value_columns(&self, enc: ValueEncoding) -> Vec<Vec<u8>> {
+        self.values
+            .iter()
+            .map(|vs| {
+                let mut col = Vec::new();
+                mebo::internals::encode_values(enc, vs, ByteOrder::Little, &mut col);
+                col
+            })
+            .collect()
+    }
+
+    /// Every metric's timestamps decoded by `decode` into one buffer, checked
+    /// against the input once; ns per point.
+    fn time_timestamps(&self, cols: &[Vec<u8>], decode: impl Fn(&[u8], &mut [i64]) -> mebo::Result<()>) -> Timing {
+        let mut out: Vec<Vec<i64>> = self.timestamps.iter().map(|ts| vec![0; ts.len()]).collect();
+        let run = |out: &mut Vec<Vec<i64>>| {
+            for (col, out) in cols.iter().zip(out) {
+                decode(black_box(col), out).unwrap();
+            }
+        };
+        run(&mut out);
+        assert!(out == self.timestamps, "timestamp kernel decodes the input");
+        let t = time(self.samples, || {
+            run(&mut out);
+            black_box(&out);
+        });
+        per_point(t, self.points)
+    }
+
+    /// Every metric's values, two at a time as `decode_all` pairs them; ns per point.
+    fn time_values(&self, cols: &[Vec<u8>], decode_two: impl Fn((&[u8], &mut [f64]), (&[u8], &mut [f64])) -> mebo::Result<()>) -> Timing {
+        let mut out: Vec<Vec<f64>> = self.values.iter().map(|vs| vec![0.0; vs.len()]).collect();
+        let run = |out: &mut Vec<Vec<f64>>| {
+            let mut pairs = out.chunks_mut(2).zip(cols.chunks(2));
+            for (outs, cols) in &mut pairs {
+                match (outs, cols) {
+                    ([a, b], [col_a, col_b]) => decode_two((black_box(col_a), a), (black_box(col_b), b)).unwrap(),
+                    ([a], [col_a]) => decode_two((black_box(col_a), a), (&[], &mut [])).unwrap(),
+                    _ => unreachable!(),
+                }
+            }
+        };
+        run(&mut out);
+        let bits = |v: &[Vec<f64>]| v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<u64>>();
+        assert!(bits(&out) == bits(&self.values), "value kernel decodes the input");
+        let t = time(self.samples, || {
+            run(&mut out);
+            black_box(&out);
+        });
+        per_point(t, self.points)
+    }
+
+    /// The timestamp kernel of `enc` alone, ns per point (measured once).
+    fn timestamp_ns(&mut self, enc: TimestampEncoding) -> f64 {
+        let key = format!("timestamps-{}", enc.name());
+        if let Some(&ns) = self.measured.get(&key) {
+            return ns;
+        }
+        let cols = self.timestamp_columns(enc);
+        let ns = self.time_timestamps(&cols, |col, out| mebo::internals::decode_timestamps(enc, col, ByteOrder::Little, out)).median_ns;
+        self.measured.insert(key, ns);
+        ns
+    }
+
+    /// The value kernel of `enc` alone (pairs of columns), ns per point.
+    fn value_ns(&mut self, enc: ValueEncoding) -> f64 {
+        let key = format!("values-{}", enc.name());
+        if let Some(&ns) = self.measured.get(&key) {
+            return ns;
+        }
+        let cols = self.value_columns(enc);
+        let ns = self.time_values(&cols, |a, b| mebo::internals::decode_values_two(enc, a, b, ByteOrder::Little)).median_ns;
+        self.measured.insert(key, ns);
+        ns
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
@@ -107,12 +232,13 @@ fn main() {
 
     let manifest = read_json(&bench_dir.join("manifest.json"));
     let mut rows = Vec::new();
+    let mut kernels_by_input: HashMap<PathBuf, Kernels> = HashMap::new();
     table(format!("{:<38} {:>6} {:>8} {:>12} {:>12} {:>14} {:>9}", "config", "op", "points", "bytes", "median µs", "Mpoints/s", "vs Go"));
     for case in manifest["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         let config = config_name(case);
         let bytes = std::fs::read(bench_dir.join(case["file"].as_str().unwrap())).unwrap();
-        let mut record = |op: &str, points: usize, size: usize, t: Timing, reference: Option<f64>| {
+        let mut record = |op: &str, points: usize, size: usize, t: Timing, reference: Option<f64>, kernels: Option<(f64, f64)>| {
             let ratio = reference.map(|r| r / t.median_ns);
             table(format!(
                 "{config:<38} {op:>6} {points:>8} {size:>12} {:>12.1} {:>14.1} {:>9}",
@@ -120,10 +246,21 @@ fn main() {
                 points as f64 / t.median_ns * 1e3,
                 ratio.map_or("-".into(), |r| format!("{r:.2}x")),
             ));
-            let row = json!({
+            let mut row = json!({
                 "config": config, "runtime": "rust-native", "op": op, "points": points, "bytes": size,
                 "median_ns": t.median_ns.round(), "min_ns": t.min_ns.round(), "runs": t.runs,
             });
+            if let Some((ts_ns, value_ns)) = kernels {
+                table(format!(
+                    "{:<38} {:>6} kernels alone, ns/point: timestamps {ts_ns:.2} + values {value_ns:.2} = {:.2} of {:.2} for the whole decode",
+                    "",
+                    "",
+                    ts_ns + value_ns,
+                    t.median_ns / points.max(1) as f64,
+                ));
+                row["ts_kernel_ns_per_point"] = json!((ts_ns * 1000.0).round() / 1000.0);
+                row["value_kernel_ns_per_point"] = json!((value_ns * 1000.0).round() / 1000.0);
+            }
             if stream {
                 println!("{row}");
             }
@@ -137,7 +274,7 @@ fn main() {
                 blob.decode_all_into(&mut columns).unwrap();
                 black_box(&columns);
             });
-            record("decode", points, bytes.len(), t, reference_ns(name));
+            record("decode", points, bytes.len(), t, reference_ns(name), None);
             continue;
         }
         let points = NumericBlob::open(&bytes).unwrap().total_points();
@@ -150,14 +287,19 @@ fn main() {
             blob.decode_all_into(&mut columns).unwrap();
             black_box(&columns);
         });
-        record("decode", points, bytes.len(), t, reference_ns(name));
+        let options = encoder_options(case);
+        let input_path = bench_dir.join(case["options"]["input"].as_str().unwrap());
+        let kernels = kernels_by_input
+            .entry(input_path.clone())
+            .or_insert_with(|| Kernels::new(&input::read_input_file(&input_path).metrics, samples));
+        let kernel_ns = (kernels.timestamp_ns(options.timestamp_encoding), kernels.value_ns(options.value_encoding));
+        record("decode", points, bytes.len(), t, reference_ns(name), Some(kernel_ns));
         if decode_only {
             continue;
         }
 
-        let input = input::read_input_file(&bench_dir.join(case["options"]["input"].as_str().unwrap()));
+        let input = input::read_input_file(&input_path);
         let (start, metrics) = (input.start_time, input.metrics);
-        let options = encoder_options(case);
         let encode = || {
             let mut enc = NumericEncoder::new(start, options);
             for m in &metrics {
@@ -171,7 +313,7 @@ fn main() {
         let t = time(samples, || {
             black_box(encode());
         });
-        record("encode", points, size, t, None);
+        record("encode", points, size, t, None, None);
     }
     if let Some(path) = flag("--json") {
         std::fs::write(&path, serde_json::to_string_pretty(&rows).unwrap()).unwrap();
