@@ -212,6 +212,29 @@ impl Kernels {
     }
 }
 
+/// `--kernels`: each kernel beside its baselines, timed in alternation over
+/// `rounds` rounds; prints each one's median and minimum ns per point over the
+/// rounds' medians.
+fn compare_kernels(kernels: &Kernels, rounds: usize) {
+    let delta_cols = kernels.timestamp_columns(TimestampEncoding::Delta);
+    let mut timings: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut note = |name: String, t: Timing| match timings.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, v)) => v.push(t.median_ns),
+        None => timings.push((name, vec![t.median_ns])),
+    };
+    for _ in 0..rounds {
+        for kernel in mebo::internals::DeltaKernel::ALL {
+            let t = kernels.time_timestamps(&delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
+            note(format!("timestamps delta {kernel:?}"), t);
+        }
+    }
+    println!("{:<40} {:>12} {:>12}", "kernel", "median ns/pt", "min ns/pt");
+    for (name, mut v) in timings {
+        v.sort_by(f64::total_cmp);
+        println!("{name:<40} {:>12.3} {:>12.3}", v[v.len() / 2], v[0]);
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
@@ -231,6 +254,13 @@ fn main() {
     let table = |line: String| if stream { eprintln!("{line}") } else { println!("{line}") };
 
     let manifest = read_json(&bench_dir.join("manifest.json"));
+    if args.iter().any(|a| a == "--kernels") {
+        let rounds = flag("--kernels-rounds").map_or(5, |n| n.parse().expect("--kernels-rounds N"));
+        let first = manifest["cases"].as_array().unwrap().iter().find(|c| c["kind"] == "numeric").expect("a numeric case");
+        let input = input::read_input_file(&bench_dir.join(first["options"]["input"].as_str().unwrap()));
+        compare_kernels(&Kernels::new(&input.metrics, samples), rounds);
+        return;
+    }
     let mut rows = Vec::new();
     let mut kernels_by_input: HashMap<PathBuf, Kernels> = HashMap::new();
     table(format!("{:<38} {:>6} {:>8} {:>12} {:>12} {:>14} {:>9}", "config", "op", "points", "bytes", "median µs", "Mpoints/s", "vs Go"));
