@@ -84,20 +84,24 @@ fn decode_delta_of_deltas(col: &[u8], state: DeltaState, out: &mut [i64], kernel
         return decode_delta_of_deltas_scalar(col, state, out);
     }
     let mut walk = StopWalk { start: state.pos, done: 0, ts: state.ts, delta: state.delta };
-    if kernel == DeltaKernel::Shuffle {
-        super::delta_simd::decode_groups(col, &mut walk, out)?;
+    let shuffle = kernel == DeltaKernel::Shuffle;
+    if shuffle {
+        super::delta_simd::decode_groups(col, col.len(), &mut walk, out)?;
     }
     walk.blocks(col, col.len(), out)?;
     if walk.done < out.len() {
         // The last bytes, copied after the unfinished varint's start into
-        // zeros, so that the same loop reads them: a varint whose end lies in
+        // zeros, so that the same loops read them: a varint whose end lies in
         // the zeros is one the column cut short.
         let from = walk.start;
-        let mut tail = [0u8; 2 * STOP_BLOCK + 8];
+        let mut tail = [0u8; TAIL];
         let rest = col.get(from..).unwrap_or_default();
-        if rest.len() <= 2 * STOP_BLOCK - 16 {
+        if rest.len() <= TAIL - STOP_BLOCK - 16 {
             tail[..rest.len()].copy_from_slice(rest);
             let mut tail_walk = StopWalk { start: 0, ..walk };
+            if shuffle {
+                super::delta_simd::decode_groups(&tail, rest.len(), &mut tail_walk, out).map_err(|pos| from + pos)?;
+            }
             tail_walk.blocks(&tail, rest.len(), out).map_err(|pos| from + pos)?;
             walk = StopWalk { start: from + tail_walk.start, ..tail_walk };
         }
@@ -157,6 +161,10 @@ impl StopWalk {
         result
     }
 }
+
+/// The zero-padded copy of a column's last bytes: room for them (fewer than
+/// a stop window and its loads) and for a window and its loads after them.
+const TAIL: usize = 3 * STOP_BLOCK;
 
 /// Bytes whose stop bits [`stop_bits`] gathers at once.
 pub(super) const STOP_BLOCK: usize = 64;

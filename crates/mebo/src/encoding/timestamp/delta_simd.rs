@@ -15,8 +15,10 @@
 //! (`i8x16.swizzle`, the simd build); elsewhere nothing: the caller's
 //! [`StopWalk`] decodes everything. The tests compare both with it.
 
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use super::delta::stop_bits;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
-use super::delta::{long_varint, stop_bits, StopWalk, STOP_BLOCK};
+use super::delta::{long_varint, StopWalk, STOP_BLOCK};
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 use crate::encoding::varint;
 
@@ -68,27 +70,29 @@ const fn group_table() -> GroupTable {
 
 static GROUP_TABLE: GroupTable = group_table();
 
-/// Decode from `walk.start` while a stop window and the loads fit in `col`
+/// Decode from `walk.start` while a stop window and the loads fit in `bytes`
 /// and four points are left, with the shuffle the target has; returns at
-/// once where there is none. Fails with the byte position of a bad varint.
+/// once where there is none. The column is `bytes[..valid]` (the bytes after
+/// it are zeros for the column's last bytes): the walk stops before a group
+/// that reaches past it. Fails with the byte position of a bad varint.
 #[inline]
-pub(super) fn decode_groups(col: &[u8], walk: &mut StopWalk, out: &mut [i64]) -> Result<(), usize> {
+pub(super) fn decode_groups(bytes: &[u8], valid: usize, walk: &mut StopWalk, out: &mut [i64]) -> Result<(), usize> {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("ssse3") {
             // SAFETY: the only requirement of a `target_feature` function is
             // that the CPU has the feature, checked just above.
             #[allow(unsafe_code)]
-            return unsafe { x86::decode_groups_ssse3(col, walk, out) };
+            return unsafe { x86::decode_groups_ssse3(bytes, valid, walk, out) };
         }
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        return walk_groups(col, walk, out, wasm::decode_four);
+        return walk_groups(bytes, valid, walk, out, stop_bits, wasm::decode_four);
     }
     #[allow(unreachable_code)]
     {
-        let _ = (col, walk, out);
+        let _ = (bytes, valid, walk, out);
         Ok(())
     }
 }
@@ -99,15 +103,18 @@ pub(super) fn decode_groups(col: &[u8], walk: &mut StopWalk, out: &mut [i64]) ->
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 fn walk_groups(
-    col: &[u8],
+    bytes: &[u8],
+    valid: usize,
     walk: &mut StopWalk,
     out: &mut [i64],
+    stop_bits: impl Fn(&[u8; STOP_BLOCK]) -> u64,
     decode_four: impl Fn(&[u8; 16], usize) -> [i64; GROUP],
 ) -> Result<(), usize> {
+    let col = &bytes[..valid.min(bytes.len())];
     let StopWalk { mut start, mut done, mut ts, mut delta } = *walk;
     let result = 'windows: loop {
         // A window of stop bits, and room for the last group's 16-byte load.
-        let Some(window) = col.get(start..start.saturating_add(STOP_BLOCK + 16)).and_then(|w| w.first_chunk::<STOP_BLOCK>()) else {
+        let Some(window) = bytes.get(start..start.saturating_add(STOP_BLOCK + 16)).and_then(|w| w.first_chunk::<STOP_BLOCK>()) else {
             break Ok(());
         };
         let (stops, window_start) = (stop_bits(window), start);
@@ -120,7 +127,7 @@ fn walk_groups(
             if taken == 0 {
                 // A long varint, or one of 4+ bytes ahead: one the plain way.
                 let end = start + ahead.trailing_zeros() as usize + 1;
-                let zigzag = match long_varint(col, start, end.min(col.len())) {
+                let zigzag = match long_varint(col, start, end) {
                     Ok(value) => value,
                     Err(pos) => break 'windows Err(pos),
                 };
@@ -131,8 +138,9 @@ fn walk_groups(
                 start = end;
                 continue;
             }
-            let Some(bytes) = col.get(start..).and_then(|b| b.first_chunk::<16>()) else { break 'windows Ok(()) };
-            let dods = decode_four(bytes, pattern);
+            let group = bytes.get(start..).and_then(|b| b.first_chunk::<16>());
+            let Some(group) = group.filter(|_| start + taken <= valid) else { break 'windows Ok(()) };
+            let dods = decode_four(group, pattern);
             for (slot, dod) in slots.iter_mut().zip(dods) {
                 delta = delta.wrapping_add(dod);
                 ts = ts.wrapping_add(delta);
@@ -148,22 +156,30 @@ fn walk_groups(
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{walk_groups, StopWalk, GROUP, GROUP_TABLE};
+    use super::{walk_groups, StopWalk, GROUP, GROUP_TABLE, STOP_BLOCK};
     use core::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cvtsi128_si64, _mm_or_si128, _mm_set1_epi32, _mm_set_epi64x, _mm_setzero_si128, _mm_shuffle_epi8,
-        _mm_srli_epi32, _mm_sub_epi32, _mm_unpackhi_epi64, _mm_xor_si128,
+        __m128i, _mm_and_si128, _mm_cvtsi128_si64, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32, _mm_set_epi64x, _mm_setzero_si128,
+        _mm_shuffle_epi8, _mm_srli_epi32, _mm_sub_epi32, _mm_unpackhi_epi64, _mm_xor_si128,
     };
 
-    /// [`walk_groups`] with `pshufb`.
+    /// [`walk_groups`] with `pshufb`, and `pmovmskb` for the stop bits.
     #[target_feature(enable = "ssse3")]
-    pub(super) fn decode_groups_ssse3(col: &[u8], walk: &mut StopWalk, out: &mut [i64]) -> Result<(), usize> {
+    pub(super) fn decode_groups_ssse3(bytes: &[u8], valid: usize, walk: &mut StopWalk, out: &mut [i64]) -> Result<(), usize> {
         let load = |bytes: &[u8; 16]| -> __m128i {
             let (lo, hi) = bytes.split_at(8);
             let lo = i64::from_le_bytes(lo.try_into().unwrap_or([0; 8]));
             let hi = i64::from_le_bytes(hi.try_into().unwrap_or([0; 8]));
             _mm_set_epi64x(hi, lo)
         };
-        walk_groups(col, walk, out, |bytes, pattern| {
+        let stop_bits = |block: &[u8; STOP_BLOCK]| -> u64 {
+            let mut continued = 0u64;
+            for (i, chunk) in block.chunks_exact(16).enumerate() {
+                let chunk: &[u8; 16] = chunk.try_into().unwrap_or(&[0; 16]);
+                continued |= u64::from(_mm_movemask_epi8(load(chunk)) as u16) << (16 * i);
+            }
+            !continued
+        };
+        walk_groups(bytes, valid, walk, out, stop_bits, |bytes, pattern| {
             let lanes = _mm_shuffle_epi8(load(bytes), load(&GROUP_TABLE.shuffles[pattern]));
             // Each lane: b0 | b1 << 8 | b2 << 16, stop bits still in; join the 7-bit groups.
             let low = _mm_and_si128(lanes, _mm_set1_epi32(0x7f));
