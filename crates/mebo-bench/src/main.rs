@@ -166,15 +166,19 @@ impl Kernels {
 
     /// Every metric's values, two at a time as `decode_all` pairs them; ns per point.
     fn time_values(&self, cols: &[Vec<u8>], decode_two: impl Fn((&[u8], &mut [f64]), (&[u8], &mut [f64])) -> mebo::Result<()>) -> Timing {
+        self.time_values_by(cols, 2, |cols, outs| match (cols, outs) {
+            ([col_a, col_b], [a, b]) => decode_two((black_box(col_a), a), (black_box(col_b), b)),
+            ([col_a], [a]) => decode_two((black_box(col_a), a), (&[], &mut [])),
+            _ => unreachable!(),
+        })
+    }
+
+    /// Every metric's values, `width` columns per call of `decode`; ns per point.
+    fn time_values_by(&self, cols: &[Vec<u8>], width: usize, decode: impl Fn(&[Vec<u8>], &mut [Vec<f64>]) -> mebo::Result<()>) -> Timing {
         let mut out: Vec<Vec<f64>> = self.values.iter().map(|vs| vec![0.0; vs.len()]).collect();
         let run = |out: &mut Vec<Vec<f64>>| {
-            let mut pairs = out.chunks_mut(2).zip(cols.chunks(2));
-            for (outs, cols) in &mut pairs {
-                match (outs, cols) {
-                    ([a, b], [col_a, col_b]) => decode_two((black_box(col_a), a), (black_box(col_b), b)).unwrap(),
-                    ([a], [col_a]) => decode_two((black_box(col_a), a), (&[], &mut [])).unwrap(),
-                    _ => unreachable!(),
-                }
+            for (cols, outs) in cols.chunks(width).zip(out.chunks_mut(width)) {
+                decode(cols, outs).unwrap();
             }
         };
         run(&mut out);
@@ -226,6 +230,39 @@ fn compare_kernels(kernels: &Kernels, rounds: usize) {
         for kernel in mebo::internals::DeltaKernel::ALL {
             let t = kernels.time_timestamps(&delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
             note(format!("timestamps delta {kernel:?}"), t);
+        }
+    }
+    use mebo::internals::{ChimpValues, GorillaValues};
+    type DecodeOne = fn(&[u8], ByteOrder, &mut [f64]) -> mebo::Result<()>;
+    type DecodeTwo = fn((&[u8], &mut [f64]), (&[u8], &mut [f64])) -> mebo::Result<()>;
+    type DecodeFour = fn((&[u8], &mut [f64]), (&[u8], &mut [f64]), (&[u8], &mut [f64]), (&[u8], &mut [f64])) -> mebo::Result<()>;
+    let xor: [(ValueEncoding, DecodeOne, DecodeTwo, DecodeFour); 2] = [
+        (ValueEncoding::Gorilla, GorillaValues::decode, GorillaValues::decode_two, GorillaValues::decode_four),
+        (ValueEncoding::Chimp, ChimpValues::decode, ChimpValues::decode_two, ChimpValues::decode_four),
+    ];
+    let xor_cols: Vec<Vec<Vec<u8>>> = xor.iter().map(|(enc, ..)| kernels.value_columns(*enc)).collect();
+    for _ in 0..rounds {
+        for ((enc, one, two, four), cols) in xor.iter().zip(&xor_cols) {
+            // The plain build of the decoders (no BMI2), as before.
+            mebo::internals::allow_xor_bmi2(false);
+            let t = kernels.time_values_by(cols, 2, |cols, outs| match (cols, outs) {
+                ([ca, cb], [a, b]) => two((ca, a), (cb, b)),
+                (cols, outs) => cols.iter().zip(outs).try_for_each(|(c, o)| one(c, ByteOrder::Little, o)),
+            });
+            note(format!("values {} two streams, no BMI2", enc.name()), t);
+            mebo::internals::allow_xor_bmi2(true);
+            let t = kernels.time_values_by(cols, 1, |cols, outs| one(&cols[0], ByteOrder::Little, &mut outs[0]));
+            note(format!("values {} one stream", enc.name()), t);
+            let t = kernels.time_values_by(cols, 2, |cols, outs| match (cols, outs) {
+                ([ca, cb], [a, b]) => two((ca, a), (cb, b)),
+                (cols, outs) => cols.iter().zip(outs).try_for_each(|(c, o)| one(c, ByteOrder::Little, o)),
+            });
+            note(format!("values {} two streams", enc.name()), t);
+            let t = kernels.time_values_by(cols, 4, |cols, outs| match (cols, outs) {
+                ([ca, cb, cc, cd], [a, b, c, d]) => four((ca, a), (cb, b), (cc, c), (cd, d)),
+                (cols, outs) => cols.iter().zip(outs).try_for_each(|(c, o)| one(c, ByteOrder::Little, o)),
+            });
+            note(format!("values {} four streams", enc.name()), t);
         }
     }
     println!("{:<40} {:>12} {:>12}", "kernel", "median ns/pt", "min ns/pt");
