@@ -1,6 +1,6 @@
 //! `mebo-bench [--quick] [--json FILE] [--bench-dir DIR] [--stream] [--decode-only]`
 //!
-//! Times, on every configuration of `../shared/bench`, opening a blob and
+//! Times, on every configuration of `testdata/bench`, opening a blob and
 //! decoding every metric into columns (`decode`, into reused column buffers), and encoding the bench input
 //! with the configuration's options (`encode`, numeric only). Prints a table
 //! with the reference's decode + Materialize figure for the same blob measured
@@ -18,19 +18,15 @@
 //! `--kernels` prints only those, each new kernel beside its scalar twin
 //! timed in alternation (`--kernels-rounds N`, default 5).
 
-// The vectors' input schema, read by the one Rust parser of it.
-#[path = "../../mebo/tests/common/input.rs"]
-#[allow(dead_code)] // the bench encodes from names, timestamps and values only
-mod input;
-
 use std::collections::HashMap;
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use mebo::numeric::{NumericBlob, NumericColumns, NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextBlob, TextColumns};
 use mebo::{ByteOrder, TimestampEncoding, ValueEncoding};
+use mebo_testdata::read_json;
 use serde_json::{json, Value};
 
 struct Timing {
@@ -67,10 +63,6 @@ fn time<F: FnMut()>(samples: usize, mut f: F) -> Timing {
 fn per_point(t: Timing, points: usize) -> Timing {
     let n = points.max(1) as f64;
     Timing { median_ns: t.median_ns / n, min_ns: t.min_ns / n, runs: t.runs }
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
 }
 
 /// `num-seed200x250-delta-none-gorilla-none-notags-le-v1` → `delta-none-gorilla-none`
@@ -117,7 +109,7 @@ struct Kernels {
 }
 
 impl Kernels {
-    fn new(metrics: &[input::InputMetric], samples: usize) -> Kernels {
+    fn new(metrics: &[mebo_testdata::InputMetric], samples: usize) -> Kernels {
         let timestamps: Vec<Vec<i64>> = metrics.iter().map(|m| m.timestamps.clone()).collect();
         let values: Vec<Vec<f64>> = metrics.iter().map(|m| m.values.clone()).collect();
         let points = timestamps.iter().map(Vec::len).sum();
@@ -276,9 +268,8 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..");
-    let bench_dir = flag("--bench-dir").map(PathBuf::from).unwrap_or_else(|| root.join("shared/bench"));
-    let reference = read_json(&root.join("shared/reference/go-v1.9-epyc.json"));
+    let bench_dir = flag("--bench-dir").map(PathBuf::from).unwrap_or_else(mebo_testdata::bench_dir);
+    let reference = read_json(&mebo_testdata::reference_dir().join("go-v1.9-epyc.json"));
     let reference_ns = |name: &str| {
         reference["rows"].as_array().unwrap().iter().find(|r| r["name"] == name).and_then(|r| r["decode_materialize_ns"].as_f64())
     };
@@ -294,7 +285,7 @@ fn main() {
     if args.iter().any(|a| a == "--kernels") {
         let rounds = flag("--kernels-rounds").map_or(5, |n| n.parse().expect("--kernels-rounds N"));
         let first = manifest["cases"].as_array().unwrap().iter().find(|c| c["kind"] == "numeric").expect("a numeric case");
-        let input = input::read_input_file(&bench_dir.join(first["options"]["input"].as_str().unwrap()));
+        let input = mebo_testdata::read_input_file(&bench_dir.join(first["options"]["input"].as_str().unwrap()));
         compare_kernels(&Kernels::new(&input.metrics, samples), rounds);
         return;
     }
@@ -358,14 +349,14 @@ fn main() {
         let input_path = bench_dir.join(case["options"]["input"].as_str().unwrap());
         let kernels = kernels_by_input
             .entry(input_path.clone())
-            .or_insert_with(|| Kernels::new(&input::read_input_file(&input_path).metrics, samples));
+            .or_insert_with(|| Kernels::new(&mebo_testdata::read_input_file(&input_path).metrics, samples));
         let kernel_ns = (kernels.timestamp_ns(options.timestamp_encoding), kernels.value_ns(options.value_encoding));
         record("decode", points, bytes.len(), t, reference_ns(name), Some(kernel_ns));
         if decode_only {
             continue;
         }
 
-        let input = input::read_input_file(&input_path);
+        let input = mebo_testdata::read_input_file(&input_path);
         let (start, metrics) = (input.start_time, input.metrics);
         let encode = || {
             let mut enc = NumericEncoder::new(start, options);
