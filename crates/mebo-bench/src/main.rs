@@ -156,12 +156,18 @@ impl Kernels {
         per_point(t, self.points)
     }
 
-    /// Every metric's values, two at a time as `decode_all` pairs them; ns per point.
-    fn time_values(&self, cols: &[Vec<u8>], decode_two: impl Fn((&[u8], &mut [f64]), (&[u8], &mut [f64])) -> mebo::Result<()>) -> Timing {
-        self.time_values_by(cols, 2, |cols, outs| match (cols, outs) {
-            ([col_a, col_b], [a, b]) => decode_two((black_box(col_a), a), (black_box(col_b), b)),
-            ([col_a], [a]) => decode_two((black_box(col_a), a), (&[], &mut [])),
-            _ => unreachable!(),
+    /// Every metric's values, four at a time as `decode_all` groups them, then
+    /// two, then one; ns per point.
+    fn time_values(&self, cols: &[Vec<u8>], enc: ValueEncoding) -> Timing {
+        use mebo::internals::{decode_values, decode_values_four, decode_values_two};
+        let le = ByteOrder::Little;
+        self.time_values_by(cols, 4, |cols, outs| match (cols, outs) {
+            ([ca, cb, cc, cd], [a, b, c, d]) => decode_values_four(enc, (black_box(ca), a), (cb, b), (cc, c), (cd, d), le),
+            ([ca, cb, rest @ ..], [a, b, outs @ ..]) => {
+                decode_values_two(enc, (black_box(ca), a), (cb, b), le)?;
+                rest.iter().zip(outs).try_for_each(|(col, out)| decode_values(enc, col, le, out))
+            }
+            (cols, outs) => cols.iter().zip(outs).try_for_each(|(col, out)| decode_values(enc, black_box(col), le, out)),
         })
     }
 
@@ -202,7 +208,7 @@ impl Kernels {
             return ns;
         }
         let cols = self.value_columns(enc);
-        let ns = self.time_values(&cols, |a, b| mebo::internals::decode_values_two(enc, a, b, ByteOrder::Little)).median_ns;
+        let ns = self.time_values(&cols, enc).median_ns;
         self.measured.insert(key, ns);
         ns
     }

@@ -237,10 +237,85 @@ mod tests {
     type Encode = fn(&[f64], ByteOrder, &mut Vec<u8>);
     type Decode = fn(&[u8], ByteOrder, &mut [f64]) -> Result<()>;
     type DecodeTwo = fn((&[u8], &mut [f64]), (&[u8], &mut [f64])) -> Result<()>;
+    type DecodeFour = fn((&[u8], &mut [f64]), (&[u8], &mut [f64]), (&[u8], &mut [f64]), (&[u8], &mut [f64])) -> Result<()>;
     const CODECS: [(&str, Encode, Decode, DecodeTwo); 2] = [
         ("gorilla", GorillaValues::encode, GorillaValues::decode, GorillaValues::decode_two),
         ("chimp", ChimpValues::encode, ChimpValues::decode, ChimpValues::decode_two),
     ];
+    const FOUR: [DecodeFour; 2] = [GorillaValues::decode_four, ChimpValues::decode_four];
+
+    /// `decode_four` on four columns (each maybe cut short) gives what
+    /// `decode` gives on each, and fails exactly when one of them fails.
+    fn check_four(series: [&[f64]; 4], cuts: [Option<usize>; 4]) -> std::result::Result<(), TestCaseError> {
+        for ((name, encode, decode, _), decode_four) in CODECS.into_iter().zip(FOUR) {
+            let cols: Vec<Vec<u8>> = series
+                .iter()
+                .zip(cuts)
+                .map(|(values, cut)| {
+                    let mut col = Vec::new();
+                    encode(values, ByteOrder::Little, &mut col);
+                    col.truncate(cut.unwrap_or(usize::MAX).min(col.len()));
+                    col
+                })
+                .collect();
+            let mut singles_ok = true;
+            let mut singles: Vec<Vec<f64>> = series.iter().map(|v| vec![0.0; v.len()]).collect();
+            for (col, out) in cols.iter().zip(&mut singles) {
+                singles_ok &= decode(col, ByteOrder::Little, out).is_ok();
+            }
+            let mut outs: Vec<Vec<f64>> = series.iter().map(|v| vec![0.0; v.len()]).collect();
+            let [a, b, c, d] = &mut outs[..] else { unreachable!() };
+            let four = decode_four((&cols[0], a), (&cols[1], b), (&cols[2], c), (&cols[3], d));
+            prop_assert_eq!(four.is_ok(), singles_ok, "{}", name);
+            if singles_ok {
+                for (out, values) in outs.iter().zip(series) {
+                    prop_assert_eq!(bits(out), bits(values), "{}", name);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn fours_of_every_length_decode_as_singles() {
+        let series: Vec<f64> = (0..40).map(|i| if i % 7 == 0 { 1.5 } else { f64::from(i).sqrt() }).collect();
+        for lens in [[0, 40, 40, 40], [40, 40, 40, 0], [1, 2, 3, 40], [40, 17, 1, 39], [40, 40, 40, 40], [2, 2, 2, 2]] {
+            let [a, b, c, d] = lens.map(|len| &series[40 - len..]);
+            check_four([a, b, c, d], [None; 4]).unwrap();
+        }
+    }
+
+    /// The BMI2 build (natively, where the CPU has it) and the plain one
+    /// decode every column alike, cut or not.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn bmi2_and_plain_builds_decode_alike() {
+        let mut runner = super::super::super::timestamp::test_vectors::deterministic_runner(300);
+        let strategy = (proptest::collection::vec(float_series(), 4), proptest::option::of(0usize..600));
+        runner
+            .run(&strategy, |(series, cut)| {
+                for (name, encode, _, _) in CODECS {
+                    for (i, values) in series.iter().enumerate() {
+                        let mut col = Vec::new();
+                        encode(values, ByteOrder::Little, &mut col);
+                        if i == 0 {
+                            col.truncate(cut.unwrap_or(usize::MAX).min(col.len()));
+                        }
+                        let mut results = Vec::new();
+                        for allow in [false, true] {
+                            let before = super::allow_bmi2(allow);
+                            let mut out = vec![0.0; values.len()];
+                            let decode = if name == "gorilla" { GorillaValues::decode } else { ChimpValues::decode };
+                            results.push(decode(&col, ByteOrder::Little, &mut out).map(|()| bits(&out)).map_err(|e| e.to_string()));
+                            super::allow_bmi2(before);
+                        }
+                        prop_assert_eq!(&results[0], &results[1], "{}", name);
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
 
     fn bits(values: &[f64]) -> Vec<u64> {
         values.iter().map(|v| v.to_bits()).collect()
@@ -286,6 +361,14 @@ mod tests {
         #[test]
         fn pairs_decode_as_singles(a in float_series(), b in float_series(), cut in proptest::option::of(0usize..600)) {
             check_pair(&a, &b, cut)?;
+        }
+
+        #[test]
+        fn fours_decode_as_singles(
+            series in proptest::collection::vec(float_series(), 4),
+            cuts in proptest::array::uniform4(proptest::option::weighted(0.2, 0usize..600)),
+        ) {
+            check_four([&series[0], &series[1], &series[2], &series[3]], cuts)?;
         }
     }
 }
