@@ -17,8 +17,9 @@
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use super::delta::stop_bits;
+use super::delta::StopWalk;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
-use super::delta::{long_varint, StopWalk, STOP_BLOCK};
+use super::delta::{long_varint, STOP_BLOCK};
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 use crate::encoding::varint;
 
