@@ -224,10 +224,21 @@ fn compare_kernels(kernels: &Kernels, rounds: usize) {
         Some((_, v)) => v.push(t.median_ns),
         None => timings.push((name, vec![t.median_ns])),
     };
+    // The same points as one long column: what the per-column start costs.
+    let one_column = Kernels {
+        timestamps: vec![kernels.timestamps.concat()],
+        values: vec![kernels.values.concat()],
+        points: kernels.points,
+        samples: kernels.samples,
+        measured: HashMap::new(),
+    };
+    let long_delta_cols = one_column.timestamp_columns(TimestampEncoding::Delta);
     for _ in 0..rounds {
         for kernel in mebo::internals::DeltaKernel::ALL {
             let t = kernels.time_timestamps(&delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
             note(format!("timestamps delta {kernel:?}"), t);
+            let t = one_column.time_timestamps(&long_delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
+            note(format!("timestamps delta {kernel:?}, one column"), t);
         }
     }
     use mebo::internals::{ChimpValues, GorillaValues};
