@@ -237,7 +237,8 @@ fn compare_kernels(kernels: &Kernels, rounds: usize) {
         for kernel in mebo::internals::DeltaKernel::ALL {
             let t = kernels.time_timestamps(&delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
             note(format!("timestamps delta {kernel:?}"), t);
-            let t = one_column.time_timestamps(&long_delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
+            let t =
+                one_column.time_timestamps(&long_delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
             note(format!("timestamps delta {kernel:?}, one column"), t);
         }
     }

@@ -12,10 +12,11 @@
 //! of a blob, one per column encoding, one per codec (`docs/FORMAT.md`
 //! describes every byte, `ARCHITECTURE.md` the tree); those are private.
 
-// Decoding handles hostile input: no unsafe code in the crate but the one
-// call into an SSSE3 kernel after the CPU was checked to have it
-// (encoding/timestamp/delta_simd.rs), which has a scalar twin and a test
-// comparing them.
+// Decoding handles hostile input: no unsafe code in the crate but the calls
+// into decoders compiled for CPU features (SSSE3 in
+// encoding/timestamp/delta_simd.rs, BMI2 in encoding/value/xor_stream.rs),
+// each made after the CPU was checked to have them; each has a scalar twin
+// and a test comparing them.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
