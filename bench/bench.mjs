@@ -9,6 +9,8 @@
 //   wasm-chromium         the same in headless Debian Chromium (playwright-core, page on 127.0.0.1)
 //   wasm-chromium-scalar  the same with the scalar build
 //   json, arrow           JSON.parse / apache-arrow reads of the same data into typed arrays
+//   peers                 mebo (default, auto, best) beside JSON, Arrow IPC plain and zstd, Parquet zstd
+//                         (parquet-wasm, hyparquet) on the bench input and testdata/real (bench/peers/node.mjs)
 //
 // plus encode (rust-native, wasm-node) of every numeric configuration, sizes
 // (blob vs JSON vs Arrow), the wasm binary sizes (full and decode-only), and
@@ -20,7 +22,7 @@
 // --rounds  run every runtime N times in turn (default 3; 1 with --quick) and keep
 //           each row's median over the rounds: other jobs' load drifts over all runtimes
 // --only    run only these runtimes (rust-native, go-reference, wasm-node,
-//           wasm-node-scalar, wasm-chromium, baselines)
+//           wasm-node-scalar, wasm-chromium, baselines, peers)
 // --build   rebuild the wasm and the SDK first (default: only when missing)
 //
 // Ratios against the reference are taken against its timing in this run when
@@ -143,7 +145,16 @@ for (const t of targetsMin) console.log(t.line);
 if (chromium.crossOriginIsolated === false) console.log('note: the Chromium page was not cross-origin isolated (100 µs timer)');
 printBounds(results, breakdown);
 
-writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, breakdown, sizes, wasm, targets: targets.map(({ line, ...t }) => t), targets_min: targetsMin.map(({ line, ...t }) => t) }, null, 1)}\n`);
+// Peers: their own process, tables on stdout, figures into the results file.
+let peers;
+if (wants('peers')) {
+  const peersFile = join(tmp, 'peers.json');
+  const result = spawnSync(process.execPath, [join(ROOT, 'bench/peers/node.mjs'), '--out', peersFile, ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'inherit', 2], cwd: ROOT });
+  if (result.status === 0) peers = readJson(peersFile);
+  else log(`bench: peers failed (exit ${result.status ?? result.signal})`);
+}
+
+writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, breakdown, sizes, wasm, peers, targets: targets.map(({ line, ...t }) => t), targets_min: targetsMin.map(({ line, ...t }) => t) }, null, 1)}\n`);
 log(`bench: wrote ${rows.length} rows to ${outFile}`);
 
 // ---------------------------------------------------------------- helpers

@@ -6,7 +6,8 @@
 //               and the CLI
 //      gates    cargo fmt --check, cargo clippy -D warnings (with and without
 //               default features), every package's TypeScript typecheck, and
-//               nothing read from outside the repository (testdata/ holds it)
+//               nothing read from outside the repository (testdata/ holds it),
+//               no import cycle in the SDK, the dashboard, the tooling
 //      testdata every blob of testdata/vectors and testdata/bench re-encoded by
 //               the reference (bench/reference) where Go >= 1.25 is on PATH
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,
@@ -31,12 +32,16 @@ stage('setup');
 run('node', ['scripts/setup.mjs']);
 stage('build');
 run('node', ['scripts/build.mjs']);
+run('node', ['scripts/build/test.mjs']); // the build's modules, each on its fixture
 stage('gates');
 run('cargo', ['fmt', '--all', '--check']);
 run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
 run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--no-default-features', '--', '-D', 'warnings']);
 run('pnpm', ['-r', '--if-present', 'typecheck']);
 checkStandalone();
+// The SDK in layers and the dashboard in components: no import cycle (and the check itself tested).
+run('node', ['--test', 'scripts/import-cycles.test.mjs']);
+run('node', ['scripts/import-cycles.mjs', 'packages/mebo/src', 'packages/mebo/cli', 'web-demo/src', 'packages/tooling', 'bench']);
 stage('testdata against the reference');
 await checkTestdata();
 stage('cargo test');

@@ -147,12 +147,27 @@ await build({
   logLevel: 'warning',
 });
 
+// The formats view's work and its peer libraries: a bundle of its own (with its own copy of the
+// SDK), fetched only when the view runs, so the page's first load does not carry them.
+await build({
+  entryPoints: { 'formats-run': join(HERE, 'src/formats-run.ts') },
+  outdir: DIST,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  sourcemap: true,
+  logLevel: 'warning',
+});
+
 copyFileSync(join(HERE, 'index.html'), join(DIST, 'index.html'));
 copyFileSync(join(HERE, 'src/style.css'), join(DIST, 'style.css'));
 copyFileSync(require.resolve('uplot/dist/uPlot.min.css'), join(DIST, 'uPlot.min.css'));
 for (const variant of ['simd', 'scalar']) {
   copyFileSync(require.resolve(`mebo/wasm/mebo_${variant}.wasm`), join(DIST, `wasm/mebo_${variant}.wasm`));
 }
+copyFileSync(require.resolve('parquet-wasm/esm/parquet_wasm_bg.wasm'), join(DIST, 'wasm/parquet_wasm_bg.wasm'));
 const sampleCount = copySamples();
 const bench = copyBench();
 console.log(

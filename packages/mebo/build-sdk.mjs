@@ -55,19 +55,41 @@ for (const [what, bad] of [
   if (bundled.includes(bad)) throw new Error(`build-sdk: dist/decode.js bundles ${what} (${bad})`);
 }
 
-// The pool and its worker share the main bundle: one module instance per realm.
-const mainEntryExternal = {
+// `mebo/worker`. The pool shares the main bundle (../index.js: one module
+// instance per realm) and starts its workers with src/worker/spawn.ts
+// (browsers: `new Worker(new URL('./thread.js', import.meta.url))`, the shape
+// bundlers build) or src/worker/spawn-node.ts (worker_threads; the `node` and
+// `require` builds). The browser worker, dist/worker/thread.js, bundles the
+// SDK itself with no .wasm URL (the pool hands it the compiled module): a
+// bundler may wrap it as a classic or module worker, or copy it as a file.
+const mainEntryExternal = (to = '../index.js') => ({
   name: 'main-entry-external',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: '../index.js', external: true }));
+    b.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: to, external: true }));
+  },
+});
+const nodeSpawn = {
+  name: 'node-spawn',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/spawn\.js$/ }, () => ({ path: resolve('src/worker/spawn-node.ts') }));
   },
 };
-await build({
-  ...common,
-  entryPoints: { 'worker/pool': 'src/worker/pool.ts', 'worker/thread': 'src/worker/thread.ts' },
-  outdir: 'dist',
-  plugins: [mainEntryExternal],
-});
+const noWasmLocation = {
+  name: 'no-wasm-location',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/wasm-location\.js$/ }, () => ({ path: resolve('src/worker/no-wasm-location.ts') }));
+  },
+};
+await build({ ...common, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool.js', plugins: [mainEntryExternal()] });
+await build({ ...common, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool-node.js', plugins: [mainEntryExternal(), nodeSpawn] });
+await build({ ...common, entryPoints: ['src/worker/thread-node.ts'], outfile: 'dist/worker/thread-node.js', plugins: [mainEntryExternal()] });
+const thread = await build({ ...common, entryPoints: ['src/worker/thread.ts'], outfile: 'dist/worker/thread.js', plugins: [noWasmLocation], metafile: true });
+for (const file of ['dist/worker/pool.js', 'dist/worker/thread.js']) {
+  const text = readFileSync(file, 'utf8');
+  if (/worker_threads|thread-node/.test(text)) throw new Error(`build-sdk: ${file}, a browser build, names the Node worker`);
+  if (/\.wasm['"]/.test(text)) throw new Error(`build-sdk: ${file} names a .wasm`);
+}
+if (!Object.keys(thread.metafile.inputs).includes('src/worker/no-wasm-location.ts')) throw new Error('build-sdk: dist/worker/thread.js was not built without the wasm location');
 
 // `mebo/arrow`: src/arrow.ts alone. The SDK comes from the main bundle
 // (./index.js, one module instance) and apache-arrow, an optional peer
@@ -109,6 +131,30 @@ await build({
   ],
 });
 
+// Node, Deno and Bun (the `node` export condition): dist/index-node.js and
+// dist/decode-node.js are ./index.js and ./decode.js (the same module
+// instances) plus, for server bundles that moved the .wasm out of reach, the
+// simd build as a module of base64 (dist/*.wasm.js, imported only then; see
+// setServerWasm in src/init.ts). Marked as having side effects in
+// package.json, so that bundlers keep the registration.
+for (const [entry, sdk, wasm] of [
+  ['index-node', 'index', 'mebo_simd'],
+  ['decode-node', 'decode', 'mebo_decode_simd'],
+]) {
+  writeFileSync(`dist/${wasm}.wasm.js`, `// wasm/${wasm}.wasm as base64 (build-sdk.mjs), for ./${entry}.js.\nexport default ${JSON.stringify(readFileSync(`wasm/${wasm}.wasm`).toString('base64'))};\n`);
+  writeFileSync(
+    `dist/${entry}.js`,
+    [
+      `// The \`node\` export condition's entry (build-sdk.mjs): ./${sdk}.js, whose init() falls back`,
+      `// to the embedded simd build where a server bundle left no readable .wasm.`,
+      `import { setServerWasm } from './${sdk}.js';`,
+      `setServerWasm(() => import('./${wasm}.wasm.js'));`,
+      `export * from './${sdk}.js';`,
+      '',
+    ].join('\n'),
+  );
+}
+
 // CommonJS (the `require` export condition), for require('mebo') where
 // Node has no require(esm) (Node 20): the same entries as .cjs files (the
 // arrow one requires apache-arrow's CommonJS build).
@@ -138,19 +184,7 @@ await build({
     },
   ],
 });
-await build({
-  ...cjs,
-  entryPoints: ['src/worker/pool.ts'],
-  outfile: 'dist/worker/pool.cjs',
-  plugins: [
-    {
-      name: 'main-entry-external-cjs',
-      setup(b) {
-        b.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: '../index.cjs', external: true }));
-      },
-    },
-  ],
-});
+await build({ ...cjs, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool.cjs', plugins: [mainEntryExternal('../index.cjs'), nodeSpawn] });
 
 const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });

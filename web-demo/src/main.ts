@@ -11,6 +11,7 @@ import { renderMemory, renderOptions } from './blob-info.js';
 import { ChartView, type ChartReport } from './chart-view.js';
 import { $, bytesText, el } from './dom.js';
 import { MetricList } from './metric-list.js';
+import { setupFormats } from './formats.js';
 import type { Sample, SampleIndex } from './samples.js';
 import { renderText } from './text-view.js';
 import { open, type Opened } from './view.js';
@@ -174,6 +175,7 @@ async function main(): Promise<void> {
   select.value = first.id;
   await loadSample(first);
   setupBench().catch(showError);
+  setupFormats(() => (shown?.parts.length === 1 && current?.kind === 'numeric' ? { bytes: shown.parts[0]!, label: shown.label } : undefined));
 }
 
 main().catch((error) => {

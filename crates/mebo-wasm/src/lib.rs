@@ -25,7 +25,6 @@ mod accessors;
 pub mod blob_set;
 mod js;
 pub mod numeric;
-pub mod series;
 pub mod text;
 
 pub use blob_set::{NumericBlobSetHandle, TextBlobSetHandle};

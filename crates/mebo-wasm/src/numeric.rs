@@ -8,7 +8,7 @@ use mebo::numeric::{NumericBlob, NumericColumns, NumericMetric};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult, NumericSeries};
-use crate::series::{self, Selection};
+use mebo_series::{self as series, Selection};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_NUMERIC: &str = r#"
@@ -73,8 +73,6 @@ extern "C" {
 #[wasm_bindgen]
 pub struct NumericBlobHandle {
     blob: NumericBlob<'static>,
-    /// Length of the bytes it was opened from (for `sections`).
-    byte_length: usize,
     /// Every metric decoded once by `decodeAllView`, kept until the handle is
     /// freed: JavaScript reads it through views of the module's memory.
     columns: Option<NumericColumns>,
@@ -94,29 +92,24 @@ impl NumericBlobHandle {
     /// The bytes arrive as one copy in wasm memory that the handle keeps.
     pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
-        let byte_length = bytes.len();
-        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned(bytes, &limits))?, byte_length, columns: None })
+        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned(bytes, &limits))?, columns: None })
     }
 
-    /// Where the blob's bytes go, from the header's offsets: `{ total,
+    /// Where the blob's bytes go (the core's `sections()`): `{ total,
     /// header, names, index, sharedTable, timestamps, values, tags }`, each
-    /// payload as `{ bytes, decompressedBytes }` (the open blob checked the
-    /// offsets, so the differences cannot underflow).
+    /// payload as `{ bytes, decompressedBytes }`.
     pub fn sections(&self) -> NumericSections {
-        let h = self.blob.header();
-        let (ts, val, tag) = (h.timestamp_offset as usize, h.value_offset as usize, h.tag_offset as usize);
-        let index_start = h.index_offset as usize;
-        let index_end = index_start + h.metric_count as usize * h.index_kind.entry_size();
+        let s = self.blob.sections();
         let (ts_size, val_size, tag_size) = self.blob.payload_sizes();
         JsObject::new()
-            .set("total", self.byte_length as f64)
-            .set("header", mebo::internals::HEADER_SIZE as f64)
-            .set("names", (index_start - mebo::internals::HEADER_SIZE) as f64)
-            .set("index", (index_end - index_start) as f64)
-            .set("sharedTable", (ts - index_end) as f64)
-            .set("timestamps", js::payload(val - ts, ts_size))
-            .set("values", js::payload(tag - val, val_size))
-            .set("tags", js::payload(self.byte_length - tag, tag_size))
+            .set("total", s.tags.end as f64)
+            .set("header", s.header.len() as f64)
+            .set("names", s.names.len() as f64)
+            .set("index", s.index.len() as f64)
+            .set("sharedTable", s.shared_timestamps.len() as f64)
+            .set("timestamps", js::payload(s.timestamps.len(), ts_size))
+            .set("values", js::payload(s.values.len(), val_size))
+            .set("tags", js::payload(s.tags.len(), tag_size))
             .typed()
     }
 
@@ -151,7 +144,7 @@ impl NumericBlobHandle {
         js::series(&picked.pick(&timestamps), values, tags.as_deref())
     }
 
-    /// The metric decimated for a chart (see `series::decimate`), packed:
+    /// The metric decimated for a chart (see `mebo_series::decimate`), packed:
     /// `[timestampsMs…, values…, sourcePoints]`. Read in place when
     /// `decodeAllView` has decoded the blob (a chart zooming over a blob it
     /// keeps open decodes nothing again), else decoded into reused buffers.
@@ -162,7 +155,7 @@ impl NumericBlobHandle {
                                  // In bounds by construction (the decoder wrote these offsets); `get` all the same, so a slip is empty, not a trap.
             let points = c.offsets.get(index).zip(c.offsets.get(index + 1)).map_or(0..0, |(&a, &b)| a as usize..b as usize);
             let (ts, vs) = (c.timestamps.get(points.clone()).unwrap_or_default(), c.values.get(points).unwrap_or_default());
-            return Ok(series::decimate(ts, vs, from, to, buckets, method).packed());
+            return Ok(js::packed(series::decimate(ts, vs, from, to, buckets, method)));
         }
         let m = self.metric(index)?;
         METRIC_SCRATCH.with_borrow_mut(|(timestamps, values)| {
@@ -171,7 +164,7 @@ impl NumericBlobHandle {
             values.resize(m.len(), 0.0);
             check(m.timestamps_into(timestamps))?;
             check(m.values_into(values))?;
-            let out = series::decimate(timestamps, values, from, to, buckets, method).packed();
+            let out = js::packed(series::decimate(timestamps, values, from, to, buckets, method));
             if values.capacity() > SCRATCH_KEEP_POINTS {
                 *timestamps = Vec::new();
                 *values = Vec::new();
@@ -282,7 +275,7 @@ pub use encode::NumericEncoderHandle;
 
 #[cfg(feature = "encode")]
 mod encode {
-    use mebo::numeric::{NumericEncoder, NumericEncoderOptions};
+    use mebo::numeric::{AutoEncoder, NumericEncoder, NumericEncoderOptions, Prefer};
     use mebo::ColumnConfig;
     use wasm_bindgen::prelude::*;
 
@@ -292,8 +285,13 @@ mod encode {
     const TS_NUMERIC_ENCODE: &str = r#"
 /** How to write a numeric blob. Absent fields keep the defaults (delta, gorilla, no codecs, no tags, little endian, v1). */
 export interface NumericEncodeOptions {
-  /** The four column choices at once, e.g. `delta-none-gorilla-zstd`; the fields below override it. */
+  /**
+   * The four column choices at once, e.g. `delta-none-gorilla-zstd`; the fields below override it.
+   * `auto` picks them for the data at `finish`: the smallest configuration within `prefer`'s decode bound.
+   */
   config?: string;
+  /** With `config: 'auto'`: `balanced` (default: no slower to decode than the default configuration, never larger), `size`, or `speed` (at most half its decode cost). */
+  prefer?: 'size' | 'speed' | 'balanced';
   timestampEncoding?: TimestampEncoding;
   valueEncoding?: ValueEncoding;
   timestampCompression?: Compression;
@@ -315,7 +313,23 @@ export interface NumericEncodeOptions {
     /// may be added and the blob finished again.
     #[wasm_bindgen]
     pub struct NumericEncoderHandle {
-        encoder: NumericEncoder,
+        encoder: Encoder,
+    }
+
+    /// A fixed configuration, or `auto`'s choice at `finish`.
+    enum Encoder {
+        Fixed(NumericEncoder),
+        Auto(AutoEncoder),
+    }
+
+    /// The same call on either encoder.
+    macro_rules! each {
+        ($self:ident, $e:ident => $call:expr) => {
+            match &mut $self.encoder {
+                Encoder::Fixed($e) => $call,
+                Encoder::Auto($e) => $call,
+            }
+        };
     }
 
     #[wasm_bindgen]
@@ -334,8 +348,21 @@ export interface NumericEncodeOptions {
             let tags = f.boolean("tags")?;
             let big_endian = f.boolean("bigEndian")?;
             let layout = f.string("layout")?;
+            let prefer = f.string("prefer")?;
+            let auto = config.as_deref().is_some_and(|c| c.eq_ignore_ascii_case("auto"));
+            let invalid = |detail: &str| check::<()>(Err(mebo::Error::InvalidOptions { detail: detail.into() }));
+            if auto && [&timestamp_encoding, &value_encoding, &timestamp_compression, &value_compression].iter().any(|f| f.is_some()) {
+                invalid("config 'auto' chooses the column encodings and codecs: give none of timestampEncoding, valueEncoding, timestampCompression, valueCompression")?;
+            }
+            if !auto && prefer.is_some() {
+                invalid("prefer applies only to config 'auto'")?;
+            }
+            let prefer = match prefer {
+                Some(p) => check(p.parse::<Prefer>())?,
+                None => Prefer::default(),
+            };
             let mut o = NumericEncoderOptions::default();
-            if let Some(config) = config {
+            if let Some(config) = config.filter(|_| !auto) {
                 o = o.with_config(check(config.parse::<ColumnConfig>())?);
             }
             o.timestamp_encoding = parse_or(timestamp_encoding, o.timestamp_encoding)?;
@@ -345,48 +372,59 @@ export interface NumericEncodeOptions {
             o.layout = parse_or(layout, o.layout)?;
             o.tags = tags.unwrap_or(o.tags);
             o.byte_order = big_endian.map_or(o.byte_order, js::byte_order);
-            Ok(NumericEncoderHandle { encoder: NumericEncoder::new(start_time, o) })
+            let encoder = if auto {
+                Encoder::Auto(AutoEncoder::new(start_time, o, prefer))
+            } else {
+                Encoder::Fixed(NumericEncoder::new(start_time, o))
+            };
+            Ok(NumericEncoderHandle { encoder })
         }
 
         #[wasm_bindgen(js_name = startMetricName)]
         pub fn start_metric_name(&mut self, name: &str, count: usize) -> JsResult<()> {
-            check(self.encoder.start_metric_name(name, count))
+            each!(self, e => check(e.start_metric_name(name, count)))
         }
 
         #[wasm_bindgen(js_name = startMetricId)]
         pub fn start_metric_id(&mut self, id: u64, count: usize) -> JsResult<()> {
-            check(self.encoder.start_metric_id(id, count))
+            each!(self, e => check(e.start_metric_id(id, count)))
         }
 
         #[wasm_bindgen(js_name = addPoint)]
         pub fn add_point(&mut self, timestamp: i64, value: f64, tag: Option<String>) -> JsResult<()> {
-            check(self.encoder.add_point(timestamp, value, tag.as_deref()))
+            each!(self, e => check(e.add_point(timestamp, value, tag.as_deref())))
         }
 
         #[wasm_bindgen(js_name = addPoints)]
         pub fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<Vec<String>>) -> JsResult<()> {
-            check(self.encoder.add_points(timestamps, values, tags.as_deref()))
+            each!(self, e => check(e.add_points(timestamps, values, tags.as_deref())))
         }
 
         #[wasm_bindgen(js_name = endMetric)]
         pub fn end_metric(&mut self) -> JsResult<()> {
-            check(self.encoder.end_metric())
+            each!(self, e => check(e.end_metric()))
         }
 
         /// Drop the open metric and its points.
         #[wasm_bindgen(js_name = cancelMetric)]
         pub fn cancel_metric(&mut self) {
-            self.encoder.cancel_metric()
+            each!(self, e => e.cancel_metric())
         }
 
         #[wasm_bindgen(js_name = metricCount)]
         pub fn metric_count(&self) -> JsResult<usize> {
-            Ok(self.encoder.metric_count())
+            Ok(match &self.encoder {
+                Encoder::Fixed(e) => e.metric_count(),
+                Encoder::Auto(e) => e.metric_count(),
+            })
         }
 
         /// The finished blob.
         pub fn finish(&self) -> JsResult<Vec<u8>> {
-            check(self.encoder.finish())
+            match &self.encoder {
+                Encoder::Fixed(e) => check(e.finish()),
+                Encoder::Auto(e) => check(e.finish()),
+            }
         }
     }
 }

@@ -25,6 +25,7 @@ export const ENCODE_OPTIONS = {
   bigEndian: { flag: 'big-endian', type: 'boolean', kinds: ['numeric', 'text'] },
   layout: { flag: 'layout', type: 'string', kinds: ['numeric'] },
   config: { flag: 'config', type: 'string', kinds: ['numeric'] },
+  prefer: { flag: 'prefer', type: 'string', kinds: ['numeric'] },
 } as const;
 
 export type OptionField = keyof typeof ENCODE_OPTIONS;
@@ -61,6 +62,8 @@ export function encodeDocument(json: unknown, flags: Map<OptionField, string | b
   }
   // A --config names all four column choices: the document's give way to it.
   if (flags.has('config')) {
+    // ... and a fixed one drops the document's `prefer`, which only `auto` takes.
+    if (flags.get('config') !== 'auto' && !flags.has('prefer')) options.delete('prefer');
     for (const field of ['timestampEncoding', 'valueEncoding', 'timestampCompression', 'valueCompression'] as const) options.delete(field);
   }
   for (const [field, value] of flags) options.set(field, value);

@@ -1,7 +1,8 @@
-// `mebo inspect`: what a blob's header says, how its bytes are spent, and
-// what metrics it holds.
+// `mebo inspect`: what a blob's header says, how its bytes are spent, what
+// metrics it holds, and (numeric blobs) what the `auto` configuration would
+// make of the same points.
 
-import { NumericBlob, type NumericSections, type TextSections } from '../src/index.js';
+import { encodeNumeric, NumericBlob, type NumericMetricInput, type NumericSections, type TextSections } from '../src/index.js';
 import { hex16, manifestOptions, type Blob } from './output.js';
 
 export interface InspectReport {
@@ -14,6 +15,73 @@ export interface InspectReport {
   totalPoints: number;
   sections: NumericSections | TextSections;
   metrics: { id: string; name?: string; points: number }[];
+  /** Numeric blobs: the same points re-encoded with `config: 'auto'` (same layout, tags, byte order), per `prefer`. */
+  auto?: AutoGain[];
+}
+
+/** What `auto` would make of a blob's points under one `prefer`. */
+export interface AutoGain {
+  prefer: 'balanced' | 'size' | 'speed';
+  /** The configuration it chose, e.g. `deltapacked-none-alp-zstd`. */
+  config: string;
+  /** Its blob's bytes, beside this blob's. */
+  bytes: number;
+  blobBytes: number;
+  /** decodeAll of each, median of interleaved runs in this process, µs (a hint, not a benchmark). */
+  decodeMicros: number;
+  blobDecodeMicros: number;
+}
+
+const AUTO_PREFERS = ['balanced', 'size', 'speed'] as const;
+
+/** Median µs of `runs` calls of each function, called in turn. */
+function timeInterleaved(fns: (() => unknown)[], runs: number): number[] {
+  const samples = fns.map(() => [] as number[]);
+  for (let r = 0; r < runs; r++) {
+    fns.forEach((fn, i) => {
+      const t0 = performance.now();
+      fn();
+      samples[i]!.push((performance.now() - t0) * 1000);
+    });
+  }
+  return samples.map((s) => s.sort((a, b) => a - b)[s.length >> 1]!);
+}
+
+/** Re-encode a numeric blob's points with `auto` under each `prefer`, and time a decode of each beside the blob. */
+export function autoGains(blob: NumericBlob): AutoGain[] {
+  const names = blob.names;
+  const options = manifestOptions(blob);
+  const metrics: NumericMetricInput[] = Array.from(blob.metricIds, (id, i) => {
+    const m = blob.metric(names?.[i] ?? id);
+    return { ...(names ? { name: names[i]! } : { id }), timestamps: m.timestamps, values: m.values, ...(m.tags ? { tags: m.tags } : {}) };
+  });
+  const autos = AUTO_PREFERS.map((prefer) => {
+    const bytes = encodeNumeric(metrics, {
+      config: 'auto',
+      prefer,
+      layout: options.layout as 'v1' | 'v2' | 'v2-shared',
+      tags: options.tags as boolean,
+      bigEndian: options.bigEndian as boolean,
+      startTime: blob.startTime,
+    });
+    return { prefer, bytes, blob: NumericBlob.from(bytes) };
+  });
+  try {
+    const [own, ...times] = timeInterleaved([() => blob.decodeAll(), ...autos.map((a) => () => a.blob.decodeAll())], 7);
+    return autos.map((a, i) => {
+      const o = manifestOptions(a.blob);
+      return {
+        prefer: a.prefer,
+        config: `${o.timestampEncoding}-${o.timestampCompression}-${o.valueEncoding}-${o.valueCompression}`,
+        bytes: a.bytes.length,
+        blobBytes: blob.sections.total,
+        decodeMicros: times[i]!,
+        blobDecodeMicros: own!,
+      };
+    });
+  } finally {
+    for (const a of autos) a.blob.free();
+  }
 }
 
 export function inspect(blob: Blob): InspectReport {
@@ -36,7 +104,10 @@ export function inspect(blob: Blob): InspectReport {
     sections: blob.sections,
     metrics,
   };
-  if (blob instanceof NumericBlob) report.extendedIndex = blob.options.extendedIndex;
+  if (blob instanceof NumericBlob) {
+    report.extendedIndex = blob.options.extendedIndex;
+    report.auto = autoGains(blob);
+  }
   return report;
 }
 
@@ -97,5 +168,15 @@ export function formatReport(file: string, r: InspectReport): string {
   const shown = (name: string) => (/[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name) : name);
   for (const m of r.metrics) metricRows.push([m.id, m.name === undefined ? '-' : shown(m.name), String(m.points)]);
   lines.push(table(metricRows, new Set([2])));
+
+  if (r.auto) {
+    const first = r.auto[0]!;
+    lines.push('', `config auto: the same points re-encoded (decode: median of 7 in this process; this blob ${first.blobBytes} bytes, ${first.blobDecodeMicros.toFixed(0)} µs)`);
+    const autoRows = [['prefer', 'config', 'bytes', 'vs this blob', 'decode µs']];
+    for (const a of r.auto) {
+      autoRows.push([a.prefer, a.config, String(a.bytes), `${((a.bytes / a.blobBytes) * 100).toFixed(0)}%`, a.decodeMicros.toFixed(0)]);
+    }
+    lines.push(table(autoRows, new Set([2, 3, 4])));
+  }
   return `${lines.join('\n')}\n`;
 }

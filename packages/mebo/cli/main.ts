@@ -26,7 +26,9 @@ Options: --help, --version
 Prints what the blob's header says (kind, encodings, compression, tags, byte
 order, layout, start time), how many bytes each section takes (header, names,
 index, shared-timestamp table, each payload stored and decompressed), and
-each metric's id, name (when the blob stores names) and point count.
+each metric's id, name (when the blob stores names) and point count. For a
+numeric blob, also what '--config auto' would make of the same points under
+each --prefer: the configuration, its bytes and a decode time beside the blob's.
 
 Options:
   --json    the same as one JSON object
@@ -62,7 +64,13 @@ from the flags.
 Options:
   -o, --output <file>              where to write the blob ('-': stdout)
   --config <ts-tsComp-val-valComp> the four column choices at once,
-                                   e.g. delta-none-gorilla-zstd (numeric)
+                                   e.g. delta-none-gorilla-zstd (numeric);
+                                   'auto': the smallest for the data within
+                                   --prefer's decode bound
+  --prefer <balanced|size|speed>   with --config auto: balanced (default) is
+                                   no slower to decode than the default config
+                                   and never larger; speed at most half its
+                                   decode cost; size the fewest bytes
   --timestamp-encoding <raw|delta|deltapacked>   (text: raw|delta)
   --value-encoding <raw|gorilla|chimp|alp>       (numeric)
   --timestamp-compression <none|zstd|s2|lz4>     (numeric)

@@ -34,8 +34,11 @@ export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
  * - `FREED`: a call on an object after `free()`.
  * - `LIVE_HANDLES`: `reset()` while a blob, set or encoder is still alive (free it first).
  * - `INTERNAL`: anything else the module threw (a defect: please report it).
+ * - `WORKER_FAILED`: a `mebo/worker` pool worker did not load or died during the call (`cause` says why); the pool replaces it.
+ * - `TIMEOUT`: a pool call took longer than its `timeoutMs`; a worker stuck in it is replaced.
+ * - `ABORTED`: a pool call's `signal` was aborted (`cause` is the signal's reason).
  */
-export const SDK_ERROR_CODES = ['NOT_INITIALIZED', 'WASM_LOAD', 'INVALID_ARGUMENT', 'FREED', 'LIVE_HANDLES', 'INTERNAL'] as const;
+export const SDK_ERROR_CODES = ['NOT_INITIALIZED', 'WASM_LOAD', 'INVALID_ARGUMENT', 'FREED', 'LIVE_HANDLES', 'INTERNAL', 'WORKER_FAILED', 'TIMEOUT', 'ABORTED'] as const;
 export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
 
 export type MeboErrorCode = CoreErrorCode | SdkErrorCode;

@@ -1,6 +1,6 @@
 // The published types resolve and check for a consumer under TypeScript's
-// node16 (ESM, and CommonJS through the .d.cts declarations) and bundler
-// module resolution, and under the `workerd` condition (against dist/, so
+// node16 (ESM, and CommonJS through the .d.cts declarations), bundler and
+// the old node (node10: subpaths through typesVersions) module resolution, and under the `workerd` condition (against dist/, so
 // build first).
 
 import { execFileSync } from 'node:child_process';
@@ -20,6 +20,6 @@ function typecheck(config: string): string {
   }
 }
 
-it.each(['tsconfig.node16.json', 'tsconfig.node16-cjs.json', 'tsconfig.bundler.json', 'tsconfig.workerd.json'])('a consumer type-checks with %s', (config) => {
+it.each(['tsconfig.node16.json', 'tsconfig.node16-cjs.json', 'tsconfig.bundler.json', 'tsconfig.node10.json', 'tsconfig.workerd.json'])('a consumer type-checks with %s', (config) => {
   expect(typecheck(config)).toBe('');
 });

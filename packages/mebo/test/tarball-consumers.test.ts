@@ -2,15 +2,18 @@
 // built beforehand), installed into the projects under test/consumers/ the
 // way each ecosystem installs and builds, each in a fresh temporary directory
 // outside the repository, then run: Node ESM and CommonJS (without
-// require(esm)), Deno, Bun, a Worker in workerd (miniflare), and browser apps
-// built by esbuild, Vite (production build and dev server) and webpack, run in
-// headless Chromium. Every consumer decodes the host sample (12 vectors that
+// require(esm)), a Node `mebo/worker` pool that exits without terminate(),
+// Deno, Bun, a Worker in workerd (miniflare), Vitest under jsdom, and browser
+// apps built by esbuild, Vite (production build and dev server), webpack,
+// Parcel, Rollup and Next.js (webpack and Turbopack, client page and route
+// handler, `output: 'standalone'`), run in headless Chromium. Every consumer decodes the host sample (12 vectors that
 // together use every option value) and must give the vectors' inputs bit for
 // bit. Also: the tarball's exact file list, its license files, and a clean
 // `npm publish --dry-run`.
 //
-// The consumers install and build in parallel (three at a time) while the
-// tests run in order, each waiting for its own. npm's cache is shared.
+// The consumers install and build side by side (CONCURRENT at a time, the
+// slowest first) while the tests run in order, each waiting for its own; one
+// install per tool. npm's cache is shared.
 // MEBO_KEEP_CONSUMERS=1 keeps the temporary directory (its path is printed).
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -20,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { launchChromium, pageOutcome, type Loaded } from './helpers/chromium.js';
 import { expectMatchesInput, expectSampleDecoded, rawInput, sampleCases, type DecodedDocument, type RawMetric } from './helpers/hosts.js';
 import { manifest, PACKAGE_ROOT, REPO_ROOT, VECTORS, type Case } from './helpers/vectors.js';
@@ -28,18 +31,24 @@ import { manifest, PACKAGE_ROOT, REPO_ROOT, VECTORS, type Case } from './helpers
 const CONSUMERS = join(PACKAGE_ROOT, 'test/consumers');
 const KEEP = process.env.MEBO_KEEP_CONSUMERS === '1';
 const MINUTES = 60_000;
+// A test waits for its consumer's install and build, which run side by side with the others'.
+vi.setConfig({ testTimeout: 20 * MINUTES });
 
 /**
- * Every file the tarball holds: what a user needs (the ESM, CommonJS and
- * workerd entries and their declarations, the CLI, four wasm builds, the
- * licenses) and nothing else. A change here is a change to what users
+ * Every file the tarball holds: what a user needs (the ESM, CommonJS, node
+ * and workerd entries and their declarations, the subpath folders for
+ * resolvers that ignore `exports` (Parcel's default), the CLI, four wasm
+ * builds and the simd ones embedded for servers, the licenses) and nothing
+ * else. A change here is a change to what users
  * download.
  */
 const TARBALL_FILES = [
   'LICENSE',
   'LICENSE-klauspost',
   'README.md',
+  'arrow/package.json',
   'bin/mebo.js',
+  'decode/package.json',
   'dist/arrow.cjs',
   'dist/arrow.d.cts',
   'dist/arrow.d.ts',
@@ -53,6 +62,7 @@ const TARBALL_FILES = [
   'dist/boundary.d.cts',
   'dist/boundary.d.ts',
   'dist/cli.js',
+  'dist/decode-node.js',
   'dist/decode-workerd.d.ts',
   'dist/decode-workerd.js',
   'dist/decode.cjs',
@@ -66,6 +76,7 @@ const TARBALL_FILES = [
   'dist/errors.d.ts',
   'dist/hash.d.cts',
   'dist/hash.d.ts',
+  'dist/index-node.js',
   'dist/index.cjs',
   'dist/index.d.cts',
   'dist/index.d.ts',
@@ -73,7 +84,11 @@ const TARBALL_FILES = [
   'dist/init.d.cts',
   'dist/init.d.ts',
   'dist/kind.d.cts',
+  'dist/mebo_decode_simd.wasm.js',
+  'dist/mebo_simd.wasm.js',
   'dist/kind.d.ts',
+  'dist/module.d.cts',
+  'dist/module.d.ts',
   'dist/numeric-encoder.d.cts',
   'dist/numeric-encoder.d.ts',
   'dist/numeric.d.cts',
@@ -82,16 +97,20 @@ const TARBALL_FILES = [
   'dist/options.d.ts',
   'dist/owned.d.cts',
   'dist/owned.d.ts',
+  'dist/read.d.cts',
+  'dist/read.d.ts',
   'dist/series.d.cts',
   'dist/series.d.ts',
   'dist/text-encoder.d.cts',
   'dist/text-encoder.d.ts',
   'dist/text.d.cts',
   'dist/text.d.ts',
+  'dist/worker/pool-node.js',
   'dist/worker/pool.cjs',
   'dist/worker/pool.d.cts',
   'dist/worker/pool.d.ts',
   'dist/worker/pool.js',
+  'dist/worker/thread-node.js',
   'dist/worker/thread.js',
   'dist/workerd.d.ts',
   'dist/workerd.js',
@@ -100,6 +119,7 @@ const TARBALL_FILES = [
   'wasm/mebo_decode_simd.wasm',
   'wasm/mebo_scalar.wasm',
   'wasm/mebo_simd.wasm',
+  'worker/package.json',
 ];
 
 // ---------------------------------------------------------------- processes
@@ -193,6 +213,20 @@ function expectColumnsMatchInput(metrics: RawMetric[], c: Case): void {
   }
 }
 
+/** A `mebo/worker` pool's results (pool-document.js): every sample blob, its `kind` right, its columns bit for bit. */
+function expectPoolDecoded(results: Record<string, { kind: string; metrics: RawMetric[] } | { error: unknown }>): void {
+  expect(Object.keys(results).sort()).toEqual(SAMPLE.map((c) => c.name).sort());
+  for (const c of SAMPLE) {
+    const got = results[c.name]!;
+    expect('error' in got ? got.error : undefined, c.name).toBeUndefined();
+    expect((got as { kind: string }).kind, c.name).toBe(c.kind);
+    expectColumnsMatchInput((got as { metrics: RawMetric[] }).metrics, c);
+  }
+}
+
+/** `bytes` as kB for the report. */
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+
 // ---------------------------------------------------------------- pack and install
 
 let root = '';
@@ -204,6 +238,10 @@ const versions = new Map<string, Record<string, string>>();
 /** Where each consumer's sources go, relative to its folder: decode-document.js is copied there. */
 const SHARED_INTO: Record<string, string> = {
   'node-esm': 'decode-document.js',
+  'vitest-jsdom': 'decode-document.js',
+  parcel: 'src/decode-document.js',
+  rollup: 'src/decode-document.js',
+  next: 'app/decode-document.js',
   'node-cjs': 'decode-document.mjs',
   deno: 'decode-document.js',
   bun: 'decode-document.js',
@@ -214,28 +252,71 @@ const SHARED_INTO: Record<string, string> = {
 };
 
 /** Copy a consumer into the temporary directory, install the tarball and its tools, and build it as its scripts say. */
+/** Seconds each consumer's install and build took (printed at the end: what the side-by-side runs cost). */
+const prepareSeconds = new Map<string, { install: number; build: number }>();
+
 async function prepare(name: string): Promise<string> {
+  const started = performance.now();
   const dir = join(root, name);
   cpSync(join(CONSUMERS, name), dir, { recursive: true });
   cpSync(join(PACKAGE_ROOT, 'test/hosts/decode-document.js'), join(dir, SHARED_INTO[name]!));
-  if (name === 'vite') {
-    // The dev server serves public/ as the static test server serves the sample to the others.
+  // The pool's helper beside it.
+  cpSync(join(CONSUMERS, 'pool-document.js'), join(dir, SHARED_INTO[name]!.replace('decode-document', 'pool-document')));
+  if (name === 'vite' || name === 'next') {
+    // The dev server (Next.js: its server) serves public/ as the static test server serves the sample to the others.
     mkdirSync(join(dir, 'public/vectors'), { recursive: true });
     for (const c of SAMPLE) cpSync(join(VECTORS, c.file), join(dir, 'public/vectors', c.file.split('/').pop()!));
     writeFileSync(join(dir, 'public/sample.json'), JSON.stringify(SAMPLE.map((c) => ({ name: c.name, url: `/vectors/${c.file.split('/').pop()}` }))));
   }
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string>; devDependencies?: Record<string, string> };
-  versions.set(name, pkg.devDependencies ?? {});
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  versions.set(name, { ...pkg.dependencies, ...pkg.devDependencies });
   await run('npm', ['install', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: dir });
   // The package came from the tarball: a copy in node_modules, not a link to the workspace.
   const installed = join(dir, 'node_modules/mebo');
   if (lstatSync(installed).isSymbolicLink()) throw new Error(`${installed} is a link, not the installed tarball`);
-  if (pkg.scripts?.build) await run('npm', ['run', 'build', '--silent'], { cwd: dir });
+  const built = performance.now();
+  if (name === 'next') {
+    // Both bundlers from one install, each deployed as `output: 'standalone'` is: the server folder with
+    // .next/static and public/ copied in, moved away from the project (no node_modules/mebo beside it).
+    for (const [script, out] of [
+      ['build:webpack', 'standalone-webpack'],
+      ['build', 'standalone-turbopack'],
+    ] as const) {
+      await run('npm', ['run', script, '--silent'], { cwd: dir, env: NEXT_ENV, timeout: 10 * MINUTES });
+      cpSync(join(dir, '.next/standalone'), join(root, `next-${out}`), { recursive: true });
+      cpSync(join(dir, '.next/static'), join(root, `next-${out}`, '.next/static'), { recursive: true });
+      cpSync(join(dir, 'public'), join(root, `next-${out}`, 'public'), { recursive: true });
+      wasmEmitted.set(`next ${out}`, wasmSizes(join(dir, '.next'))); // client and server copies
+      rmSync(join(dir, '.next'), { recursive: true, force: true });
+    }
+  } else if (pkg.scripts?.build) await run('npm', ['run', 'build', '--silent'], { cwd: dir });
+  prepareSeconds.set(name, { install: Math.round((built - started) / 1000), build: Math.round((performance.now() - built) / 1000) });
   return dir;
 }
 
-const limit = limiter(3);
-const ORDER = ['workerd', 'webpack', 'vite', 'deno', 'bun', 'esbuild', 'node-cjs', 'node-esm'];
+const NEXT_ENV = { ...childEnv, NEXT_TELEMETRY_DISABLED: '1' };
+
+/** Every .wasm under `dir` (recursively) as `path: bytes`, for the report. */
+const wasmEmitted = new Map<string, Record<string, number>>();
+function wasmSizes(dir: string): Record<string, number> {
+  const sizes: Record<string, number> = {};
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) if (file.endsWith('.wasm')) sizes[file] = statSync(join(dir, file)).size;
+  return sizes;
+}
+
+/**
+ * Installs and builds at once. Installs mostly wait on the network and the
+ * builds take turns on CI's two cores; four keeps both busy without one
+ * build starving the others.
+ */
+const CONCURRENT = 4;
+const limit = limiter(CONCURRENT);
+/** The slowest first (Next.js builds twice), so that they do not finish last. */
+const ORDER = ['next', 'parcel', 'workerd', 'webpack', 'vite', 'vitest-jsdom', 'rollup', 'deno', 'bun', 'esbuild', 'node-cjs', 'node-esm'];
 
 /** A prepared consumer's directory (its install and build failing fail the consumer's test). */
 function consumer(name: string): Promise<string> {
@@ -275,6 +356,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   // Let installs still running end before their directory goes.
   await Promise.allSettled(prepared.values());
+  console.log(`[prepare] seconds (install + build), ${CONCURRENT} at a time: ${[...prepareSeconds].map(([name, t]) => `${name} ${t.install}+${t.build}`).join(', ')}`);
   if (root && !KEEP) rmSync(root, { recursive: true, force: true });
 }, 5 * MINUTES);
 
@@ -310,8 +392,8 @@ it('the tarball holds exactly the files a user needs, the licenses among them', 
 /** `mebo` and `mebo/decode` resolved inside the consumer's node_modules, the simd build's self-check passed, the sample decoded by both. */
 function expectBothEntries(dir: string, out: { resolved: Record<string, string>; info: Info; decodeInfo: Info; mebo: Results; decode: Results }): void {
   expect(out.resolved).toEqual({
-    mebo: pathToFileURL(join(dir, 'node_modules/mebo/dist/index.js')).href,
-    decode: pathToFileURL(join(dir, 'node_modules/mebo/dist/decode.js')).href,
+    mebo: pathToFileURL(join(dir, 'node_modules/mebo/dist/index-node.js')).href,
+    decode: pathToFileURL(join(dir, 'node_modules/mebo/dist/decode-node.js')).href,
   });
   expect(out.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
   expect(out.decodeInfo).toEqual({ variant: 'simd', simdCheck: 'passed' });
@@ -387,8 +469,8 @@ it('Deno: npm:mebo from node_modules type-checks (deno check) and decodes (deno 
   );
   expect(out.deno).toBe(versions.get('deno')!.deno);
   expect(out.resolved).toEqual({
-    mebo: pathToFileURL(join(dir, 'node_modules/mebo/dist/index.js')).href,
-    decode: pathToFileURL(join(dir, 'node_modules/mebo/dist/decode.js')).href,
+    mebo: pathToFileURL(join(dir, 'node_modules/mebo/dist/index-node.js')).href,
+    decode: pathToFileURL(join(dir, 'node_modules/mebo/dist/decode-node.js')).href,
   });
   expect(out.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
   expect(out.decodeInfo).toEqual({ variant: 'simd', simdCheck: 'passed' });
@@ -464,6 +546,7 @@ interface PageResult {
   variant: string;
   simd: boolean;
   results: Results;
+  pool: Record<string, { kind: string; metrics: RawMetric[] } | { error: unknown }>;
 }
 
 async function inChromium(url: string): Promise<{ ok: PageResult; loaded: Loaded[] }> {
@@ -491,11 +574,20 @@ it('Vite: a production build with no configuration decodes in Chromium', async (
   const dir = await consumer('vite');
   const assets = readdirSync(join(dir, 'dist/assets')).filter((f) => f.endsWith('.wasm')).sort();
   expect(assets).toEqual([expect.stringMatching(/^mebo_scalar-[\w-]+\.wasm$/), expect.stringMatching(/^mebo_simd-[\w-]+\.wasm$/)]);
+  // The pool's worker was built (one script), and no raw copy of a thread module was emitted.
+  const scripts = readdirSync(join(dir, 'dist/assets')).filter((f) => f.endsWith('.js'));
+  expect(scripts.filter((f) => /thread/.test(f))).toEqual([expect.stringMatching(/^thread-[\w-]+\.js$/)]);
+  expect(readFileSync(join(dir, 'dist/assets', scripts.find((f) => f.startsWith('thread-'))!), 'utf8')).not.toMatch(/\bimport\s*[{*\w]|worker_threads/);
   const { ok, loaded } = await inChromium(`${await serveStatic(join(dir, 'dist'))}/`);
   expect(wasmLoaded(loaded)).toEqual([{ url: `/assets/${assets[1]}`, status: 200, type: 'application/wasm' }]);
   expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
   expectSampleDecoded(ok.results);
-  console.log(`[vite] vite ${versions.get('vite')!.vite} build (no config) in Chromium: init() fetched /assets/${assets[1]}, decoded ${SAMPLE.length} vectors bit for bit`);
+  expectPoolDecoded(ok.pool);
+  const sizes = wasmSizes(join(dir, 'dist'));
+  console.log(
+    `[vite] vite ${versions.get('vite')!.vite} build (no config) in Chromium: init() fetched /assets/${assets[1]}, decoded ${SAMPLE.length} vectors bit for bit, ` +
+      `so did a mebo/worker pool of 2 (worker built as ${scripts.find((f) => f.startsWith('thread-'))}); wasm emitted: ${Object.entries(sizes).map(([f, n]) => `${f} ${kB(n)}`).join(', ')}`,
+  );
 });
 
 it('Vite: the dev server, mebo pre-bundled by optimizeDeps, decodes in Chromium', async () => {
@@ -539,7 +631,8 @@ it('Vite: the dev server, mebo pre-bundled by optimizeDeps, decodes in Chromium'
 it('webpack 5: a production build with no configuration decodes in Chromium', async () => {
   const dir = await consumer('webpack');
   const emitted = readdirSync(join(dir, 'dist')).sort();
-  expect(emitted).toEqual([expect.stringMatching(/^\w+\.wasm$/), expect.stringMatching(/^\w+\.wasm$/), 'main.js']);
+  // Both builds, the app, and the pool's worker as a chunk of its own.
+  expect(emitted).toEqual([expect.stringMatching(/^\d+\.js$/), expect.stringMatching(/^\w+\.wasm$/), expect.stringMatching(/^\w+\.wasm$/), 'main.js']);
   const { ok, loaded } = await inChromium(`${await serveStatic(dir)}/index.html`);
   const wasm = wasmLoaded(loaded);
   expect(wasm).toEqual([{ url: expect.stringMatching(/^\/dist\/\w+\.wasm$/), status: 200, type: 'application/wasm' }]);
@@ -547,6 +640,132 @@ it('webpack 5: a production build with no configuration decodes in Chromium', as
   expect(Buffer.compare(readFileSync(join(dir, wasm[0]!.url)), readFileSync(join(PACKAGE_ROOT, 'wasm/mebo_simd.wasm')))).toBe(0);
   expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
   expectSampleDecoded(ok.results);
+  expectPoolDecoded(ok.pool);
   const tools = versions.get('webpack')!;
-  console.log(`[webpack] webpack ${tools.webpack} (webpack-cli ${tools['webpack-cli']}) production build in Chromium: init() fetched ${wasm[0]!.url} (the simd build), decoded ${SAMPLE.length} vectors bit for bit`);
+  const sizes = wasmSizes(join(dir, 'dist'));
+  console.log(
+    `[webpack] webpack ${tools.webpack} (webpack-cli ${tools['webpack-cli']}) production build in Chromium: init() fetched ${wasm[0]!.url} (the simd build), decoded ${SAMPLE.length} vectors bit for bit, ` +
+      `so did a mebo/worker pool of 2; wasm emitted: ${Object.entries(sizes).map(([f, n]) => `${f} ${kB(n)}`).join(', ')}`,
+  );
 });
+
+it('Parcel 2, default setup: the module field, mebo/worker and the .wasm decode in Chromium', async () => {
+  const dir = await consumer('parcel');
+  const sizes = wasmSizes(join(dir, 'dist'));
+  expect(Object.keys(sizes)).toHaveLength(2);
+  const { ok, loaded } = await inChromium(`${await serveStatic(join(dir, 'dist'))}/index.html`);
+  const wasm = wasmLoaded(loaded);
+  expect(wasm).toHaveLength(1);
+  expect(Buffer.compare(readFileSync(join(dir, 'dist', wasm[0]!.url)), readFileSync(join(PACKAGE_ROOT, 'wasm/mebo_simd.wasm')))).toBe(0);
+  expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expectSampleDecoded(ok.results);
+  expectPoolDecoded(ok.pool);
+  console.log(
+    `[parcel] parcel ${versions.get('parcel')!.parcel} build (no config) in Chromium: init() fetched ${wasm[0]!.url} (the simd build), decoded ${SAMPLE.length} vectors bit for bit, ` +
+      `so did a mebo/worker pool of 2; wasm emitted: ${Object.entries(sizes).map(([f, n]) => `${f} ${kB(n)}`).join(', ')}`,
+  );
+});
+
+it('Rollup with node-resolve and import-meta-assets: the .wasm and mebo/worker decode in Chromium', async () => {
+  const dir = await consumer('rollup');
+  const sizes = wasmSizes(join(dir, 'dist'));
+  expect(Object.keys(sizes)).toHaveLength(2);
+  const { ok, loaded } = await inChromium(`${await serveStatic(dir)}/index.html`);
+  const wasm = wasmLoaded(loaded);
+  expect(wasm).toHaveLength(1);
+  expect(Buffer.compare(readFileSync(join(dir, wasm[0]!.url)), readFileSync(join(PACKAGE_ROOT, 'wasm/mebo_simd.wasm')))).toBe(0);
+  expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expectSampleDecoded(ok.results);
+  expectPoolDecoded(ok.pool);
+  const tools = versions.get('rollup')!;
+  console.log(
+    `[rollup] rollup ${tools.rollup} with @rollup/plugin-node-resolve ${tools['@rollup/plugin-node-resolve']} and @web/rollup-plugin-import-meta-assets ${tools['@web/rollup-plugin-import-meta-assets']} in Chromium: ` +
+      `init() fetched ${wasm[0]!.url}, decoded ${SAMPLE.length} vectors bit for bit, so did a mebo/worker pool of 2; wasm emitted: ${Object.entries(sizes).map(([f, n]) => `${f} ${kB(n)}`).join(', ')}`,
+  );
+});
+
+for (const bundler of ['webpack', 'turbopack'] as const) {
+  it(`Next.js (${bundler}, output: 'standalone'): a client page with a pool in Chromium and a route handler decode`, async () => {
+    await consumer('next');
+    const dir = join(root, `next-standalone-${bundler}`);
+    const port = await freePort();
+    const child = spawn(process.execPath, ['server.js'], { cwd: dir, env: { ...NEXT_ENV, PORT: String(port), HOSTNAME: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const origin = `http://127.0.0.1:${port}`;
+      await waitFor(async () => (await fetch(`${origin}/sample.json`)).ok, () => output);
+      // The route handler: each blob posted, decoded on the server.
+      const routed: Results = {};
+      let info: Info | undefined;
+      for (const c of SAMPLE) {
+        const response = await fetch(`${origin}/api/decode`, { method: 'POST', body: readFileSync(join(VECTORS, c.file)) });
+        const body = (await response.json()) as { info: Info; document: DecodedDocument } | { error: unknown };
+        routed[c.name] = 'error' in body ? { error: body.error } : body.document;
+        if ('info' in body) info = body.info;
+      }
+      expect(info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+      expectSampleDecoded(routed);
+      const { ok, loaded } = await inChromium(`${origin}/`);
+      const wasm = wasmLoaded(loaded);
+      expect(wasm).toEqual([{ url: expect.stringMatching(/^\/_next\/static\/media\/mebo_simd\.[\w-]+\.wasm$/), status: 200, type: 'application/wasm' }]);
+      expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+      expectSampleDecoded(ok.results);
+      expectPoolDecoded(ok.pool);
+      const sizes = wasmEmitted.get(`next standalone-${bundler}`)!;
+      console.log(
+        `[next ${bundler}] next ${versions.get('next')!.next} (${bundler}), standalone server: the route handler decoded ${SAMPLE.length} vectors bit for bit; ` +
+          `in Chromium the page fetched ${wasm[0]!.url} and decoded them, so did a mebo/worker pool of 2; wasm emitted: ${Object.entries(sizes).map(([f, n]) => `${f} ${kB(n)}`).join(', ')}`,
+      );
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+}
+
+it('Vitest under jsdom: init() with no argument decodes', async () => {
+  const dir = await consumer('vitest-jsdom');
+  writeFileSync(join(dir, 'sample.json'), JSON.stringify(SAMPLE.map((c) => ({ name: c.name, path: join(VECTORS, c.file) }))));
+  await run('npx', ['--no', 'vitest', 'run'], { cwd: dir });
+  const out = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { info: Info; userAgent: string; results: Results };
+  expect(out.userAgent).toMatch(/jsdom/);
+  expect(out.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expectSampleDecoded(out.results);
+  console.log(`[vitest-jsdom] vitest ${versions.get('vitest-jsdom')!.vitest} with jsdom ${versions.get('vitest-jsdom')!.jsdom}: decoded ${SAMPLE.length} vectors bit for bit (no config)`);
+});
+
+it('Node: a program with a DecodePool exits by itself when idle, without terminate()', async () => {
+  const dir = await consumer('node-esm');
+  // A pool that kept the process alive would hit the timeout and fail the run.
+  const started = Date.now();
+  const out = lastJson<{ resolved: string; size: number; results: Record<string, { kind: string; metrics: RawMetric[] }> }>(
+    await run(process.execPath, ['pool.js', ...SAMPLE_ARGS], { cwd: dir, timeout: MINUTES }),
+  );
+  expect(out.resolved).toBe(pathToFileURL(join(dir, 'node_modules/mebo/dist/worker/pool-node.js')).href);
+  expect(out.size).toBe(2);
+  expectPoolDecoded(out.results);
+  console.log(`[node pool] a pool of 2 worker threads decoded ${SAMPLE.length} vectors bit for bit; the process exited by itself ${Date.now() - started} ms after it started`);
+});
+
+/** A free 127.0.0.1 port. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** Poll `ready` (bounded) until it is true. */
+async function waitFor(ready: () => Promise<boolean>, output: () => string): Promise<void> {
+  for (const deadline = Date.now() + MINUTES; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+    try {
+      if (await ready()) return;
+    } catch {
+      // not listening yet
+    }
+  }
+  throw new Error(`the server did not start:\n${output()}`);
+}

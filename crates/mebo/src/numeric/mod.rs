@@ -11,6 +11,8 @@
 //! The modules mirror [`crate::text`]'s: `blob` opens and reads one metric at a
 //! time, `columns` decodes every metric at once, `encoder` writes.
 
+#[cfg(feature = "encode")]
+pub mod auto;
 mod blob;
 mod columns;
 #[cfg(feature = "encode")]
@@ -19,7 +21,9 @@ mod encoder;
 #[cfg(feature = "encode")]
 pub use crate::registry::MAX_METRICS;
 pub use crate::section::numeric_header::{IndexKind, NumericHeader};
-pub use blob::{NumericBlob, NumericMetric, NumericOptions};
+#[cfg(feature = "encode")]
+pub use auto::{AutoEncoder, Prefer};
+pub use blob::{NumericBlob, NumericMetric, NumericOptions, NumericSections};
 pub use columns::NumericColumns;
 #[cfg(feature = "encode")]
 pub use encoder::{NumericEncoder, NumericEncoderOptions};

@@ -44,9 +44,12 @@ export async function chart(bytes: Uint8Array): Promise<number> {
   const view: NumericColumns = blob.columnsView();
   const [xs] = alignedSeries(blob, ['cpu.user', 'cpu.system']);
   const pool = await DecodePool.create({ size: 2 });
-  const text = (await pool.decodeAll(bytes)) as TextColumns;
+  const decoded = await pool.decodeAll(bytes, { timeoutMs: 1000, signal: AbortSignal.timeout(2000) });
+  // The result says which kind it is.
+  const text: TextColumns | undefined = decoded.kind === 'text' ? decoded : undefined;
+  const numeric: NumericColumns | undefined = decoded.kind === 'numeric' ? decoded : undefined;
   pool.terminate();
-  return line.values.length + hour.values.length + view.values.length + xs.length + text.codes.length;
+  return line.values.length + hour.values.length + view.values.length + xs.length + (text?.codes.length ?? numeric!.values.length);
 }
 
 export async function consume(bytes: Uint8Array, module: WasmModule): Promise<number> {

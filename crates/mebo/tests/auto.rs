@@ -1,0 +1,155 @@
+//! The `auto` configuration on real inputs: the conformance vectors' numeric
+//! inputs and the real series (`testdata/real`). Under `balanced` (the default) and `size` its blob
+//! is never larger than the default configuration's, and it decodes to the
+//! input bit for bit; its header names the configuration it reports.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use common::{read_input_file, vectors_dir, Input};
+use mebo::numeric::{AutoEncoder, NumericBlob, NumericEncoder, NumericEncoderOptions, Prefer};
+use mebo::{ColumnConfig, Layout};
+
+/// Every numeric input file: the vectors' and the real series'.
+fn numeric_inputs() -> Vec<(String, Input)> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in [vectors_dir().join("inputs"), mebo_testdata::testdata_dir().join("real")] {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_owned();
+            if path.extension().is_some_and(|x| x == "json") && !files.iter().any(|f| f.file_name().unwrap() == name) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let inputs: Vec<(String, Input)> = files
+        .iter()
+        .filter(|p| {
+            std::fs::read_to_string(p).unwrap().contains("\"kind\": \"numeric\"")
+                || std::fs::read_to_string(p).unwrap().contains("\"kind\":\"numeric\"")
+        })
+        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), read_input_file(p)))
+        .collect();
+    assert!(inputs.iter().any(|(n, _)| n == "gauge1"), "the vectors' inputs were found");
+    assert!(
+        inputs
+            .iter()
+            .filter(
+                |(n, _)| ["seattle-hourly-normals", "usgs-earthquakes-week", "stocks-monthly", "maunaloa-co2-weekly"].contains(&n.as_str())
+            )
+            .count()
+            == 4,
+        "the real series were found"
+    );
+    inputs
+}
+
+fn encode_plain(input: &Input, options: NumericEncoderOptions) -> mebo::Result<Vec<u8>> {
+    let mut enc = NumericEncoder::new(input.start_time, options);
+    for m in &input.metrics {
+        match (&m.name, input.by_name) {
+            (Some(name), true) => enc.start_metric_name(name, m.timestamps.len())?,
+            _ => enc.start_metric_id(m.id, m.timestamps.len())?,
+        }
+        enc.add_points(&m.timestamps, &m.values, m.tags.as_deref())?;
+        enc.end_metric()?;
+    }
+    enc.finish()
+}
+
+fn encode_auto(input: &Input, options: NumericEncoderOptions, prefer: Prefer) -> (Vec<u8>, ColumnConfig) {
+    let mut enc = AutoEncoder::new(input.start_time, options, prefer);
+    for m in &input.metrics {
+        match (&m.name, input.by_name) {
+            (Some(name), true) => enc.start_metric_name(name, m.timestamps.len()).unwrap(),
+            _ => enc.start_metric_id(m.id, m.timestamps.len()).unwrap(),
+        }
+        enc.add_points(&m.timestamps, &m.values, m.tags.as_deref()).unwrap();
+        enc.end_metric().unwrap();
+    }
+    enc.finish_with_config().unwrap()
+}
+
+/// The blob holds exactly the input: every metric's timestamps and value bits, and its header the config.
+fn assert_decodes_to(blob: &[u8], input: &Input, config: ColumnConfig, what: &str) {
+    let b = NumericBlob::open(blob).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let h = b.header();
+    assert_eq!(
+        ColumnConfig {
+            timestamp_encoding: h.timestamp_encoding,
+            timestamp_compression: h.timestamp_compression,
+            value_encoding: h.value_encoding,
+            value_compression: h.value_compression,
+        },
+        config,
+        "{what}: header"
+    );
+    let cols = b.decode_all().unwrap();
+    let by_id: HashMap<u64, usize> = input.metrics.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
+    assert_eq!(cols.ids.len(), input.metrics.len(), "{what}: metrics");
+    for (k, id) in cols.ids.iter().enumerate() {
+        let m = &input.metrics[by_id[id]];
+        let r = cols.points_of(k).unwrap();
+        assert_eq!(&cols.timestamps[r.clone()], &m.timestamps[..], "{what}: timestamps of {id:x}");
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&cols.values[r]), bits(&m.values), "{what}: values of {id:x}");
+    }
+}
+
+#[test]
+fn auto_is_never_larger_than_the_default_and_decodes_exactly() {
+    let mut checked = 0;
+    for (name, input) in numeric_inputs() {
+        let tags = input.metrics.iter().any(|m| m.tags.is_some());
+        for layout in [Layout::V1, Layout::V2, Layout::V2Shared] {
+            let options = NumericEncoderOptions { layout, tags, ..Default::default() };
+            // The default configuration refuses some inputs in v1 (a metric past its 16-bit offsets): so does auto.
+            let Ok(default_blob) = encode_plain(&input, options) else { continue };
+            for prefer in [Prefer::Balanced, Prefer::Size] {
+                let what = format!("{name} {layout:?} {prefer:?}");
+                let (blob, config) = encode_auto(&input, options, prefer);
+                assert!(blob.len() <= default_blob.len(), "{what}: auto {} bytes ({config}) > default {}", blob.len(), default_blob.len());
+                assert_decodes_to(&blob, &input, config, &what);
+                // It is the plain encoder's blob of that configuration.
+                assert_eq!(blob, encode_plain(&input, options.with_config(config)).unwrap(), "{what}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 40, "{checked} encodes checked");
+}
+
+#[test]
+fn speed_decodes_exactly_too() {
+    for (name, input) in numeric_inputs() {
+        let options =
+            NumericEncoderOptions { layout: Layout::V2, tags: input.metrics.iter().any(|m| m.tags.is_some()), ..Default::default() };
+        let (blob, config) = encode_auto(&input, options, Prefer::Speed);
+        assert_decodes_to(&blob, &input, config, &format!("{name} speed"));
+    }
+}
+
+#[test]
+fn real_series_ids_are_their_names_hashes() {
+    for (name, input) in numeric_inputs() {
+        for m in input.metrics.iter().filter(|_| input.by_name) {
+            assert_eq!(mebo::metric_id(m.name.as_deref().unwrap()), m.id, "{name}");
+        }
+    }
+}
+
+#[test]
+fn decimal_real_series_gain_from_auto() {
+    // Prices with two decimals and one-decimal gauges: ALP's data. `size` must beat the default clearly.
+    for (name, input) in numeric_inputs().into_iter().filter(|(n, _)| n == "stocks-monthly" || n == "seattle-hourly-normals") {
+        let options = NumericEncoderOptions { layout: Layout::V2, ..Default::default() };
+        let default_blob = encode_plain(&input, options).unwrap();
+        let (blob, config) = encode_auto(&input, options, Prefer::Size);
+        assert_eq!(config.value_encoding, mebo::ValueEncoding::Alp, "{name}: {config}");
+        assert!(blob.len() * 3 < default_blob.len() * 2, "{name}: {} vs {}", blob.len(), default_blob.len());
+    }
+}

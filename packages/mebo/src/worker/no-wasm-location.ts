@@ -1,0 +1,8 @@
+// In place of ../wasm-location.ts in the browser pool worker (build-sdk.mjs):
+// the pool hands each worker the module its page compiled, so the worker's
+// script names no .wasm that a bundler would emit a second time.
+
+/** @internal */
+export function wasmLocation(): URL {
+  throw new Error('a pool worker runs the module its pool hands it');
+}
