@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mebo::blob_set::{BlobSet, Windows, WindowBlob};
+use mebo::blob_set::{BlobSet, WindowBlob, Windows};
 use mebo::Error;
 
 fn split(mut data: &[u8]) -> Vec<&[u8]> {

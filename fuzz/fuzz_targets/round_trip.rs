@@ -43,7 +43,11 @@ fn pick<T: Copy>(all: &[T], i: u8) -> T {
 }
 
 fn order(big: bool) -> ByteOrder {
-    if big { ByteOrder::Big } else { ByteOrder::Little }
+    if big {
+        ByteOrder::Big
+    } else {
+        ByteOrder::Little
+    }
 }
 
 /// Truncate to at most `max` bytes on a char boundary.
@@ -114,10 +118,7 @@ fn numeric(input: &Input) {
         }
         let r = columns.offsets[metric.index()] as usize..columns.offsets[metric.index() + 1] as usize;
         assert_eq!(&columns.timestamps[r.clone()], ts.as_slice());
-        assert_eq!(
-            columns.values[r].iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
-            vs.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
-        );
+        assert_eq!(columns.values[r].iter().map(|v| v.to_bits()).collect::<Vec<_>>(), vs.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
     }
 }
 

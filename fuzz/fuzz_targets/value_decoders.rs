@@ -3,7 +3,9 @@
 //! Input: selector byte (encoding = low bits mod 4, bit 7 = big endian), point
 //! count as u16 little endian, then the column. A column that decodes must
 //! survive a re-encode/decode cycle bit for bit, and decoding it beside a second
-//! column (`decode_values_two`) must give what decoding each alone gives.
+//! column (`decode_values_two`) or three more (`decode_values_four`) must give
+//! what decoding each alone gives; natively also with the XOR decoders' BMI2
+//! build turned off (the plain build must agree).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -28,9 +30,25 @@ fuzz_target!(|data: &[u8]| {
     if pair.is_ok() {
         assert_eq!((bits(&pair_a), bits(&pair_b)), (bits(&out), bits(&tail_out)), "{enc:?} pair vs single");
     }
+    // Four columns side by side: this one, its tail, and both again.
+    let mut four: Vec<Vec<f64>> = vec![vec![0f64; count], vec![0f64; count / 2], vec![0f64; count / 2], vec![0f64; count]];
+    let [a, b, c, d] = &mut four[..] else { unreachable!() };
+    let quad = mebo::internals::decode_values_four(enc, (col, a), (tail, b), (tail, c), (col, d), order);
+    assert_eq!(quad.is_ok(), decoded.is_ok() && tail_decoded.is_ok(), "{enc:?} four vs single");
+    if quad.is_ok() {
+        let expected = [bits(&out), bits(&tail_out), bits(&tail_out), bits(&out)];
+        assert_eq!(four.iter().map(|v| bits(v)).collect::<Vec<_>>(), expected, "{enc:?} four vs single");
+    }
+    // The plain build of the XOR decoders agrees with the one that ran.
+    let before = mebo::internals::allow_xor_bmi2(false);
+    let mut plain = vec![0f64; count];
+    let plain_decoded = mebo::internals::decode_values(enc, col, order, &mut plain);
+    mebo::internals::allow_xor_bmi2(before);
+    assert_eq!(plain_decoded.is_ok(), decoded.is_ok(), "{enc:?} plain vs BMI2 build");
     if decoded.is_err() {
         return;
     }
+    assert_eq!(bits(&plain), bits(&out), "{enc:?} plain vs BMI2 build");
     let mut again = Vec::new();
     mebo::internals::encode_values(enc, &out, order, &mut again);
     let mut back = vec![0f64; count];

@@ -9,14 +9,23 @@
 //! `--stream` prints each row as one line of JSON on stdout as soon as it is
 //! measured (the table goes to stderr): the web demo's local API relays them
 //! to the page. `--decode-only` skips the encode rows.
+//!
+//! Beside each numeric decode it prints the column kernels alone, in ns per
+//! point: the configuration's timestamp decoder and value decoder over the
+//! bench input's columns (encoded as the blob holds them), without opening,
+//! index or copies, so the table shows which kernel bounds which configuration
+//! (JSON fields `ts_kernel_ns_per_point`, `value_kernel_ns_per_point`).
+//! `--kernels` prints only those, each new kernel beside its scalar twin
+//! timed in alternation (`--kernels-rounds N`, default 5).
 
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use mebo::numeric::{NumericBlob, NumericColumns, NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextBlob, TextColumns};
-use mebo::ByteOrder;
+use mebo::{ByteOrder, TimestampEncoding, ValueEncoding};
 use mebo_testdata::read_json;
 use serde_json::{json, Value};
 
@@ -50,6 +59,12 @@ fn time<F: FnMut()>(samples: usize, mut f: F) -> Timing {
     Timing { median_ns: times[times.len() / 2], min_ns: times[0], runs: samples }
 }
 
+/// A timing of a whole pass turned into ns per point.
+fn per_point(t: Timing, points: usize) -> Timing {
+    let n = points.max(1) as f64;
+    Timing { median_ns: t.median_ns / n, min_ns: t.min_ns / n, runs: t.runs }
+}
+
 /// `num-seed200x250-delta-none-gorilla-none-notags-le-v1` → `delta-none-gorilla-none`
 /// (the v2-shared case keeps its layout so the name stays unique).
 fn config_name(case: &Value) -> String {
@@ -79,6 +94,194 @@ fn encoder_options(case: &Value) -> NumericEncoderOptions {
     }
 }
 
+/// The bench input's columns, each encoding's bytes made once, for timing the
+/// column kernels alone: what `decode_all` runs per metric, without opening
+/// the blob, the index or the copies (the columns are encoded as the blob
+/// holds them: the codecs are deterministic and byte-identical to the
+/// reference's).
+struct Kernels {
+    timestamps: Vec<Vec<i64>>,
+    values: Vec<Vec<f64>>,
+    points: usize,
+    samples: usize,
+    /// ns per point, by encoding name, measured once each.
+    measured: HashMap<String, f64>,
+}
+
+impl Kernels {
+    fn new(metrics: &[mebo_testdata::InputMetric], samples: usize) -> Kernels {
+        let timestamps: Vec<Vec<i64>> = metrics.iter().map(|m| m.timestamps.clone()).collect();
+        let values: Vec<Vec<f64>> = metrics.iter().map(|m| m.values.clone()).collect();
+        let points = timestamps.iter().map(Vec::len).sum();
+        Kernels { timestamps, values, points, samples, measured: HashMap::new() }
+    }
+
+    fn timestamp_columns(&self, enc: TimestampEncoding) -> Vec<Vec<u8>> {
+        self.timestamps
+            .iter()
+            .map(|ts| {
+                let mut col = Vec::new();
+                mebo::internals::encode_timestamps(enc, ts, ByteOrder::Little, &mut col);
+                col
+            })
+            .collect()
+    }
+
+    fn value_columns(&self, enc: ValueEncoding) -> Vec<Vec<u8>> {
+        self.values
+            .iter()
+            .map(|vs| {
+                let mut col = Vec::new();
+                mebo::internals::encode_values(enc, vs, ByteOrder::Little, &mut col);
+                col
+            })
+            .collect()
+    }
+
+    /// Every metric's timestamps decoded by `decode` into one buffer, checked
+    /// against the input once; ns per point.
+    fn time_timestamps(&self, cols: &[Vec<u8>], decode: impl Fn(&[u8], &mut [i64]) -> mebo::Result<()>) -> Timing {
+        let mut out: Vec<Vec<i64>> = self.timestamps.iter().map(|ts| vec![0; ts.len()]).collect();
+        let run = |out: &mut Vec<Vec<i64>>| {
+            for (col, out) in cols.iter().zip(out) {
+                decode(black_box(col), out).unwrap();
+            }
+        };
+        run(&mut out);
+        assert!(out == self.timestamps, "timestamp kernel decodes the input");
+        let t = time(self.samples, || {
+            run(&mut out);
+            black_box(&out);
+        });
+        per_point(t, self.points)
+    }
+
+    /// Every metric's values, four at a time as `decode_all` groups them, then
+    /// two, then one; ns per point.
+    fn time_values(&self, cols: &[Vec<u8>], enc: ValueEncoding) -> Timing {
+        use mebo::internals::{decode_values, decode_values_four, decode_values_two};
+        let le = ByteOrder::Little;
+        self.time_values_by(cols, 4, |cols, outs| match (cols, outs) {
+            ([ca, cb, cc, cd], [a, b, c, d]) => decode_values_four(enc, (black_box(ca), a), (cb, b), (cc, c), (cd, d), le),
+            ([ca, cb, rest @ ..], [a, b, outs @ ..]) => {
+                decode_values_two(enc, (black_box(ca), a), (cb, b), le)?;
+                rest.iter().zip(outs).try_for_each(|(col, out)| decode_values(enc, col, le, out))
+            }
+            (cols, outs) => cols.iter().zip(outs).try_for_each(|(col, out)| decode_values(enc, black_box(col), le, out)),
+        })
+    }
+
+    /// Every metric's values, `width` columns per call of `decode`; ns per point.
+    fn time_values_by(&self, cols: &[Vec<u8>], width: usize, decode: impl Fn(&[Vec<u8>], &mut [Vec<f64>]) -> mebo::Result<()>) -> Timing {
+        let mut out: Vec<Vec<f64>> = self.values.iter().map(|vs| vec![0.0; vs.len()]).collect();
+        let run = |out: &mut Vec<Vec<f64>>| {
+            for (cols, outs) in cols.chunks(width).zip(out.chunks_mut(width)) {
+                decode(cols, outs).unwrap();
+            }
+        };
+        run(&mut out);
+        let bits = |v: &[Vec<f64>]| v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<u64>>();
+        assert!(bits(&out) == bits(&self.values), "value kernel decodes the input");
+        let t = time(self.samples, || {
+            run(&mut out);
+            black_box(&out);
+        });
+        per_point(t, self.points)
+    }
+
+    /// The timestamp kernel of `enc` alone, ns per point (measured once).
+    fn timestamp_ns(&mut self, enc: TimestampEncoding) -> f64 {
+        let key = format!("timestamps-{}", enc.name());
+        if let Some(&ns) = self.measured.get(&key) {
+            return ns;
+        }
+        let cols = self.timestamp_columns(enc);
+        let ns = self.time_timestamps(&cols, |col, out| mebo::internals::decode_timestamps(enc, col, ByteOrder::Little, out)).median_ns;
+        self.measured.insert(key, ns);
+        ns
+    }
+
+    /// The value kernel of `enc` alone (pairs of columns), ns per point.
+    fn value_ns(&mut self, enc: ValueEncoding) -> f64 {
+        let key = format!("values-{}", enc.name());
+        if let Some(&ns) = self.measured.get(&key) {
+            return ns;
+        }
+        let cols = self.value_columns(enc);
+        let ns = self.time_values(&cols, enc).median_ns;
+        self.measured.insert(key, ns);
+        ns
+    }
+}
+
+/// `--kernels`: each kernel beside its baselines, timed in alternation over
+/// `rounds` rounds; prints each one's median and minimum ns per point over the
+/// rounds' medians.
+fn compare_kernels(kernels: &Kernels, rounds: usize) {
+    let delta_cols = kernels.timestamp_columns(TimestampEncoding::Delta);
+    let mut timings: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut note = |name: String, t: Timing| match timings.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, v)) => v.push(t.median_ns),
+        None => timings.push((name, vec![t.median_ns])),
+    };
+    // The same points as one long column: what the per-column start costs.
+    let one_column = Kernels {
+        timestamps: vec![kernels.timestamps.concat()],
+        values: vec![kernels.values.concat()],
+        points: kernels.points,
+        samples: kernels.samples,
+        measured: HashMap::new(),
+    };
+    let long_delta_cols = one_column.timestamp_columns(TimestampEncoding::Delta);
+    for _ in 0..rounds {
+        for kernel in mebo::internals::DeltaKernel::ALL {
+            let t = kernels.time_timestamps(&delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
+            note(format!("timestamps delta {kernel:?}"), t);
+            let t =
+                one_column.time_timestamps(&long_delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
+            note(format!("timestamps delta {kernel:?}, one column"), t);
+        }
+    }
+    use mebo::internals::{ChimpValues, GorillaValues};
+    type DecodeOne = fn(&[u8], ByteOrder, &mut [f64]) -> mebo::Result<()>;
+    type DecodeTwo = fn((&[u8], &mut [f64]), (&[u8], &mut [f64])) -> mebo::Result<()>;
+    type DecodeFour = fn((&[u8], &mut [f64]), (&[u8], &mut [f64]), (&[u8], &mut [f64]), (&[u8], &mut [f64])) -> mebo::Result<()>;
+    let xor: [(ValueEncoding, DecodeOne, DecodeTwo, DecodeFour); 2] = [
+        (ValueEncoding::Gorilla, GorillaValues::decode, GorillaValues::decode_two, GorillaValues::decode_four),
+        (ValueEncoding::Chimp, ChimpValues::decode, ChimpValues::decode_two, ChimpValues::decode_four),
+    ];
+    let xor_cols: Vec<Vec<Vec<u8>>> = xor.iter().map(|(enc, ..)| kernels.value_columns(*enc)).collect();
+    for _ in 0..rounds {
+        for ((enc, one, two, four), cols) in xor.iter().zip(&xor_cols) {
+            // The plain build of the decoders (no BMI2), as before.
+            mebo::internals::allow_xor_bmi2(false);
+            let t = kernels.time_values_by(cols, 2, |cols, outs| match (cols, outs) {
+                ([ca, cb], [a, b]) => two((ca, a), (cb, b)),
+                (cols, outs) => cols.iter().zip(outs).try_for_each(|(c, o)| one(c, ByteOrder::Little, o)),
+            });
+            note(format!("values {} two streams, no BMI2", enc.name()), t);
+            mebo::internals::allow_xor_bmi2(true);
+            let t = kernels.time_values_by(cols, 1, |cols, outs| one(&cols[0], ByteOrder::Little, &mut outs[0]));
+            note(format!("values {} one stream", enc.name()), t);
+            let t = kernels.time_values_by(cols, 2, |cols, outs| match (cols, outs) {
+                ([ca, cb], [a, b]) => two((ca, a), (cb, b)),
+                (cols, outs) => cols.iter().zip(outs).try_for_each(|(c, o)| one(c, ByteOrder::Little, o)),
+            });
+            note(format!("values {} two streams", enc.name()), t);
+            let t = kernels.time_values_by(cols, 4, |cols, outs| match (cols, outs) {
+                ([ca, cb, cc, cd], [a, b, c, d]) => four((ca, a), (cb, b), (cc, c), (cd, d)),
+                (cols, outs) => cols.iter().zip(outs).try_for_each(|(c, o)| one(c, ByteOrder::Little, o)),
+            });
+            note(format!("values {} four streams", enc.name()), t);
+        }
+    }
+    println!("{:<40} {:>12} {:>12}", "kernel", "median ns/pt", "min ns/pt");
+    for (name, mut v) in timings {
+        v.sort_by(f64::total_cmp);
+        println!("{name:<40} {:>12.3} {:>12.3}", v[v.len() / 2], v[0]);
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
@@ -97,13 +300,21 @@ fn main() {
     let table = |line: String| if stream { eprintln!("{line}") } else { println!("{line}") };
 
     let manifest = read_json(&bench_dir.join("manifest.json"));
+    if args.iter().any(|a| a == "--kernels") {
+        let rounds = flag("--kernels-rounds").map_or(5, |n| n.parse().expect("--kernels-rounds N"));
+        let first = manifest["cases"].as_array().unwrap().iter().find(|c| c["kind"] == "numeric").expect("a numeric case");
+        let input = mebo_testdata::read_input_file(&bench_dir.join(first["options"]["input"].as_str().unwrap()));
+        compare_kernels(&Kernels::new(&input.metrics, samples), rounds);
+        return;
+    }
     let mut rows = Vec::new();
+    let mut kernels_by_input: HashMap<PathBuf, Kernels> = HashMap::new();
     table(format!("{:<38} {:>6} {:>8} {:>12} {:>12} {:>14} {:>9}", "config", "op", "points", "bytes", "median µs", "Mpoints/s", "vs Go"));
     for case in manifest["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         let config = config_name(case);
         let bytes = std::fs::read(bench_dir.join(case["file"].as_str().unwrap())).unwrap();
-        let mut record = |op: &str, points: usize, size: usize, t: Timing, reference: Option<f64>| {
+        let mut record = |op: &str, points: usize, size: usize, t: Timing, reference: Option<f64>, kernels: Option<(f64, f64)>| {
             let ratio = reference.map(|r| r / t.median_ns);
             table(format!(
                 "{config:<38} {op:>6} {points:>8} {size:>12} {:>12.1} {:>14.1} {:>9}",
@@ -111,10 +322,21 @@ fn main() {
                 points as f64 / t.median_ns * 1e3,
                 ratio.map_or("-".into(), |r| format!("{r:.2}x")),
             ));
-            let row = json!({
+            let mut row = json!({
                 "config": config, "runtime": "rust-native", "op": op, "points": points, "bytes": size,
                 "median_ns": t.median_ns.round(), "min_ns": t.min_ns.round(), "runs": t.runs,
             });
+            if let Some((ts_ns, value_ns)) = kernels {
+                table(format!(
+                    "{:<38} {:>6} kernels alone, ns/point: timestamps {ts_ns:.2} + values {value_ns:.2} = {:.2} of {:.2} for the whole decode",
+                    "",
+                    "",
+                    ts_ns + value_ns,
+                    t.median_ns / points.max(1) as f64,
+                ));
+                row["ts_kernel_ns_per_point"] = json!((ts_ns * 1000.0).round() / 1000.0);
+                row["value_kernel_ns_per_point"] = json!((value_ns * 1000.0).round() / 1000.0);
+            }
             if stream {
                 println!("{row}");
             }
@@ -128,7 +350,7 @@ fn main() {
                 blob.decode_all_into(&mut columns).unwrap();
                 black_box(&columns);
             });
-            record("decode", points, bytes.len(), t, reference_ns(name));
+            record("decode", points, bytes.len(), t, reference_ns(name), None);
             continue;
         }
         let points = NumericBlob::open(&bytes).unwrap().total_points();
@@ -141,14 +363,19 @@ fn main() {
             blob.decode_all_into(&mut columns).unwrap();
             black_box(&columns);
         });
-        record("decode", points, bytes.len(), t, reference_ns(name));
+        let options = encoder_options(case);
+        let input_path = bench_dir.join(case["options"]["input"].as_str().unwrap());
+        let kernels = kernels_by_input
+            .entry(input_path.clone())
+            .or_insert_with(|| Kernels::new(&mebo_testdata::read_input_file(&input_path).metrics, samples));
+        let kernel_ns = (kernels.timestamp_ns(options.timestamp_encoding), kernels.value_ns(options.value_encoding));
+        record("decode", points, bytes.len(), t, reference_ns(name), Some(kernel_ns));
         if decode_only {
             continue;
         }
 
-        let input = mebo_testdata::read_input_file(&bench_dir.join(case["options"]["input"].as_str().unwrap()));
+        let input = mebo_testdata::read_input_file(&input_path);
         let (start, metrics) = (input.start_time, input.metrics);
-        let options = encoder_options(case);
         let encode = || {
             let mut enc = NumericEncoder::new(start, options);
             for m in &metrics {
@@ -162,7 +389,7 @@ fn main() {
         let t = time(samples, || {
             black_box(encode());
         });
-        record("encode", points, size, t, None);
+        record("encode", points, size, t, None, None);
     }
     if let Some(path) = flag("--json") {
         std::fs::write(&path, serde_json::to_string_pretty(&rows).unwrap()).unwrap();

@@ -106,6 +106,37 @@ it('decimate identically (the simd128 M4 extremes and their scalar twin), vector
   }
 });
 
+it('decode random delta timestamps (the simd128 varint shuffle and its scalar twin) and XOR columns identically, and exactly', () => {
+  // Jitter of random scale: delta-of-delta varints of 1 to 10 bytes, mostly 2 and 3
+  // as real series; columns long enough for whole 64-byte stop windows.
+  let seed = 0x9e3779b9;
+  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  for (let round = 0; round < 12; round++) {
+    const metrics = Array.from({ length: 1 + Math.floor(next() * 6) }, (_, m) => {
+      const n = Math.floor(next() * 2000);
+      let t = BigInt(Math.floor(next() * 2 ** 53)) * (next() < 0.5 ? -1n : 1n);
+      const timestamps = BigInt64Array.from({ length: n }, () => {
+        const r = next();
+        const scale = r < 0.7 ? 1e6 : r < 0.85 ? 60 : r < 0.97 ? 2 ** 40 : 2 ** 62;
+        t = BigInt.asIntN(64, t + BigInt(Math.floor((next() - 0.5) * scale)));
+        return t;
+      });
+      let v = 100;
+      const values = Float64Array.from({ length: n }, () => (next() < 0.1 ? v : (v += next() - 0.5)));
+      return { name: `m${m}`, timestamps, values };
+    });
+    for (const valueEncoding of ['gorilla', 'chimp'] as const) {
+      const bytes = simd.encodeNumeric(metrics, { timestampEncoding: 'delta', valueEncoding });
+      using a = simd.NumericBlob.from(bytes);
+      using b = scalar.NumericBlob.from(bytes);
+      const [x, y] = [a.decodeAll(), b.decodeAll()];
+      same(x.timestamps, y.timestamps, `round ${round} ${valueEncoding} timestamps`);
+      same(bitsOf(x.values), bitsOf(y.values), `round ${round} ${valueEncoding} values`);
+      same(x.timestamps, BigInt64Array.from(metrics.flatMap((m) => [...m.timestamps])), `round ${round} timestamps vs input`);
+    }
+  }
+});
+
 async function freshSdk(): Promise<Sdk> {
   vi.resetModules();
   return (await import('../src/index.js')) as Sdk;

@@ -147,7 +147,17 @@ impl<'a> BitReader<'a> {
     /// Consume `n` bits.
     #[inline(always)]
     pub fn skip(&mut self, n: u32) {
-        self.pos = self.pos.saturating_add(n as usize);
+        #[cfg(target_pointer_width = "64")]
+        {
+            // A codec consumes at most 77 bits per value it writes, and no
+            // slice of f64 has 2^57 values: the position stays far below
+            // 2^64, so a plain add (one instruction, not three) is exact.
+            self.pos = self.pos.wrapping_add(n as usize);
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            self.pos = self.pos.saturating_add(n as usize);
+        }
     }
 
     #[cfg(test)] // the codecs read through `lookahead`
@@ -339,12 +349,28 @@ mod tests {
     /// A position that would pass `usize::MAX` (reachable on wasm32 with a
     /// hostile stream) saturates and counts as overrun, reading zeros.
     #[test]
+    #[cfg(not(target_pointer_width = "64"))]
     fn position_saturates_and_overruns() {
         let data = [0xFFu8; 32];
         let mut r = BitReader::new(&data);
         r.pos = usize::MAX - 5;
         r.skip(64);
         assert_eq!(r.pos, usize::MAX);
+        assert!(r.overran());
+        assert_eq!((r.peek(), r.lookahead().head()), (0, 0));
+        assert_eq!(r.consumed_bytes(), data.len());
+    }
+
+    /// 64-bit targets add without saturating (see `skip`): a position far
+    /// past the data still counts as overrun and reads zeros.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn far_positions_overrun_and_read_zeros() {
+        let data = [0xFFu8; 32];
+        let mut r = BitReader::new(&data);
+        r.pos = 1 << 60;
+        r.skip(77);
+        assert_eq!(r.pos, (1 << 60) + 77);
         assert!(r.overran());
         assert_eq!((r.peek(), r.lookahead().head()), (0, 0));
         assert_eq!(r.consumed_bytes(), data.len());

@@ -49,6 +49,27 @@ pub fn decode_values_two(enc: ValueEncoding, a: (&[u8], &mut [f64]), b: (&[u8], 
     }
 }
 
+/// Decode four metrics' value columns, `(column, out)` each: the XOR codecs
+/// decode all four side by side; the others one after the other. On an
+/// error, which column failed is not known.
+pub fn decode_values_four(
+    enc: ValueEncoding,
+    a: (&[u8], &mut [f64]),
+    b: (&[u8], &mut [f64]),
+    c: (&[u8], &mut [f64]),
+    d: (&[u8], &mut [f64]),
+    order: ByteOrder,
+) -> Result<()> {
+    match enc {
+        ValueEncoding::Gorilla => GorillaValues::decode_four(a, b, c, d),
+        ValueEncoding::Chimp => ChimpValues::decode_four(a, b, c, d),
+        ValueEncoding::Raw | ValueEncoding::Alp => {
+            decode_values_two(enc, a, b, order)?;
+            decode_values_two(enc, c, d, order)
+        }
+    }
+}
+
 /// Append one metric's timestamp column.
 #[cfg(feature = "encode")]
 pub fn encode_timestamps(enc: TimestampEncoding, timestamps: &[i64], order: ByteOrder, out: &mut Vec<u8>) {

@@ -387,6 +387,30 @@ impl<'a> NumericBlob<'a> {
         both
     }
 
+    /// [`decode_values_at`](Self::decode_values_at) for four metrics at
+    /// once (faster still for the XOR codecs).
+    pub(crate) fn decode_values_four_at(&self, [a, b, c, d]: [(usize, &mut [f64]); 4]) -> Result<()> {
+        for (index, out) in [(a.0, &*a.1), (b.0, &*b.1), (c.0, &*c.1), (d.0, &*d.1)] {
+            check_len("value", self.entries[index].count, out.len()).map_err(|err| err.in_metric(index))?;
+        }
+        let col = |index: usize| &self.values[self.entries[index].values.clone()];
+        let all = encoding::decode_values_four(
+            self.header.value_encoding,
+            (col(a.0), &mut *a.1),
+            (col(b.0), &mut *b.1),
+            (col(c.0), &mut *c.1),
+            (col(d.0), &mut *d.1),
+            self.header.byte_order,
+        );
+        if all.is_err() {
+            // One by one, for the error that names the metric at fault.
+            for (index, out) in [a, b, c, d] {
+                self.decode_values_at(index, out)?;
+            }
+        }
+        all
+    }
+
     pub(crate) fn decode_tags_at(&self, index: usize) -> Result<Option<Vec<&str>>> {
         if !self.header.tags {
             return Ok(None);

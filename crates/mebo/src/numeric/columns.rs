@@ -78,8 +78,18 @@ impl NumericBlob<'_> {
                 self.decode_timestamps_at(i, &mut c.timestamps[points])?;
             }
         }
-        // Values two metrics at a time: the XOR codecs decode a pair side by side.
+        // Values four metrics at a time, then two: the XOR codecs decode them
+        // side by side (the metrics' ranges are consecutive, so the four
+        // outputs are split off the column in order).
         let mut i = 0;
+        while i + 3 < self.len() {
+            let rest = &mut c.values[range(i).start..range(i + 3).end];
+            let (a, rest) = rest.split_at_mut(range(i).len());
+            let (b, rest) = rest.split_at_mut(range(i + 1).len());
+            let (c2, d) = rest.split_at_mut(range(i + 2).len());
+            self.decode_values_four_at([(i, a), (i + 1, b), (i + 2, c2), (i + 3, d)])?;
+            i += 4;
+        }
         while i + 1 < self.len() {
             let (a, b) = (range(i), range(i + 1));
             let (head, tail) = c.values.split_at_mut(b.start);

@@ -35,15 +35,180 @@ impl DeltaTimestamps {
     // Not inlined into its callers: its hot loop then gets registers of its own.
     #[inline(never)]
     pub fn decode(col: &[u8], _order: ByteOrder, out: &mut [i64]) -> Result<()> {
-        let (state, rest) = decode_delta_head(col, out)?;
-        decode_delta_of_deltas(col, state, rest).map_err(|pos| corrupt(format!("delta-of-delta varint at byte {pos} is short or invalid")))
+        Self::decode_with(DeltaKernel::Shuffle, col, out)
     }
+
+    /// [`decode`](Self::decode) by a given kernel: every kernel gives the same
+    /// result; the slower ones are the faster one's references in the tests
+    /// and its baselines in the bench.
+    #[inline(never)]
+    pub fn decode_with(kernel: DeltaKernel, col: &[u8], out: &mut [i64]) -> Result<()> {
+        let (state, rest) = decode_delta_head(col, out)?;
+        decode_delta_of_deltas(col, state, rest, kernel)
+            .map_err(|pos| corrupt(format!("delta-of-delta varint at byte {pos} is short or invalid")))
+    }
+}
+
+/// The delta-of-delta loops, fastest last. Each falls back to the one before
+/// it where it cannot go on (a long varint, the column's last bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeltaKernel {
+    /// One varint at a time, branching on its length.
+    Varint,
+    /// Stop bits of 64 bytes at once, then each varint without a branch.
+    StopBits,
+    /// Stop bits, then four varints per byte shuffle (SSSE3, simd128);
+    /// [`StopBits`](Self::StopBits) on a target without one.
+    Shuffle,
+}
+
+impl DeltaKernel {
+    /// Every kernel, slowest first.
+    pub const ALL: [DeltaKernel; 3] = [Self::Varint, Self::StopBits, Self::Shuffle];
 }
 
 /// The hot loop: fill `out` from the varints at `state.pos`. Fails with the
 /// byte position of the bad varint; the error is built by the caller, which
 /// keeps this loop small.
-fn decode_delta_of_deltas(col: &[u8], state: DeltaState, out: &mut [i64]) -> Result<(), usize> {
+///
+/// Where each varint ends is found first, for 64 bytes at a time: the bytes
+/// with a clear stop bit, as one bit mask ([`stop_bits`]). Walking that mask
+/// (lowest set bit, then clear it) gives every varint's start and length from
+/// a register, so no point waits on the one before it: a 1- to 3-byte varint
+/// is then decoded without a branch on its length (the lengths of jittered
+/// series vary at random), and the CPU runs many points ahead. The bytes after
+/// the last whole block go through [`decode_delta_of_deltas_scalar`], which is
+/// also the reference the tests compare this loop with.
+fn decode_delta_of_deltas(col: &[u8], state: DeltaState, out: &mut [i64], kernel: DeltaKernel) -> Result<(), usize> {
+    if kernel == DeltaKernel::Varint {
+        return decode_delta_of_deltas_scalar(col, state, out);
+    }
+    let mut walk = StopWalk { start: state.pos, done: 0, ts: state.ts, delta: state.delta };
+    let shuffle = kernel == DeltaKernel::Shuffle;
+    if shuffle {
+        super::delta_simd::decode_groups(col, col.len(), &mut walk, out)?;
+    }
+    walk.blocks(col, col.len(), out)?;
+    if walk.done < out.len() {
+        // The last bytes, copied after the unfinished varint's start into
+        // zeros, so that the same loops read them: a varint whose end lies in
+        // the zeros is one the column cut short.
+        let from = walk.start;
+        let mut tail = [0u8; TAIL];
+        let rest = col.get(from..).unwrap_or_default();
+        if rest.len() <= TAIL - STOP_BLOCK - 16 {
+            tail[..rest.len()].copy_from_slice(rest);
+            let mut tail_walk = StopWalk { start: 0, ..walk };
+            if shuffle {
+                super::delta_simd::decode_groups(&tail, rest.len(), &mut tail_walk, out).map_err(|pos| from + pos)?;
+            }
+            tail_walk.blocks(&tail, rest.len(), out).map_err(|pos| from + pos)?;
+            walk = StopWalk { start: from + tail_walk.start, ..tail_walk };
+        }
+    }
+    let StopWalk { start, done, ts, delta } = walk;
+    decode_delta_of_deltas_scalar(col, DeltaState { pos: start, ts, delta }, &mut out[done..])
+}
+
+/// Where [`StopWalk::blocks`] is: the next varint's start, the points done,
+/// the last timestamp and delta.
+#[derive(Clone, Copy)]
+pub(super) struct StopWalk {
+    pub(super) start: usize,
+    pub(super) done: usize,
+    pub(super) ts: i64,
+    pub(super) delta: i64,
+}
+
+impl StopWalk {
+    /// Decode the varints that end in the whole blocks of `bytes[self.start..]`
+    /// (a block and 8 bytes after it in `bytes`), of which the first `valid`
+    /// bytes are the column's: a varint ending past them is an error.
+    #[inline(always)]
+    fn blocks(&mut self, bytes: &[u8], valid: usize, out: &mut [i64]) -> Result<(), usize> {
+        let StopWalk { mut start, mut done, mut ts, mut delta } = *self;
+        let mut base = start;
+        let result = 'blocks: loop {
+            if done >= out.len() {
+                break Ok(());
+            }
+            // A whole block and the 8 bytes a varint ending in it may load.
+            let Some(block) = bytes.get(base..base.saturating_add(STOP_BLOCK + 8)).and_then(|b| b.first_chunk::<STOP_BLOCK>()) else {
+                break Ok(());
+            };
+            let mut stops = stop_bits(block);
+            while stops != 0 {
+                let Some(slot) = out.get_mut(done) else { break 'blocks Ok(()) };
+                let end = base + stops.trailing_zeros() as usize + 1;
+                stops &= stops - 1;
+                let len = end - start;
+                let zigzag = match bytes.get(start..).and_then(|b| b.first_chunk::<8>()) {
+                    Some(word) if len <= 3 && end <= valid => three_byte_varint(u64::from_le_bytes(*word)) & VARINT_MASK[len],
+                    _ => match long_varint(&bytes[..valid.min(bytes.len())], start, end) {
+                        Ok(value) => value,
+                        Err(pos) => break 'blocks Err(pos),
+                    },
+                };
+                start = end;
+                delta = delta.wrapping_add(varint::unzigzag(zigzag));
+                ts = ts.wrapping_add(delta);
+                *slot = ts;
+                done += 1;
+            }
+            base += STOP_BLOCK;
+        };
+        *self = StopWalk { start, done, ts, delta };
+        result
+    }
+}
+
+/// The zero-padded copy of a column's last bytes: room for them (fewer than
+/// a stop window and its loads) and for a window and its loads after them.
+const TAIL: usize = 3 * STOP_BLOCK;
+
+/// Bytes whose stop bits [`stop_bits`] gathers at once.
+pub(super) const STOP_BLOCK: usize = 64;
+
+/// The low `7 * len` bits, for varints of `len` 0 to 3 bytes.
+const VARINT_MASK: [u64; 4] = [0, 0x7f, 0x3fff, 0x1f_ffff];
+
+/// The payload bits of the first three bytes of `w` (little endian), joined
+/// as a varint of three bytes would be; [`VARINT_MASK`] keeps those of a
+/// shorter one.
+#[inline(always)]
+fn three_byte_varint(w: u64) -> u64 {
+    (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1f_c000)
+}
+
+/// A varint of 4 or more bytes, `col[start..end]` (its last byte the first
+/// with a clear stop bit), or one that `col` cuts short: rare in timestamps,
+/// read by the plain reader.
+#[cold]
+#[inline(never)]
+pub(super) fn long_varint(col: &[u8], start: usize, end: usize) -> Result<u64, usize> {
+    let mut pos = start;
+    match varint::read_uvarint(col, &mut pos) {
+        Some(value) if pos == end => Ok(value),
+        _ => Err(start),
+    }
+}
+
+/// Bit `i` set when byte `i` of `block` ends a varint (its top bit is clear).
+#[inline(always)]
+pub(super) fn stop_bits(block: &[u8; STOP_BLOCK]) -> u64 {
+    let mut stops = 0u64;
+    for (i, chunk) in block.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let top_bits_clear = !word & 0x8080_8080_8080_8080;
+        // Moves each byte's top bit (at 8k + 7) to bit 56 + k, then down.
+        stops |= ((top_bits_clear >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+    }
+    stops
+}
+
+/// The varint-at-a-time loop: the fast loop's tail (fewer than a block and 8
+/// bytes left) and its reference. Fails with the byte position of the bad varint.
+fn decode_delta_of_deltas_scalar(col: &[u8], state: DeltaState, out: &mut [i64]) -> Result<(), usize> {
     let DeltaState { pos, mut ts, mut delta } = state;
     // The unread bytes as a slice rather than a position: "8 bytes left?" is
     // then one compare, and the position is only computed for an error.
@@ -226,5 +391,99 @@ mod tests {
     #[test]
     fn round_trips_any_and_jittered_sequences() {
         CODEC.check_round_trips();
+    }
+
+    /// Every kernel's result on `col`: the timestamps, or the error's message.
+    fn by_every_kernel(col: &[u8], n: usize) -> Vec<std::result::Result<Vec<i64>, String>> {
+        DeltaKernel::ALL
+            .iter()
+            .map(|&kernel| {
+                let mut out = vec![0; n];
+                DeltaTimestamps::decode_with(kernel, col, &mut out).map(|()| out).map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+
+    /// Series whose delta-of-deltas take 1 to 10 bytes, mostly 2 and 3 as
+    /// jittered ones do: steps of a random scale each, from any start.
+    fn jittered_series() -> impl Strategy<Value = Vec<i64>> {
+        let step = prop_oneof![
+            8 => -1_000_000i64..1_000_000,
+            2 => -60i64..60,
+            1 => -(1i64 << 40)..(1i64 << 40),
+            1 => any::<i64>(),
+        ];
+        (any::<i64>(), proptest::collection::vec(step, 0..700)).prop_map(|(start, steps)| {
+            steps
+                .iter()
+                .scan(start, |t, s| {
+                    *t = t.wrapping_add(*s);
+                    Some(*t)
+                })
+                .collect()
+        })
+    }
+
+    #[test]
+    fn every_kernel_decodes_what_the_varint_loop_decodes() {
+        let mut runner = deterministic_runner(1500);
+        runner
+            .run(&(jittered_series(), 0usize..8, any::<bool>()), |(ts, extra, cut)| {
+                let mut col = encoded(&ts);
+                // Trailing bytes, or a column cut short anywhere.
+                col.extend(std::iter::repeat_n(0x80, extra));
+                if cut && !col.is_empty() {
+                    let len = col.len();
+                    col.truncate(extra * 97 % len);
+                }
+                let results = by_every_kernel(&col, ts.len());
+                if !cut {
+                    prop_assert_eq!(results[0].as_ref(), Ok(&ts));
+                }
+                for (kernel, other) in DeltaKernel::ALL.iter().zip(&results).skip(1) {
+                    prop_assert_eq!(other, &results[0], "{:?}", kernel);
+                }
+                Ok(())
+            })
+            .unwrap();
+        // Random bytes, biased to stop-bit-free runs, read as any point count.
+        let bytes = proptest::collection::vec(prop_oneof![any::<u8>(), 0x80u8.., 0u8..0x80], 0..400);
+        runner
+            .run(&(bytes, 0usize..300), |(bytes, n)| {
+                let results = by_every_kernel(&bytes, n);
+                for other in &results[1..] {
+                    prop_assert_eq!(other, &results[0]);
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    #[test]
+    fn every_kernel_decodes_the_vectors() {
+        for case in cases("delta") {
+            for (col, ts) in case.columns.iter().zip(&case.timestamps) {
+                for result in by_every_kernel(&col.timestamps, ts.len()) {
+                    assert_eq!(result.as_ref(), Ok(ts), "{}", case.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stop_bits_mark_the_bytes_without_a_top_bit() {
+        let mut runner = deterministic_runner(2000);
+        runner
+            .run(
+                &proptest::array::uniform32(any::<u8>()).prop_flat_map(|a| (Just(a), proptest::array::uniform32(any::<u8>()))),
+                |(a, b)| {
+                    let block: Vec<u8> = a.iter().chain(&b).copied().collect();
+                    let block: [u8; STOP_BLOCK] = block.try_into().unwrap();
+                    let plain = block.iter().enumerate().fold(0u64, |m, (i, &byte)| m | (u64::from(byte < 0x80) << i));
+                    prop_assert_eq!(stop_bits(&block), plain);
+                    Ok(())
+                },
+            )
+            .unwrap();
     }
 }

@@ -7,9 +7,10 @@
 
 pub mod delta;
 pub mod delta_packed;
+mod delta_simd;
 pub mod raw;
 
-pub use delta::DeltaTimestamps;
+pub use delta::{DeltaKernel, DeltaTimestamps};
 pub use delta_packed::DeltaPackedTimestamps;
 pub use raw::RawTimestamps;
 

@@ -106,14 +106,21 @@ impl ChimpValues {
     // Not inlined into its callers: its hot loop then gets registers of its own.
     #[inline(never)]
     pub fn decode(col: &[u8], _order: ByteOrder, out: &mut [f64]) -> Result<()> {
-        xor_stream::decode_one::<ChimpStream>(col, out)
+        xor_stream::run_one::<ChimpStream>(col, out)
     }
 
     /// [`decode`](Self::decode) for two columns at once, their values
     /// decoded side by side. On an error, which column failed is not known.
     #[inline(never)]
     pub fn decode_two(a: (&[u8], &mut [f64]), b: (&[u8], &mut [f64])) -> Result<()> {
-        xor_stream::decode_two::<ChimpStream>(a, b)
+        xor_stream::run_two::<ChimpStream>(a, b)
+    }
+
+    /// [`decode`](Self::decode) for four columns at once, their values
+    /// decoded side by side. On an error, which column failed is not known.
+    #[inline(never)]
+    pub fn decode_four(a: (&[u8], &mut [f64]), b: (&[u8], &mut [f64]), c: (&[u8], &mut [f64]), d: (&[u8], &mut [f64])) -> Result<()> {
+        xor_stream::run_four::<ChimpStream>(a, b, c, d)
     }
 }
 

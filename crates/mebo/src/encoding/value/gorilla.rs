@@ -73,14 +73,21 @@ impl GorillaValues {
     // Not inlined into its callers: its hot loop then gets registers of its own.
     #[inline(never)]
     pub fn decode(col: &[u8], _order: ByteOrder, out: &mut [f64]) -> Result<()> {
-        xor_stream::decode_one::<GorillaStream>(col, out)
+        xor_stream::run_one::<GorillaStream>(col, out)
     }
 
     /// [`decode`](Self::decode) for two columns at once, their values
     /// decoded side by side. On an error, which column failed is not known.
     #[inline(never)]
     pub fn decode_two(a: (&[u8], &mut [f64]), b: (&[u8], &mut [f64])) -> Result<()> {
-        xor_stream::decode_two::<GorillaStream>(a, b)
+        xor_stream::run_two::<GorillaStream>(a, b)
+    }
+
+    /// [`decode`](Self::decode) for four columns at once, their values
+    /// decoded side by side. On an error, which column failed is not known.
+    #[inline(never)]
+    pub fn decode_four(a: (&[u8], &mut [f64]), b: (&[u8], &mut [f64]), c: (&[u8], &mut [f64]), d: (&[u8], &mut [f64])) -> Result<()> {
+        xor_stream::run_four::<GorillaStream>(a, b, c, d)
     }
 }
 

@@ -6,6 +6,8 @@ pub mod gorilla;
 pub mod raw;
 mod xor_stream;
 
+pub use xor_stream::allow_bmi2 as allow_xor_bmi2;
+
 pub use alp::AlpValues;
 pub use chimp::ChimpValues;
 pub use gorilla::GorillaValues;

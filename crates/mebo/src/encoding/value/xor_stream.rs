@@ -88,6 +88,144 @@ pub(crate) fn decode_two<'a, S: XorStream<'a>>(
     finish(&b, col_b, out_b.len())
 }
 
+/// Decode four columns, stepping all four in one loop while each has points
+/// left, then the rest as [`decode_two`] does. The result is that of
+/// [`decode_one`] on each; on an error the caller does not learn which
+/// column failed.
+#[inline(always)]
+pub(crate) fn decode_four<'a, S: XorStream<'a>>(
+    (col_a, out_a): (&'a [u8], &mut [f64]),
+    (col_b, out_b): (&'a [u8], &mut [f64]),
+    (col_c, out_c): (&'a [u8], &mut [f64]),
+    (col_d, out_d): (&'a [u8], &mut [f64]),
+) -> Result<()> {
+    if out_a.is_empty() || out_b.is_empty() || out_c.is_empty() || out_d.is_empty() {
+        decode_two::<S>((col_a, out_a), (col_b, out_b))?;
+        return decode_two::<S>((col_c, out_c), (col_d, out_d));
+    }
+    let (mut a, mut b) = (start::<S>(col_a, out_a)?, start::<S>(col_b, out_b)?);
+    let (mut c, mut d) = (start::<S>(col_c, out_c)?, start::<S>(col_d, out_d)?);
+    let (mut next_a, mut next_b, mut next_c, mut next_d) = (1, 1, 1, 1);
+    while next_a < out_a.len() && next_b < out_b.len() && next_c < out_c.len() && next_d < out_d.len() {
+        next_a = a.step(out_a, next_a)?;
+        next_b = b.step(out_b, next_b)?;
+        next_c = c.step(out_c, next_c)?;
+        next_d = d.step(out_d, next_d)?;
+    }
+    while next_a < out_a.len() && next_b < out_b.len() {
+        next_a = a.step(out_a, next_a)?;
+        next_b = b.step(out_b, next_b)?;
+    }
+    while next_c < out_c.len() && next_d < out_d.len() {
+        next_c = c.step(out_c, next_c)?;
+        next_d = d.step(out_d, next_d)?;
+    }
+    for (stream, out, next) in
+        [(&mut a, &mut *out_a, next_a), (&mut b, &mut *out_b, next_b), (&mut c, &mut *out_c, next_c), (&mut d, &mut *out_d, next_d)]
+    {
+        let mut next = next;
+        while next < out.len() {
+            next = stream.step(out, next)?;
+        }
+    }
+    finish(&a, col_a, out_a.len())?;
+    finish(&b, col_b, out_b.len())?;
+    finish(&c, col_c, out_c.len())?;
+    finish(&d, col_d, out_d.len())
+}
+
+/// Whether the decoders run as compiled for x86-64 with BMI2 and LZCNT (when
+/// the CPU has them): their variable shifts, several a value, are then one
+/// `shlx`/`shrx` each rather than the three micro-ops of a shift by `cl`, and
+/// leading zeros one `lzcnt`. Same source, so the same results; the tests
+/// compare the two builds ([`with_bmi2`]).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn bmi2() -> bool {
+    BMI2_ALLOWED.load(core::sync::atomic::Ordering::Relaxed)
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+}
+
+/// Off: the plain build runs even where the CPU has BMI2 (for the tests'
+/// comparison and the bench's baseline).
+static BMI2_ALLOWED: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(true);
+
+/// Allow the BMI2 build of the XOR decoders (the default) or not, process-wide;
+/// returns the previous setting. Results are the same either way.
+pub fn allow_bmi2(allow: bool) -> bool {
+    BMI2_ALLOWED.swap(allow, core::sync::atomic::Ordering::Relaxed)
+}
+
+/// [`decode_one`], in its BMI2 build where the CPU has one.
+#[inline(always)]
+pub(crate) fn run_one<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64]) -> Result<()> {
+    #[cfg(target_arch = "x86_64")]
+    if bmi2() {
+        // SAFETY: a `target_feature` function needs only that the CPU has
+        // the features, which `bmi2()` checked.
+        #[allow(unsafe_code)]
+        return unsafe { with_bmi2_features::decode_one::<S>(col, out) };
+    }
+    decode_one::<S>(col, out)
+}
+
+/// [`decode_two`], in its BMI2 build where the CPU has one.
+#[inline(always)]
+pub(crate) fn run_two<'a, S: XorStream<'a>>(a: (&'a [u8], &mut [f64]), b: (&'a [u8], &mut [f64])) -> Result<()> {
+    #[cfg(target_arch = "x86_64")]
+    if bmi2() {
+        // SAFETY: as in `run_one`.
+        #[allow(unsafe_code)]
+        return unsafe { with_bmi2_features::decode_two::<S>(a, b) };
+    }
+    decode_two::<S>(a, b)
+}
+
+/// [`decode_four`], in its BMI2 build where the CPU has one.
+#[inline(always)]
+pub(crate) fn run_four<'a, S: XorStream<'a>>(
+    a: (&'a [u8], &mut [f64]),
+    b: (&'a [u8], &mut [f64]),
+    c: (&'a [u8], &mut [f64]),
+    d: (&'a [u8], &mut [f64]),
+) -> Result<()> {
+    #[cfg(target_arch = "x86_64")]
+    if bmi2() {
+        // SAFETY: as in `run_one`.
+        #[allow(unsafe_code)]
+        return unsafe { with_bmi2_features::decode_four::<S>(a, b, c, d) };
+    }
+    decode_four::<S>(a, b, c, d)
+}
+
+/// The decoders compiled with BMI2 and LZCNT.
+#[cfg(target_arch = "x86_64")]
+mod with_bmi2_features {
+    use super::XorStream;
+    use crate::error::Result;
+
+    #[target_feature(enable = "bmi2,lzcnt")]
+    pub(super) fn decode_one<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64]) -> Result<()> {
+        super::decode_one::<S>(col, out)
+    }
+
+    #[target_feature(enable = "bmi2,lzcnt")]
+    pub(super) fn decode_two<'a, S: XorStream<'a>>(a: (&'a [u8], &mut [f64]), b: (&'a [u8], &mut [f64])) -> Result<()> {
+        super::decode_two::<S>(a, b)
+    }
+
+    #[target_feature(enable = "bmi2,lzcnt")]
+    pub(super) fn decode_four<'a, S: XorStream<'a>>(
+        a: (&'a [u8], &mut [f64]),
+        b: (&'a [u8], &mut [f64]),
+        c: (&'a [u8], &mut [f64]),
+        d: (&'a [u8], &mut [f64]),
+    ) -> Result<()> {
+        super::decode_four::<S>(a, b, c, d)
+    }
+}
+
 #[cfg(all(test, feature = "encode"))]
 mod tests {
     use super::super::raw::codec_tests::float_series;
@@ -99,10 +237,85 @@ mod tests {
     type Encode = fn(&[f64], ByteOrder, &mut Vec<u8>);
     type Decode = fn(&[u8], ByteOrder, &mut [f64]) -> Result<()>;
     type DecodeTwo = fn((&[u8], &mut [f64]), (&[u8], &mut [f64])) -> Result<()>;
+    type DecodeFour = fn((&[u8], &mut [f64]), (&[u8], &mut [f64]), (&[u8], &mut [f64]), (&[u8], &mut [f64])) -> Result<()>;
     const CODECS: [(&str, Encode, Decode, DecodeTwo); 2] = [
         ("gorilla", GorillaValues::encode, GorillaValues::decode, GorillaValues::decode_two),
         ("chimp", ChimpValues::encode, ChimpValues::decode, ChimpValues::decode_two),
     ];
+    const FOUR: [DecodeFour; 2] = [GorillaValues::decode_four, ChimpValues::decode_four];
+
+    /// `decode_four` on four columns (each maybe cut short) gives what
+    /// `decode` gives on each, and fails exactly when one of them fails.
+    fn check_four(series: [&[f64]; 4], cuts: [Option<usize>; 4]) -> std::result::Result<(), TestCaseError> {
+        for ((name, encode, decode, _), decode_four) in CODECS.into_iter().zip(FOUR) {
+            let cols: Vec<Vec<u8>> = series
+                .iter()
+                .zip(cuts)
+                .map(|(values, cut)| {
+                    let mut col = Vec::new();
+                    encode(values, ByteOrder::Little, &mut col);
+                    col.truncate(cut.unwrap_or(usize::MAX).min(col.len()));
+                    col
+                })
+                .collect();
+            let mut singles_ok = true;
+            let mut singles: Vec<Vec<f64>> = series.iter().map(|v| vec![0.0; v.len()]).collect();
+            for (col, out) in cols.iter().zip(&mut singles) {
+                singles_ok &= decode(col, ByteOrder::Little, out).is_ok();
+            }
+            let mut outs: Vec<Vec<f64>> = series.iter().map(|v| vec![0.0; v.len()]).collect();
+            let [a, b, c, d] = &mut outs[..] else { unreachable!() };
+            let four = decode_four((&cols[0], a), (&cols[1], b), (&cols[2], c), (&cols[3], d));
+            prop_assert_eq!(four.is_ok(), singles_ok, "{}", name);
+            if singles_ok {
+                for (out, values) in outs.iter().zip(series) {
+                    prop_assert_eq!(bits(out), bits(values), "{}", name);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn fours_of_every_length_decode_as_singles() {
+        let series: Vec<f64> = (0..40).map(|i| if i % 7 == 0 { 1.5 } else { f64::from(i).sqrt() }).collect();
+        for lens in [[0, 40, 40, 40], [40, 40, 40, 0], [1, 2, 3, 40], [40, 17, 1, 39], [40, 40, 40, 40], [2, 2, 2, 2]] {
+            let [a, b, c, d] = lens.map(|len| &series[40 - len..]);
+            check_four([a, b, c, d], [None; 4]).unwrap();
+        }
+    }
+
+    /// The BMI2 build (natively, where the CPU has it) and the plain one
+    /// decode every column alike, cut or not.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn bmi2_and_plain_builds_decode_alike() {
+        let mut runner = super::super::super::timestamp::test_vectors::deterministic_runner(300);
+        let strategy = (proptest::collection::vec(float_series(), 4), proptest::option::of(0usize..600));
+        runner
+            .run(&strategy, |(series, cut)| {
+                for (name, encode, _, _) in CODECS {
+                    for (i, values) in series.iter().enumerate() {
+                        let mut col = Vec::new();
+                        encode(values, ByteOrder::Little, &mut col);
+                        if i == 0 {
+                            col.truncate(cut.unwrap_or(usize::MAX).min(col.len()));
+                        }
+                        let mut results = Vec::new();
+                        for allow in [false, true] {
+                            let before = super::allow_bmi2(allow);
+                            let mut out = vec![0.0; values.len()];
+                            let decode = if name == "gorilla" { GorillaValues::decode } else { ChimpValues::decode };
+                            results.push(decode(&col, ByteOrder::Little, &mut out).map(|()| bits(&out)).map_err(|e| e.to_string()));
+                            super::allow_bmi2(before);
+                        }
+                        prop_assert_eq!(&results[0], &results[1], "{}", name);
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
 
     fn bits(values: &[f64]) -> Vec<u64> {
         values.iter().map(|v| v.to_bits()).collect()
@@ -148,6 +361,14 @@ mod tests {
         #[test]
         fn pairs_decode_as_singles(a in float_series(), b in float_series(), cut in proptest::option::of(0usize..600)) {
             check_pair(&a, &b, cut)?;
+        }
+
+        #[test]
+        fn fours_decode_as_singles(
+            series in proptest::collection::vec(float_series(), 4),
+            cuts in proptest::array::uniform4(proptest::option::weighted(0.2, 0usize..600)),
+        ) {
+            check_four([&series[0], &series[1], &series[2], &series[3]], cuts)?;
         }
     }
 }

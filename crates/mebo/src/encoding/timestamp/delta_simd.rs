@@ -1,0 +1,226 @@
+//! Four delta-of-delta varints per step by byte shuffle (Masked VByte:
+//! Plaisance, Kurz and Lemire, "Vectorized VByte Decoding", 2015), for varints
+//! of 1 to 3 bytes, as jittered series' delta-of-deltas are.
+//!
+//! The stop bits of 64 bytes are gathered first (`stop_bits`); the 12 of them
+//! from a group's first byte pick a table entry: the shuffle that moves the
+//! group's four varints into four 32-bit lanes (a byte of zeros above each)
+//! and the bytes they take. One 16-byte load, one shuffle and a few shifts
+//! and masks decode the four; the prefix sums (delta-of-delta to delta to
+//! timestamp) are scalar adds. A pattern whose first four varints are not all
+//! of 1 to 3 bytes (a long one, or fewer than four in 12 bytes) has no entry:
+//! that varint goes through the plain reader, and the walk goes on.
+//!
+//! SSSE3 natively (`pshufb`, detected at run time), simd128 in wasm
+//! (`i8x16.swizzle`, the simd build); elsewhere nothing: the caller's
+//! [`StopWalk`] decodes everything. The tests compare both with it.
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use super::delta::stop_bits;
+use super::delta::StopWalk;
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+use super::delta::{long_varint, STOP_BLOCK};
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+use crate::encoding::varint;
+
+/// Stop bits a group's table entry is chosen by: four varints of up to 3 bytes.
+const PATTERN_BITS: usize = 12;
+/// Varints a group decodes.
+const GROUP: usize = 4;
+
+/// The table entry of each 12-bit stop pattern (bit `i` set when byte `i`
+/// ends a varint): shuffle indexes (0x80: a zero byte) and bytes taken, 0 for
+/// a pattern whose first four varints are not all of 1 to 3 bytes.
+struct GroupTable {
+    shuffles: [[u8; 16]; 1 << PATTERN_BITS],
+    taken: [u8; 1 << PATTERN_BITS],
+}
+
+const fn group_table() -> GroupTable {
+    let mut table = GroupTable { shuffles: [[0x80; 16]; 1 << PATTERN_BITS], taken: [0; 1 << PATTERN_BITS] };
+    let mut pattern = 0;
+    while pattern < 1 << PATTERN_BITS {
+        let mut shuffle = [0x80u8; 16];
+        let (mut start, mut lane, mut valid) = (0, 0, true);
+        while lane < GROUP && valid {
+            // The varint's last byte: the first stop at or after `start`.
+            let mut end = start;
+            while end < PATTERN_BITS && pattern >> end & 1 == 0 {
+                end += 1;
+            }
+            if end >= PATTERN_BITS || end - start >= 3 {
+                valid = false;
+            } else {
+                let mut byte = start;
+                while byte <= end {
+                    shuffle[lane * 4 + byte - start] = byte as u8;
+                    byte += 1;
+                }
+                start = end + 1;
+                lane += 1;
+            }
+        }
+        if valid {
+            table.shuffles[pattern] = shuffle;
+            table.taken[pattern] = start as u8;
+        }
+        pattern += 1;
+    }
+    table
+}
+
+static GROUP_TABLE: GroupTable = group_table();
+
+/// Decode from `walk.start` while a stop window and the loads fit in `bytes`
+/// and four points are left, with the shuffle the target has; returns at
+/// once where there is none. The column is `bytes[..valid]` (the bytes after
+/// it are zeros for the column's last bytes): the walk stops before a group
+/// that reaches past it. Fails with the byte position of a bad varint.
+#[inline]
+pub(super) fn decode_groups(bytes: &[u8], valid: usize, walk: &mut StopWalk, out: &mut [i64]) -> Result<(), usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("ssse3") {
+            // SAFETY: the only requirement of a `target_feature` function is
+            // that the CPU has the feature, checked just above.
+            #[allow(unsafe_code)]
+            return unsafe { x86::decode_groups_ssse3(bytes, valid, walk, out) };
+        }
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        return walk_groups(bytes, valid, walk, out, stop_bits, wasm::decode_four);
+    }
+    #[allow(unreachable_code)]
+    {
+        let _ = (bytes, valid, walk, out);
+        Ok(())
+    }
+}
+
+/// The walk over groups, given the target's `decode_four(bytes, pattern)`:
+/// the four zigzag-decoded delta-of-deltas of a valid `pattern`'s varints at
+/// the start of `bytes`.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn walk_groups(
+    bytes: &[u8],
+    valid: usize,
+    walk: &mut StopWalk,
+    out: &mut [i64],
+    stop_bits: impl Fn(&[u8; STOP_BLOCK]) -> u64,
+    decode_four: impl Fn(&[u8; 16], usize) -> [i64; GROUP],
+) -> Result<(), usize> {
+    let col = &bytes[..valid.min(bytes.len())];
+    let StopWalk { mut start, mut done, mut ts, mut delta } = *walk;
+    let result = 'windows: loop {
+        // A window of stop bits, and room for the last group's 16-byte load.
+        let Some(window) = bytes.get(start..start.saturating_add(STOP_BLOCK + 16)).and_then(|w| w.first_chunk::<STOP_BLOCK>()) else {
+            break Ok(());
+        };
+        let (stops, window_start) = (stop_bits(window), start);
+        // `start` - `window_start`: where the next group is in the window.
+        while start - window_start <= STOP_BLOCK - PATTERN_BITS {
+            let Some(slots) = out.get_mut(done..done + GROUP) else { break 'windows Ok(()) };
+            let ahead = stops >> (start - window_start);
+            let pattern = ahead as usize & ((1 << PATTERN_BITS) - 1);
+            let taken = usize::from(GROUP_TABLE.taken[pattern]);
+            if taken == 0 {
+                // A long varint, or one of 4+ bytes ahead: one the plain way.
+                let end = start + ahead.trailing_zeros() as usize + 1;
+                let zigzag = match long_varint(col, start, end) {
+                    Ok(value) => value,
+                    Err(pos) => break 'windows Err(pos),
+                };
+                delta = delta.wrapping_add(varint::unzigzag(zigzag));
+                ts = ts.wrapping_add(delta);
+                slots[0] = ts;
+                done += 1;
+                start = end;
+                continue;
+            }
+            let group = bytes.get(start..).and_then(|b| b.first_chunk::<16>());
+            let Some(group) = group.filter(|_| start + taken <= valid) else { break 'windows Ok(()) };
+            let dods = decode_four(group, pattern);
+            for (slot, dod) in slots.iter_mut().zip(dods) {
+                delta = delta.wrapping_add(dod);
+                ts = ts.wrapping_add(delta);
+                *slot = ts;
+            }
+            done += GROUP;
+            start += taken;
+        }
+    };
+    *walk = StopWalk { start, done, ts, delta };
+    result
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{walk_groups, StopWalk, GROUP, GROUP_TABLE, STOP_BLOCK};
+    use core::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cvtsi128_si64, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32, _mm_set_epi64x, _mm_setzero_si128,
+        _mm_shuffle_epi8, _mm_srli_epi32, _mm_sub_epi32, _mm_unpackhi_epi64, _mm_xor_si128,
+    };
+
+    /// [`walk_groups`] with `pshufb`, and `pmovmskb` for the stop bits.
+    #[target_feature(enable = "ssse3")]
+    pub(super) fn decode_groups_ssse3(bytes: &[u8], valid: usize, walk: &mut StopWalk, out: &mut [i64]) -> Result<(), usize> {
+        let load = |bytes: &[u8; 16]| -> __m128i {
+            let (lo, hi) = bytes.split_at(8);
+            let lo = i64::from_le_bytes(lo.try_into().unwrap_or([0; 8]));
+            let hi = i64::from_le_bytes(hi.try_into().unwrap_or([0; 8]));
+            _mm_set_epi64x(hi, lo)
+        };
+        let stop_bits = |block: &[u8; STOP_BLOCK]| -> u64 {
+            let mut continued = 0u64;
+            for (i, chunk) in block.chunks_exact(16).enumerate() {
+                let chunk: &[u8; 16] = chunk.try_into().unwrap_or(&[0; 16]);
+                continued |= u64::from(_mm_movemask_epi8(load(chunk)) as u16) << (16 * i);
+            }
+            !continued
+        };
+        walk_groups(bytes, valid, walk, out, stop_bits, |bytes, pattern| {
+            let lanes = _mm_shuffle_epi8(load(bytes), load(&GROUP_TABLE.shuffles[pattern]));
+            // Each lane: b0 | b1 << 8 | b2 << 16, stop bits still in; join the 7-bit groups.
+            let low = _mm_and_si128(lanes, _mm_set1_epi32(0x7f));
+            let mid = _mm_and_si128(_mm_srli_epi32::<1>(lanes), _mm_set1_epi32(0x3f80));
+            let high = _mm_and_si128(_mm_srli_epi32::<2>(lanes), _mm_set1_epi32(0x1f_c000));
+            let zigzag = _mm_or_si128(_mm_or_si128(low, mid), high);
+            // Unzigzag: (z >> 1) ^ -(z & 1), in 32 bits (the values take at most 21).
+            let sign = _mm_sub_epi32(_mm_setzero_si128(), _mm_and_si128(zigzag, _mm_set1_epi32(1)));
+            let dods = _mm_xor_si128(_mm_srli_epi32::<1>(zigzag), sign);
+            let (a, b) = (_mm_cvtsi128_si64(dods), _mm_cvtsi128_si64(_mm_unpackhi_epi64(dods, dods)));
+            let four: [i64; GROUP] = [i64::from(a as i32), a >> 32, i64::from(b as i32), b >> 32];
+            four
+        })
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm {
+    use super::{GROUP, GROUP_TABLE};
+    use core::arch::wasm32::{
+        i32x4_splat, i32x4_sub, i64x2, i64x2_extract_lane, i8x16_swizzle, u32x4_shr, v128, v128_and, v128_or, v128_xor,
+    };
+
+    #[inline(always)]
+    fn load(bytes: &[u8; 16]) -> v128 {
+        let (lo, hi) = bytes.split_at(8);
+        i64x2(i64::from_le_bytes(lo.try_into().unwrap_or([0; 8])), i64::from_le_bytes(hi.try_into().unwrap_or([0; 8])))
+    }
+
+    /// The x86 decode with `i8x16.swizzle` (an index of 0x80 also gives 0).
+    #[inline(always)]
+    pub(super) fn decode_four(bytes: &[u8; 16], pattern: usize) -> [i64; GROUP] {
+        let lanes = i8x16_swizzle(load(bytes), load(&GROUP_TABLE.shuffles[pattern]));
+        let low = v128_and(lanes, i32x4_splat(0x7f));
+        let mid = v128_and(u32x4_shr(lanes, 1), i32x4_splat(0x3f80));
+        let high = v128_and(u32x4_shr(lanes, 2), i32x4_splat(0x1f_c000));
+        let zigzag = v128_or(v128_or(low, mid), high);
+        let sign = i32x4_sub(i32x4_splat(0), v128_and(zigzag, i32x4_splat(1)));
+        let dods = v128_xor(u32x4_shr(zigzag, 1), sign);
+        let (a, b) = (i64x2_extract_lane::<0>(dods), i64x2_extract_lane::<1>(dods));
+        [i64::from(a as i32), a >> 32, i64::from(b as i32), b >> 32]
+    }
+}
