@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as arrow from 'apache-arrow';
 import { configName } from './harness.mjs';
+import { arrowTable } from './peers.mjs';
 // The SDK's parser of the vectors' input schema, the one the CLI encodes from.
 import { parseDocument } from 'mebo/document';
 
@@ -81,32 +82,7 @@ export function jsonPayload(input) {
  * `name: Utf8`, `timestamps: List<Int64>` (microseconds), `values: List<Float64>`.
  */
 export function arrowPayload(input) {
-  const n = input.metrics.length;
-  const total = input.metrics.reduce((sum, m) => sum + m.values.length, 0);
-  const offsets = new Int32Array(n + 1);
-  const timestamps = new BigInt64Array(total);
-  const values = new Float64Array(total);
-  let at = 0;
-  input.metrics.forEach((m, i) => {
-    timestamps.set(m.timestamps, at);
-    values.set(m.values, at);
-    at += m.values.length;
-    offsets[i + 1] = at;
-  });
-  const list = (type, data) =>
-    arrow.makeData({
-      type: new arrow.List(new arrow.Field('item', type, false)),
-      length: n,
-      nullCount: 0,
-      valueOffsets: offsets,
-      child: arrow.makeData({ type, length: total, nullCount: 0, data }),
-    });
-  const table = new arrow.Table({
-    name: arrow.vectorFromArray(input.metrics.map((m) => m.name), new arrow.Utf8()),
-    timestamps: arrow.makeVector(list(new arrow.Int64(), timestamps)),
-    values: arrow.makeVector(list(new arrow.Float64(), values)),
-  });
-  return arrow.tableToIPC(table, 'stream');
+  return arrow.tableToIPC(arrowTable(arrow, input), 'stream');
 }
 
 /** Check a decoded JSON / Arrow payload against the input (once, untimed). */

@@ -89,7 +89,7 @@ export function jsonFormat() {
 }
 
 /** The input as one Arrow table: a row per metric, List<Int64> and List<Float64>. */
-function arrowTable(arrow, input) {
+export function arrowTable(arrow, input) {
   const n = input.metrics.length;
   const total = input.metrics.reduce((sum, m) => sum + m.values.length, 0);
   const offsets = new Int32Array(n + 1);
