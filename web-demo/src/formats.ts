@@ -5,6 +5,7 @@
 // apart by build.mjs), fetched only when the view runs, so the page's first
 // load does not carry them.
 
+import { $, el } from './dom.js';
 import type { FormatRow } from './formats-run.js';
 
 type FormatsRun = typeof import('./formats-run.js');
@@ -15,22 +16,15 @@ function loadFormatsRun(): Promise<FormatsRun> {
   return import(/* webpackIgnore: true */ url) as Promise<FormatsRun>;
 }
 
-const $ = (id: string) => document.getElementById(id)!;
-
-function cell(text: string, numeric = false): HTMLTableCellElement {
-  const td = document.createElement('td');
-  td.textContent = text;
-  if (numeric) td.className = 'num';
-  return td;
-}
+const cell = (text: string, numeric = false) => el('td', { textContent: text, className: numeric ? 'num' : '' });
 
 const us = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 
 /** Wire the view's button; `blob` is the open blob's bytes (undefined for a set of windows or a text blob). */
 export function setupFormats(blob: () => { bytes: Uint8Array; label: string } | undefined): void {
-  const button = $('formats-run') as HTMLButtonElement;
+  const button = $<HTMLButtonElement>('formats-run');
   const status = $('formats-status');
-  const body = ($('formats-table') as HTMLTableElement).tBodies[0]!;
+  const body = $<HTMLTableElement>('formats-table').tBodies[0]!;
   button.addEventListener('click', async () => {
     const open = blob();
     if (!open) {
@@ -45,7 +39,7 @@ export function setupFormats(blob: () => { bytes: Uint8Array; label: string } | 
       const rows: FormatRow[] = await runFormats(open.bytes, (line) => (status.textContent = line));
       const own = rows.find((r) => r.format === 'this blob')!;
       for (const r of rows) {
-        const tr = document.createElement('tr');
+        const tr = el('tr');
         tr.append(
           cell(r.format),
           cell(r.config ?? ''),
