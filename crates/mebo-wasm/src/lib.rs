@@ -54,7 +54,7 @@ pub fn metric_id(name: &str) -> u64 {
 const TS_MODULE: &str = r#"
 /** Caps on what decoding one blob may allocate; absent fields keep the defaults. */
 export interface DecodeLimits {
-  /** Largest size of one decompressed payload, in bytes (default 256 MiB). */
+  /** Largest size of one decompressed payload, in bytes (default 128 MiB). */
   maxDecompressedBytes?: number;
   /** Largest total point count of one blob (default 64 Mi). */
   maxPoints?: number;
