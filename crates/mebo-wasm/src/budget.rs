@@ -8,6 +8,9 @@
 //! reserve fallibly) may pass the budget by up to [`SMALL_HEADROOM`], so a
 //! refusal of a large buffer leaves room for the error that reports it.
 
+// Installed as the global allocator on wasm32 only; elsewhere only the tests use it.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 

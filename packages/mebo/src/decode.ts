@@ -10,7 +10,19 @@
 // builds (wasm/mebo_decode.js, wasm/mebo_decode_{simd,scalar}.wasm; see
 // build-sdk.mjs); it is a module of its own, with its own init().
 
-export { init, initSync, isInitialized, memoryInfo, reset, simdSupported, wasmInfo, wasmMemoryBytes, wasmVariant } from './init.js';
+export {
+  DEFAULT_MAX_MEMORY_BYTES,
+  init,
+  initSync,
+  isInitialized,
+  memoryInfo,
+  reset,
+  setMaxMemoryBytes,
+  simdSupported,
+  wasmInfo,
+  wasmMemoryBytes,
+  wasmVariant,
+} from './init.js';
 export type { InitOptions, MemoryInfo, ResetOptions, WasmInfo, WasmModule, WasmSource, WasmVariant } from './init.js';
 export { MEBO_ERROR_CODES, MeboError } from './errors.js';
 export type { CoreErrorCode, MeboErrorCode, SdkErrorCode } from './errors.js';

@@ -6,7 +6,19 @@
 //
 // `mebo/decode` (./decode.ts) is the same without the encoders.
 
-export { init, initSync, isInitialized, memoryInfo, reset, simdSupported, wasmInfo, wasmMemoryBytes, wasmVariant } from './init.js';
+export {
+  DEFAULT_MAX_MEMORY_BYTES,
+  init,
+  initSync,
+  isInitialized,
+  memoryInfo,
+  reset,
+  setMaxMemoryBytes,
+  simdSupported,
+  wasmInfo,
+  wasmMemoryBytes,
+  wasmVariant,
+} from './init.js';
 export type { InitOptions, MemoryInfo, ResetOptions, WasmInfo, WasmModule, WasmSource, WasmVariant } from './init.js';
 export { MEBO_ERROR_CODES, MeboError } from './errors.js';
 export type { CoreErrorCode, MeboErrorCode, SdkErrorCode } from './errors.js';

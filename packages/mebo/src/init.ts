@@ -4,7 +4,12 @@
 // compiled module. `mebo/decode` (dist/decode.js) is this same code bundled
 // with the decode-only builds' glue and their URLs (build-sdk.mjs).
 
-import instantiateGlue, { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync } from '../wasm/mebo_wasm.js';
+import instantiateGlue, {
+  __wbg_reset as forgetGlueInstance,
+  initSync as instantiateGlueSync,
+  memoryBudget,
+  setMemoryBudget,
+} from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
 import { describe } from './args.js';
 import { liveHandles } from './owned.js';
@@ -45,6 +50,32 @@ export interface InitOptions {
    * (`wasmInfo()` says why). Default `true`; `'fail'` simulates a mismatch.
    */
   simdCheck?: boolean | 'fail';
+  /**
+   * The module's memory budget: the most bytes its heap may hold at once,
+   * over every blob, set and encoder alive (default `DEFAULT_MAX_MEMORY_BYTES`,
+   * 1 GiB; at most 4 GiB, what wasm32 can address). Checked before each
+   * allocation: a call that would pass it throws `OUT_OF_MEMORY` and leaves
+   * every object usable. Also `setMaxMemoryBytes()`.
+   */
+  maxMemoryBytes?: number;
+}
+
+/** The default of `InitOptions.maxMemoryBytes`: 1 GiB. */
+export const DEFAULT_MAX_MEMORY_BYTES = 2 ** 30;
+/** The budget every instance gets (kept across `reset()`). */
+let maxMemoryBytes = DEFAULT_MAX_MEMORY_BYTES;
+
+/** Set the module's memory budget (see `InitOptions.maxMemoryBytes`); applies to the next allocation. */
+export function setMaxMemoryBytes(bytes: number): void {
+  maxMemoryBytes = budgetArg(bytes);
+  if (loaded) setMemoryBudget(maxMemoryBytes);
+}
+
+function budgetArg(bytes: unknown): number {
+  if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0 || bytes > 2 ** 32) {
+    throw new MeboError('INVALID_ARGUMENT', `maxMemoryBytes must be an integer from 0 to 2**32, got ${describe(bytes)}`);
+  }
+  return bytes;
 }
 
 /** Which build runs, and what the simd self-check found. */
@@ -80,6 +111,13 @@ let instantiating = false;
  * pass `{ wasm }`.
  */
 export function init(options: InitOptions = {}): Promise<void> {
+  if (options?.maxMemoryBytes !== undefined) {
+    try {
+      setMaxMemoryBytes(options.maxMemoryBytes);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
   if (loaded) return Promise.resolve();
   loading ??= load(options).catch((error: unknown) => {
     loading = undefined; // a failed load may be retried
@@ -99,6 +137,7 @@ export function initSync(source: WasmModule | ArrayBuffer | ArrayBufferView, var
   const module = loadError(() => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source as BufferSource)));
   const exports = loadError(() => instantiateGlueSync({ module }), 'instantiating');
   loaded = { variant, memory: exports.memory, module };
+  setMemoryBudget(maxMemoryBytes);
 }
 
 export function isInitialized(): boolean {
@@ -131,13 +170,20 @@ export interface MemoryInfo {
   liveHandles: number;
   /** Times `reset()` replaced the instance. */
   resets: number;
+  /** The memory budget (`InitOptions.maxMemoryBytes`), in bytes. */
+  maxMemoryBytes: number;
+  /** Bytes the module's heap holds now (what the budget counts). */
+  heapBytes: number;
+  /** The most bytes this instance's heap held. */
+  peakHeapBytes: number;
 }
 
 export function memoryInfo(): MemoryInfo {
   ready();
   const memoryBytes = loaded!.memory.buffer.byteLength;
   peakBytes = Math.max(peakBytes, memoryBytes);
-  return { memoryBytes, peakMemoryBytes: peakBytes, liveHandles: liveHandles(), resets };
+  const [budget, heapBytes, peakHeapBytes] = memoryBudget();
+  return { memoryBytes, peakMemoryBytes: peakBytes, liveHandles: liveHandles(), resets, maxMemoryBytes: budget!, heapBytes: heapBytes!, peakHeapBytes: peakHeapBytes! };
 }
 
 export interface ResetOptions {
@@ -297,6 +343,7 @@ async function instantiate(module: WebAssembly.Module, variant: WasmVariant | un
   try {
     const exports = await loadError(() => instantiateGlue({ module_or_path: module }), 'instantiating');
     loaded = { variant, memory: exports.memory, module };
+    setMemoryBudget(maxMemoryBytes);
   } finally {
     instantiating = false;
   }
