@@ -1,10 +1,10 @@
 // The Chromium side of `npm run bench`, bundled by esbuild into a page that
-// scripts/bench.mjs serves from 127.0.0.1 and drives with playwright-core.
+// bench/chromium.mjs serves from 127.0.0.1 and drives with playwright-core.
 // `window.runBench({ variant, quick })` loads that wasm build (one per page
 // load: the SDK's init is once per realm) and times decode of every bench blob.
 
 import * as mebo from 'mebo';
-import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from './harness.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from 'mebo-tooling/harness';
 
 async function fetchBytes(path) {
   const response = await fetch(path);

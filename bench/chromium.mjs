@@ -1,5 +1,4 @@
-// Runs the bench page in headless Debian Chromium (playwright-core, no
-// downloaded browser): bundles browser-runner.mjs with esbuild into a temp
+// Runs the bench page in headless Debian Chromium: bundles browser-runner.mjs with esbuild into a temp
 // dir beside copies of the bench blobs and the wasm builds, serves it from
 // 127.0.0.1 and collects the rows. Node only.
 
@@ -8,27 +7,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
-import { startServer } from '../web-demo/serve.mjs';
-import { BENCH_DIR, ROOT, decimateCases, manifest } from './data.mjs';
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Headless flags for Debian's chromium in a sandbox-less container. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Launch Chromium (playwright-core gives it a fresh temporary --user-data-dir). */
-export function launchChromium({ extraArgs = [] } = {}) {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: [...CHROMIUM_ARGS, ...extraArgs] });
-}
+import { BENCH_DIR, ROOT, decimateCases, manifest } from 'mebo-tooling/data';
+import { launchChromium } from 'mebo-tooling/chromium';
+import { startServer } from 'mebo-tooling/serve';
 
 const HTML = `<!doctype html>
 <meta charset="utf-8">

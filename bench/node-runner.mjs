@@ -18,8 +18,8 @@ import { writeFileSync } from 'node:fs';
 import * as arrow from 'apache-arrow';
 import * as mebo from 'mebo';
 import { readFileSync } from 'node:fs';
-import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from './harness.mjs';
-import { arrowPayload, blobBytes, checkPayloads, decimateCases, jsonPayload, manifest, numericInput } from './data.mjs';
+import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from 'mebo-tooling/harness';
+import { arrowPayload, blobBytes, checkPayloads, decimateCases, jsonPayload, manifest, numericInput } from 'mebo-tooling/data';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);

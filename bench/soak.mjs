@@ -20,9 +20,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
 import * as mebo from 'mebo';
-import { startServer } from '../web-demo/serve.mjs';
-import { PAGE_BUNDLE, copyWasm, launchChromium } from './chromium.mjs';
-import { BENCH_DIR, LONG_VECTOR, ROOT, VECTORS_DIR, manifest, readJson } from './data.mjs';
+import { launchChromium } from 'mebo-tooling/chromium';
+import { BENCH_DIR, LONG_VECTOR, ROOT, VECTORS_DIR, manifest, readJson } from 'mebo-tooling/data';
+import { startServer } from 'mebo-tooling/serve';
+import { PAGE_BUNDLE, copyWasm } from './chromium.mjs';
 import { soakWorkload } from './soak-work.mjs';
 
 const { values: flags } = parseArgs({

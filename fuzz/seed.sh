@@ -10,12 +10,12 @@
 #   round_trip          a few small blobs (any bytes are a valid arbitrary input)
 #   blob_set            the windows of each set dataset as `u16 length, bytes` chunks
 #
-# Usage: fuzz/seed.sh [vectors dir]   (default: ../shared/vectors beside the repo)
+# Usage: fuzz/seed.sh [vectors dir]   (default: testdata/vectors)
 # Seeds are named by content hash, so re-running adds nothing twice. The corpus
 # directory is gitignored.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-vectors="${1:-$here/../../shared/vectors}"
+vectors="${1:-$here/../testdata/vectors}"
 [ -f "$vectors/manifest.json" ] || { echo "seed.sh: no vectors at $vectors" >&2; exit 1; }
 python3 - "$vectors" "$here/corpus" <<'PY'
 import hashlib, json, os, struct, sys

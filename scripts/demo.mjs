@@ -1,44 +1,15 @@
 #!/usr/bin/env node
-// `npm run demo`: install what is missing (scripts/setup.mjs), build the wasm
-// and the SDK (scripts/build.mjs), the dashboard (web-demo/build.mjs) and the
-// native bench (crates/mebo-bench, release), then serve web-demo/dist on
-// http://127.0.0.1:$PORT (default 8080) with the local benchmark API
-// (web-demo/bench-api.mjs) that times native Rust and Node when the page asks.
-//
-//   npm run demo                 build and serve until Ctrl-C
-//   npm run demo -- --check      build, then check the page in headless Chromium and exit
-//   CI=true npm run demo         the same as --check
-//   npm run demo -- --no-build   serve / check what is already built
+// `npm run demo`: install what is missing (setup.mjs) and build the wasm, the
+// SDK and the CLI (build.mjs), then run the dashboard's demo (web-demo's
+// `demo` script: build the page, serve it on 127.0.0.1 with the local
+// benchmark API, or check it in headless Chromium with --check or CI=true).
+// `--no-build` skips both builds.
 
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT, output, run } from './lib.mjs';
+import { run } from './lib.mjs';
 
 const argv = process.argv.slice(2);
-const check = argv.includes('--check') || process.env.CI === 'true';
-
 if (!argv.includes('--no-build')) {
-  run(process.execPath, [join(ROOT, 'scripts/setup.mjs')]);
-  run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
-  run(process.execPath, [join(ROOT, 'web-demo/build.mjs')]);
-  run('cargo', ['build', '--release', '-p', 'mebo-bench']);
-  // A developer's local harness of the reference (never committed): the page can time it live too.
-  if (existsSync(join(ROOT, 'bench/go-reference/main.go')) && output('go', ['version']) !== undefined) {
-    run('go', ['build', '-o', join(ROOT, 'target/go-reference/mebo-go-reference'), '.'], { cwd: join(ROOT, 'bench/go-reference') });
-  }
+  run(process.execPath, ['scripts/setup.mjs']);
+  run(process.execPath, ['scripts/build.mjs']);
 }
-
-if (check) {
-  const result = spawnSync(process.execPath, [join(ROOT, 'web-demo/check.mjs')], { stdio: 'inherit', cwd: ROOT });
-  process.exit(result.status ?? 1);
-}
-
-const { startServer } = await import('../web-demo/serve.mjs');
-const { createBenchApi } = await import('../web-demo/bench-api.mjs');
-const port = Number(process.env.PORT ?? 8080);
-const { url, close } = await startServer({ root: join(ROOT, 'web-demo/dist'), port, api: createBenchApi() });
-console.log(`\nmebo demo: ${url}\n(serving web-demo/dist and the benchmark API on 127.0.0.1 only; Ctrl-C to stop)`);
-const stop = () => close().then(() => process.exit(0));
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+run('pnpm', ['--filter', 'mebo-web-demo', 'run', 'demo', ...argv]);

@@ -32,11 +32,7 @@ if [ "${FUZZ_MODE:-}" = deterministic ] || ! have_cargo_fuzz; then
   exit $?
 fi
 
-if [ -f ../shared/vectors/manifest.json ]; then
-  bash fuzz/seed.sh ../shared/vectors
-else
-  echo "fuzz-check: no ../shared/vectors, fuzzing from an empty corpus"
-fi
+bash fuzz/seed.sh testdata/vectors
 
 # Built outside the work tree by default, so a fresh clone on the same machine
 # (CI) reuses the sanitizer build of the dependencies (minutes on 2 cores).

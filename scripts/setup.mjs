@@ -8,7 +8,7 @@
 //   wasm-bindgen-cli at the version Cargo.lock pins for the wasm-bindgen crate
 //   pnpm at the version the root package.json pins, then the JS dependencies
 //   (among them binaryen's wasm-opt, pinned: Debian bookworm's binaryen 108
-//   corrupts wasm-bindgen's externref table, see scripts/build.mjs)
+//   corrupts wasm-bindgen's externref table, see scripts/build/check.mjs)
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

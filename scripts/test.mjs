@@ -5,7 +5,11 @@
 //   2. build    wasm (full and decode-only, each simd + scalar), the SDK
 //               and the CLI
 //      gates    cargo fmt --check, cargo clippy -D warnings (with and without
-//               default features), every package's TypeScript typecheck
+//               default features), every package's TypeScript typecheck, and
+//               nothing read from outside the repository (testdata/ holds it),
+//               no import cycle in the SDK, the dashboard, the tooling
+//      testdata every blob of testdata/vectors and testdata/bench re-encoded by
+//               the reference (bench/reference) where Go >= 1.25 is on PATH
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,
 //               property tests, mutation and hostile-input tests), then the
 //               core's tests in debug builds (overflow checks on), with and
@@ -19,7 +23,7 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, run } from './lib.mjs';
+import { ROOT, output, run } from './lib.mjs';
 
 const started = Date.now();
 const stage = (name) => console.log(`\n== test: ${name} (${Math.round((Date.now() - started) / 1000)} s) ==`);
@@ -28,11 +32,18 @@ stage('setup');
 run('node', ['scripts/setup.mjs']);
 stage('build');
 run('node', ['scripts/build.mjs']);
+run('node', ['scripts/build/test.mjs']); // the build's modules, each on its fixture
 stage('gates');
 run('cargo', ['fmt', '--all', '--check']);
 run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
 run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--no-default-features', '--', '-D', 'warnings']);
 run('pnpm', ['-r', '--if-present', 'typecheck']);
+checkStandalone();
+// The SDK in layers and the dashboard in components: no import cycle (and the check itself tested).
+run('node', ['--test', 'scripts/import-cycles.test.mjs']);
+run('node', ['scripts/import-cycles.mjs', 'packages/mebo/src', 'packages/mebo/cli', 'web-demo/src', 'packages/tooling', 'bench']);
+stage('testdata against the reference');
+await checkTestdata();
 stage('cargo test');
 run('cargo', ['test', '--workspace', '--release']);
 // The core again in debug builds, where integer overflow panics instead of
@@ -46,3 +57,32 @@ if (existsSync(join(ROOT, 'scripts/fuzz-check.sh'))) {
 stage('js tests');
 run('pnpm', ['-r', '--workspace-concurrency=1', 'test']);
 stage(`all passed in ${Math.round((Date.now() - started) / 1000)} s`);
+
+/**
+ * The repository stands alone: no tracked file outside testdata/ names the
+ * folder the data once came from beside the repository root.
+ */
+function checkStandalone() {
+  const pattern = String.raw`\.\./(\.\./)*shared\b|'\.\.', *'shared'`;
+  const hits = output('git', ['grep', '-nE', pattern, '--', '.', ':!testdata']);
+  if (hits) {
+    console.error(`these files read data from outside the repository (use testdata/):\n${hits}`);
+    process.exit(1);
+  }
+}
+
+/**
+ * Every blob of testdata/vectors and testdata/bench is what the reference
+ * writes for its input and options (bench/reference -regenerate), where Go can
+ * build the reference; the tests above hold our code to the same blobs.
+ */
+async function checkTestdata() {
+  // Imported here: the workspace's packages exist only once setup has run.
+  const { buildReference } = await import('mebo-tooling/reference');
+  const reference = buildReference((line) => console.log(line));
+  if (reference.reason) {
+    console.log(`testdata: not re-encoded with the reference here (${reference.reason})`);
+    return;
+  }
+  for (const dir of ['testdata/vectors', 'testdata/bench']) run(reference.binary, ['-regenerate', join(ROOT, dir)]);
+}

@@ -9,11 +9,10 @@
 //
 // R is `rust-native` (target/release/mebo-bench) or `wasm-node` (the SDK's
 // simd build in a Node child process, bench/node-runner.mjs), and
-// `go-reference` where a developer keeps the local, uncommitted harness of
-// the reference (bench/go-reference, built by `npm run demo` into
-// target/go-reference); P is `quick` or `full` (bench/harness.mjs PLANS). The request names nothing else: every
+// `go-reference`, the reference's harness (bench/reference, GOMAXPROCS=1),
+// where `npm run demo` could build it (Go >= 1.25 on PATH); P is `quick` or `full` (mebo-tooling/harness PLANS). The request names nothing else: every
 // command, argument and path below is fixed here, and the runners read only
-// the bench blobs of ../shared/bench, the same ones the page bundles. Anything
+// the bench blobs of testdata/bench, the same ones the page bundles. Anything
 // else is refused: other parameters or values (400), other methods (405), a
 // second run while one is going (409), a peer that is not loopback or a Host /
 // Origin that is not this server (403: no other machine and no other site,
@@ -25,13 +24,12 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { BENCH_DIR } from '../bench/data.mjs';
-import { cpuName } from '../bench/machine.mjs';
+import { BENCH_DIR } from 'mebo-tooling/data';
+import { cpuName } from 'mebo-tooling/machine';
+import { REFERENCE_BINARY as GO_REFERENCE } from 'mebo-tooling/reference';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const NATIVE_BENCH = join(ROOT, 'target/release/mebo-bench');
-/** The reference's timing harness, when a developer has one (never committed; see bench/README.md). */
-export const GO_REFERENCE = join(ROOT, 'target/go-reference/mebo-go-reference');
 
 /** The runtimes the API runs, each a fixed command; `plan` is the only thing the request picks. */
 const RUNNERS = {

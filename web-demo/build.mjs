@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds web-demo/dist/ (gitignored): the page, its two esbuild bundles (the
 // app and the benchmark worker), uPlot's CSS, both wasm builds of the SDK,
-// and data copied from ../shared at build time (never committed here):
+// and data copied from the repository's testdata/ at build time:
 //
 //   samples/       a selection of conformance vectors and bench blobs, with
 //                  samples/index.json (labels, notes, metric names by id)
@@ -18,18 +18,18 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import * as mebo from 'mebo';
-import { configName } from '../bench/harness.mjs';
-import { readNumericInput, sizes as benchSizes } from '../bench/data.mjs';
-import { parseDocument } from '../packages/mebo/dist/document.js';
+import { parseDocument } from 'mebo/document';
+import { readNumericInput, sizes as benchSizes } from 'mebo-tooling/data';
+import { configName } from 'mebo-tooling/harness';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
-const SHARED = process.env.MEBO_SHARED_DIR ?? join(ROOT, '../shared');
+const TESTDATA = join(ROOT, 'testdata');
 const DIST = join(HERE, 'dist');
 const require = createRequire(join(HERE, 'package.json'));
 
 /**
- * The bundled samples: [id, group, source dir under shared/, case name
+ * The bundled samples: [id, group, source dir under testdata/, case name
  * (several: the windows of a set), note]. `real` samples are input files the
  * build encodes with the SDK (config in the case name's place).
  */
@@ -62,15 +62,6 @@ function readJson(path) {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
-function requireShared() {
-  for (const dir of ['vectors', 'bench', 'reference', 'real']) {
-    if (!existsSync(join(SHARED, dir))) {
-      console.error(`web-demo: ${join(SHARED, dir)} is missing (the demo copies its samples from ../shared at build time)`);
-      process.exit(1);
-    }
-  }
-}
-
 /** Metric names by id (16 hex digits) from an input file, when its metrics were started by name. */
 function namesOf(inputPath) {
   const names = {};
@@ -82,23 +73,23 @@ function namesOf(inputPath) {
 
 function copySamples() {
   const manifests = {
-    vectors: readJson(join(SHARED, 'vectors/manifest.json')).cases,
-    bench: readJson(join(SHARED, 'bench/manifest.json')).cases,
+    vectors: readJson(join(TESTDATA, 'vectors/manifest.json')).cases,
+    bench: readJson(join(TESTDATA, 'bench/manifest.json')).cases,
   };
   mkdirSync(join(DIST, 'samples'), { recursive: true });
   const samples = SAMPLES.map(([id, group, source, caseNames, note]) => {
     if (source === 'real') return encodeReal(id, group, caseNames, note);
-    const cases = [caseNames].flat().map((name) => manifests[source].find((x) => x.name === name) ?? fail(`web-demo: no case ${name} in shared/${source}`));
+    const cases = [caseNames].flat().map((name) => manifests[source].find((x) => x.name === name) ?? fail(`web-demo: no case ${name} in testdata/${source}`));
     const files = cases.map((c, i) => {
       const file = cases.length === 1 ? `${id}.mebo` : `${id}-w${i}.mebo`;
-      copyFileSync(join(SHARED, source, c.file), join(DIST, 'samples', file));
+      copyFileSync(join(TESTDATA, source, c.file), join(DIST, 'samples', file));
       return file;
     });
     const c = cases[0];
     const o = c.options;
     const config = c.kind === 'text' ? `text ${o.timestampEncoding}-${o.dataCompression}` : configName(c);
     const label = `${id}: ${config}${cases.length > 1 ? `, set of ${cases.length}` : ''}`;
-    const names = Object.assign({}, ...cases.map((x) => namesOf(join(SHARED, source, x.options.input))));
+    const names = Object.assign({}, ...cases.map((x) => namesOf(join(TESTDATA, source, x.options.input))));
     return { id, label, group, kind: c.kind, files, bytes: cases.reduce((n, x) => n + x.size, 0), note, names };
   });
   writeFileSync(join(DIST, 'samples/index.json'), JSON.stringify({ default: DEFAULT_SAMPLE, samples }));
@@ -107,7 +98,7 @@ function copySamples() {
 
 /** A real series encoded here with the SDK: it ships as input data, not as a blob. */
 function encodeReal(id, group, [inputFile, config], note) {
-  const path = join(SHARED, 'real', inputFile);
+  const path = join(TESTDATA, 'real', inputFile);
   const input = readNumericInput(path);
   const bytes = mebo.encodeNumeric(input.metrics, { config, startTime: input.startTime });
   const file = `${id}.mebo`;
@@ -116,13 +107,13 @@ function encodeReal(id, group, [inputFile, config], note) {
 }
 
 function copyBench() {
-  const cases = readJson(join(SHARED, 'bench/manifest.json')).cases;
+  const cases = readJson(join(TESTDATA, 'bench/manifest.json')).cases;
   const sizes = benchSizes();
   mkdirSync(join(DIST, 'bench'), { recursive: true });
   const out = cases.map((c) => {
     const file = `bench/${basename(c.file)}`;
-    copyFileSync(join(SHARED, 'bench', c.file), join(DIST, file));
-    const bytes = readFileSync(join(SHARED, 'bench', c.file));
+    copyFileSync(join(TESTDATA, 'bench', c.file), join(DIST, file));
+    const bytes = readFileSync(join(TESTDATA, 'bench', c.file));
     const Blob = c.kind === 'text' ? mebo.TextBlob : mebo.NumericBlob;
     const blob = Blob.from(bytes);
     const points = blob.totalPoints;
@@ -132,7 +123,7 @@ function copyBench() {
   const wasm = Object.fromEntries(['simd', 'scalar'].map((v) => [v, readFileSync(require.resolve(`mebo/wasm/mebo_${v}.wasm`)).length]));
   writeFileSync(join(DIST, 'bench/manifest.json'), JSON.stringify({ cases: out, json: sizes.json, arrow: sizes.arrow, wasm }));
   mkdirSync(join(DIST, 'reference'), { recursive: true });
-  for (const f of ['seed-x86.json', 'go-v1.9-epyc.json']) copyFileSync(join(SHARED, 'reference', f), join(DIST, 'reference', f));
+  for (const f of ['seed-x86.json', 'go-v1.9-epyc.json']) copyFileSync(join(TESTDATA, 'reference', f), join(DIST, 'reference', f));
   const results = join(ROOT, 'bench-results.json');
   // Always present (null without a bench run), so the page never requests a missing file.
   if (existsSync(results)) copyFileSync(results, join(DIST, 'bench-results.json'));
@@ -140,13 +131,12 @@ function copyBench() {
   return { blobs: out.length, results: existsSync(results) };
 }
 
-requireShared();
 await mebo.init();
 rmSync(DIST, { recursive: true, force: true });
 mkdirSync(join(DIST, 'wasm'), { recursive: true });
 
 await build({
-  entryPoints: { app: join(HERE, 'src/main.ts'), 'bench-worker': join(HERE, 'src/bench-worker.ts') },
+  entryPoints: { app: join(HERE, 'src/main.ts'), 'bench-worker': join(HERE, 'src/bench/worker.ts') },
   outdir: DIST,
   bundle: true,
   format: 'esm',

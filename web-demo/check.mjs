@@ -14,10 +14,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM, launchChromium } from '../bench/chromium.mjs';
-import { parseDocument } from '../packages/mebo/dist/document.js';
+import { parseDocument } from 'mebo/document';
+import { CHROMIUM, launchChromium } from 'mebo-tooling/chromium';
+import { startServer } from 'mebo-tooling/serve';
 import { NATIVE_BENCH, createBenchApi } from './bench-api.mjs';
-import { startServer } from './serve.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = join(HERE, 'dist');
@@ -88,7 +88,7 @@ try {
   expect(chart !== undefined && chart.colored > 500, `chart canvas ${chart?.width}x${chart?.height} has ${chart?.colored ?? 0} colored pixels`);
   const runtime = await page.textContent('#runtime');
   expect(/wasm (simd|scalar)/.test(runtime ?? ''), `runtime badge: ${runtime}`);
-  // The default sample is the real CO2 series, encoded at build time from ../shared/real.
+  // The default sample is the real CO2 series, encoded at build time from testdata/real.
   const co2Note = await page.textContent('#view-note');
   expect(demo.sample === 'co2' && demo.sourcePoints === 2284 - 59 && /59 NaN values are left out/.test(co2Note ?? ''), `default: the CO2 series, ${demo.sourcePoints} points charted, the 59 missing weeks said (${co2Note?.slice(0, 60)}…)`);
   const co2Name = await page.locator('#metrics tbody tr').first().textContent();
@@ -136,7 +136,7 @@ try {
   await page.waitForFunction(() => globalThis.meboDemo.view !== undefined && globalThis.meboDemo.state === 'charted', null, { timeout: TIMEOUT });
   const zoomed = await page.evaluate(() => globalThis.meboDemo);
   // Independently: the long vector's input points inside the window (bounds in ms, as the SDK rounds them up to µs).
-  const vectors = join(HERE, '../../shared/vectors');
+  const vectors = join(HERE, '../testdata/vectors');
   const longCase = JSON.parse(readFileSync(join(vectors, 'manifest.json'), 'utf8')).cases.find((c) => c.name === 'num-long-delta-none-gorilla-none-notags-le-v2');
   const longInput = parseDocument(JSON.parse(readFileSync(join(vectors, longCase.options.input), 'utf8')));
   const [fromUs, toUs] = [zoomed.view.from, zoomed.view.to].map((ms) => BigInt(Math.ceil(ms * 1000)));

@@ -3,8 +3,8 @@
 // CLI imports the SDK through its public entry, which stays external: the
 // bundle loads dist/index.js beside it rather than a second copy of the SDK.
 // The parser of the vectors' input schema (cli/document.ts) is a module of
-// its own, dist/document.js, that the CLI loads likewise: the workspace's
-// plain-Node scripts (bench/data.mjs, web-demo/build.mjs) import it too.
+// its own, dist/document.js, that the CLI loads likewise; the package exports
+// it as `mebo/document` (the workspace's tooling and demo build import it).
 // Run after build-sdk.mjs (which empties dist/).
 
 import { chmodSync } from 'node:fs';

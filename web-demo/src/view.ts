@@ -40,9 +40,14 @@ export interface Opened {
   free(): void;
 }
 
-/** Text blobs carry magic 0xEB1 in bits 4–15 of the little-endian first word; numeric ones 0xEA1–0xEA3. */
-function isTextBlob(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 && ((bytes[0] | (bytes[1] << 8)) & 0xfff0) === 0xeb10;
+/** The kind a blob's header names; bytes that are no blob open as numeric, whose open then says why. */
+function kindOf(bytes: Uint8Array): 'numeric' | 'text' {
+  return mebo.blobKind(bytes) === 'text' ? 'text' : 'numeric';
+}
+
+/** A metric's name where the blob carries one, else its id. */
+export function metricLabel(m: MetricRow): string {
+  return m.name ?? `0x${m.hex}`;
 }
 
 /** A metric id as the 16 hex digits the vectors use. */
@@ -93,8 +98,8 @@ const msOf = (timestamps: BigInt64Array) => Float64Array.from(timestamps, (t) =>
  */
 export function open(parts: Uint8Array[], label: string, names: Record<string, string>): Opened {
   if (parts.length === 0) throw new Error('nothing to open');
-  const kind = isTextBlob(parts[0]) ? 'text' : 'numeric';
-  if (parts.some((p) => (isTextBlob(p) ? 'text' : 'numeric') !== kind)) throw new Error('a set holds blobs of one kind: these mix numeric and text blobs');
+  const kind = kindOf(parts[0]);
+  if (parts.some((p) => kindOf(p) !== kind)) throw new Error('a set holds blobs of one kind: these mix numeric and text blobs');
   const size = parts.reduce((n, p) => n + p.length, 0);
   const Blob = kind === 'text' ? mebo.TextBlob : mebo.NumericBlob;
 

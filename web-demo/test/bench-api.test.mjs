@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBenchApi, isLoopbackAddress } from '../bench-api.mjs';
-import { startServer } from '../serve.mjs';
+import { startServer } from 'mebo-tooling/serve';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 let server;

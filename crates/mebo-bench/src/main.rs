@@ -1,6 +1,6 @@
 //! `mebo-bench [--quick] [--json FILE] [--bench-dir DIR] [--stream] [--decode-only]`
 //!
-//! Times, on every configuration of `../shared/bench`, opening a blob and
+//! Times, on every configuration of `testdata/bench`, opening a blob and
 //! decoding every metric into columns (`decode`, into reused column buffers), and encoding the bench input
 //! with the configuration's options (`encode`, numeric only). Prints a table
 //! with the reference's decode + Materialize figure for the same blob measured
@@ -10,18 +10,14 @@
 //! measured (the table goes to stderr): the web demo's local API relays them
 //! to the page. `--decode-only` skips the encode rows.
 
-// The vectors' input schema, read by the one Rust parser of it.
-#[path = "../../mebo/tests/common/input.rs"]
-#[allow(dead_code)] // the bench encodes from names, timestamps and values only
-mod input;
-
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use mebo::numeric::{NumericBlob, NumericColumns, NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextBlob, TextColumns};
 use mebo::ByteOrder;
+use mebo_testdata::read_json;
 use serde_json::{json, Value};
 
 struct Timing {
@@ -52,10 +48,6 @@ fn time<F: FnMut()>(samples: usize, mut f: F) -> Timing {
         .collect();
     times.sort_by(f64::total_cmp);
     Timing { median_ns: times[times.len() / 2], min_ns: times[0], runs: samples }
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
 }
 
 /// `num-seed200x250-delta-none-gorilla-none-notags-le-v1` → `delta-none-gorilla-none`
@@ -91,9 +83,8 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..");
-    let bench_dir = flag("--bench-dir").map(PathBuf::from).unwrap_or_else(|| root.join("shared/bench"));
-    let reference = read_json(&root.join("shared/reference/go-v1.9-epyc.json"));
+    let bench_dir = flag("--bench-dir").map(PathBuf::from).unwrap_or_else(mebo_testdata::bench_dir);
+    let reference = read_json(&mebo_testdata::reference_dir().join("go-v1.9-epyc.json"));
     let reference_ns = |name: &str| {
         reference["rows"].as_array().unwrap().iter().find(|r| r["name"] == name).and_then(|r| r["decode_materialize_ns"].as_f64())
     };
@@ -155,7 +146,7 @@ fn main() {
             continue;
         }
 
-        let input = input::read_input_file(&bench_dir.join(case["options"]["input"].as_str().unwrap()));
+        let input = mebo_testdata::read_input_file(&bench_dir.join(case["options"]["input"].as_str().unwrap()));
         let (start, metrics) = (input.start_time, input.metrics);
         let options = encoder_options(case);
         let encode = || {

@@ -11,7 +11,7 @@ use mebo::{DecodeLimits, Error};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsResult, NumericSeries, TextSeries};
-use crate::series;
+use mebo_series as series;
 
 /// Split `bytes` into blobs of `lengths` and open each one.
 fn open_each<B>(
@@ -111,10 +111,10 @@ impl NumericBlobSetHandle {
         js::series(&m.timestamps, Float64Array::from(m.values.as_slice()), m.tags.as_deref())
     }
 
-    /// One metric over every blob, decimated (see `series::decimate`), packed: `[timestampsMs…, values…, sourcePoints]`.
+    /// One metric over every blob, decimated (see `mebo_series::decimate`), packed: `[timestampsMs…, values…, sourcePoints]`.
     pub fn decimate(&self, id: u64, buckets: usize, lttb: bool, from: Option<i64>, to: Option<i64>) -> JsResult<Vec<f64>> {
         let m = check(self.set.materialize_metric(id))?;
-        Ok(series::decimate(&m.timestamps, &m.values, from, to, buckets, js::decimation(lttb)).packed())
+        Ok(js::packed(series::decimate(&m.timestamps, &m.values, from, to, buckets, js::decimation(lttb))))
     }
 
     /// Every metric over every blob, as `decodeAll` columns (ids ascending).

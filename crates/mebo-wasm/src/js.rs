@@ -247,12 +247,22 @@ pub fn series<T: JsCast, S: AsRef<str>>(timestamps: &[i64], values: impl Into<Js
     Ok(JsObject::new().set("timestamps", js_sys::BigInt64Array::from(timestamps)).set("values", values).set("tags", tags).typed())
 }
 
+/// A decimated series as `[timestampsMs…, values…, sourcePoints]`: one
+/// array crosses the boundary instead of an object of two (the SDK splits it
+/// into views).
+pub fn packed(decimated: mebo_series::Decimated) -> Vec<f64> {
+    let mut all = decimated.timestamps_ms;
+    all.extend_from_slice(&decimated.values);
+    all.push(decimated.source_points as f64);
+    all
+}
+
 /// The decimation the SDK asked for (it validates the method's name).
-pub fn decimation(lttb: bool) -> crate::series::Method {
+pub fn decimation(lttb: bool) -> mebo_series::Method {
     if lttb {
-        crate::series::Method::Lttb
+        mebo_series::Method::Lttb
     } else {
-        crate::series::Method::MinMax
+        mebo_series::Method::MinMax
     }
 }
 
@@ -287,6 +297,13 @@ pub(crate) mod tests {
         }
         assert_eq!(union(ts, "Layout"), names(&layouts, Layout::name));
         assert_eq!(union(ts, "ByteOrder"), [mebo::ByteOrder::Little, mebo::ByteOrder::Big].map(super::byte_order_name));
+    }
+
+    #[test]
+    fn a_decimated_series_packs_times_then_values_then_its_source_count() {
+        let d = mebo_series::Decimated { timestamps_ms: vec![1.5, 2.0], values: vec![-0.0, f64::INFINITY], source_points: 9 };
+        let packed = super::packed(d);
+        assert_eq!(packed.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), [1.5, 2.0, -0.0, f64::INFINITY, 9.0].map(f64::to_bits));
     }
 
     #[test]

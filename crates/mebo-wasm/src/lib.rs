@@ -26,7 +26,6 @@ pub mod blob_set;
 mod budget;
 mod js;
 pub mod numeric;
-pub mod series;
 pub mod text;
 
 pub use blob_set::{NumericBlobSetHandle, TextBlobSetHandle};

@@ -8,7 +8,7 @@ use mebo::numeric::{NumericBlob, NumericColumns, NumericMetric};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult, NumericSeries};
-use crate::series::{self, Selection};
+use mebo_series::{self as series, Selection};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_NUMERIC: &str = r#"
@@ -73,8 +73,6 @@ extern "C" {
 #[wasm_bindgen]
 pub struct NumericBlobHandle {
     blob: NumericBlob<'static>,
-    /// Length of the bytes it was opened from (for `sections`).
-    byte_length: usize,
     /// Every metric decoded once by `decodeAllView`, kept until the handle is
     /// freed: JavaScript reads it through views of the module's memory.
     columns: Option<NumericColumns>,
@@ -94,29 +92,24 @@ impl NumericBlobHandle {
     /// The bytes arrive as one copy in wasm memory that the handle keeps.
     pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
-        let byte_length = bytes.len();
-        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned(bytes, &limits))?, byte_length, columns: None })
+        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned(bytes, &limits))?, columns: None })
     }
 
-    /// Where the blob's bytes go, from the header's offsets: `{ total,
+    /// Where the blob's bytes go (the core's `sections()`): `{ total,
     /// header, names, index, sharedTable, timestamps, values, tags }`, each
-    /// payload as `{ bytes, decompressedBytes }` (the open blob checked the
-    /// offsets, so the differences cannot underflow).
+    /// payload as `{ bytes, decompressedBytes }`.
     pub fn sections(&self) -> NumericSections {
-        let h = self.blob.header();
-        let (ts, val, tag) = (h.timestamp_offset as usize, h.value_offset as usize, h.tag_offset as usize);
-        let index_start = h.index_offset as usize;
-        let index_end = index_start + h.metric_count as usize * h.index_kind.entry_size();
+        let s = self.blob.sections();
         let (ts_size, val_size, tag_size) = self.blob.payload_sizes();
         JsObject::new()
-            .set("total", self.byte_length as f64)
-            .set("header", mebo::internals::HEADER_SIZE as f64)
-            .set("names", (index_start - mebo::internals::HEADER_SIZE) as f64)
-            .set("index", (index_end - index_start) as f64)
-            .set("sharedTable", (ts - index_end) as f64)
-            .set("timestamps", js::payload(val - ts, ts_size))
-            .set("values", js::payload(tag - val, val_size))
-            .set("tags", js::payload(self.byte_length - tag, tag_size))
+            .set("total", s.tags.end as f64)
+            .set("header", s.header.len() as f64)
+            .set("names", s.names.len() as f64)
+            .set("index", s.index.len() as f64)
+            .set("sharedTable", s.shared_timestamps.len() as f64)
+            .set("timestamps", js::payload(s.timestamps.len(), ts_size))
+            .set("values", js::payload(s.values.len(), val_size))
+            .set("tags", js::payload(s.tags.len(), tag_size))
             .typed()
     }
 
@@ -151,7 +144,7 @@ impl NumericBlobHandle {
         js::series(&picked.pick(&timestamps), values, tags.as_deref())
     }
 
-    /// The metric decimated for a chart (see `series::decimate`), packed:
+    /// The metric decimated for a chart (see `mebo_series::decimate`), packed:
     /// `[timestampsMs…, values…, sourcePoints]`. Read in place when
     /// `decodeAllView` has decoded the blob (a chart zooming over a blob it
     /// keeps open decodes nothing again), else decoded into reused buffers.
@@ -162,7 +155,7 @@ impl NumericBlobHandle {
                                  // In bounds by construction (the decoder wrote these offsets); `get` all the same, so a slip is empty, not a trap.
             let points = c.offsets.get(index).zip(c.offsets.get(index + 1)).map_or(0..0, |(&a, &b)| a as usize..b as usize);
             let (ts, vs) = (c.timestamps.get(points.clone()).unwrap_or_default(), c.values.get(points).unwrap_or_default());
-            return Ok(series::decimate(ts, vs, from, to, buckets, method).packed());
+            return Ok(js::packed(series::decimate(ts, vs, from, to, buckets, method)));
         }
         let m = self.metric(index)?;
         METRIC_SCRATCH.with_borrow_mut(|(timestamps, values)| {
@@ -171,7 +164,7 @@ impl NumericBlobHandle {
             values.resize(m.len(), 0.0);
             check(m.timestamps_into(timestamps))?;
             check(m.values_into(values))?;
-            let out = series::decimate(timestamps, values, from, to, buckets, method).packed();
+            let out = js::packed(series::decimate(timestamps, values, from, to, buckets, method));
             if values.capacity() > SCRATCH_KEEP_POINTS {
                 *timestamps = Vec::new();
                 *values = Vec::new();

@@ -5,7 +5,7 @@ use mebo::text::{Dictionary, DictionaryColumns, TextBlob, TextColumns, TextMetri
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JoinedStrings, JsObject, JsResult, TextSeries};
-use crate::series::Selection;
+use mebo_series::Selection;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TEXT: &str = r#"
@@ -67,8 +67,6 @@ extern "C" {
 #[wasm_bindgen]
 pub struct TextBlobHandle {
     blob: TextBlob<'static>,
-    /// Length of the bytes it was opened from (for `sections`).
-    byte_length: usize,
 }
 
 crate::accessors::blob_handle_accessors!(TextBlobHandle);
@@ -85,22 +83,20 @@ impl TextBlobHandle {
     /// The bytes arrive as one copy in wasm memory that the handle keeps.
     pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<TextBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
-        let byte_length = bytes.len();
-        Ok(TextBlobHandle { blob: check(TextBlob::open_owned(bytes, &limits))?, byte_length })
+        Ok(TextBlobHandle { blob: check(TextBlob::open_owned(bytes, &limits))? })
     }
 
-    /// Where the blob's bytes go, from the header's offsets: `{ total,
+    /// Where the blob's bytes go (the core's `sections()`): `{ total,
     /// header, names, index, data }`, the data payload as `{ bytes,
-    /// decompressedBytes }` (the open blob checked the offsets).
+    /// decompressedBytes }`.
     pub fn sections(&self) -> TextSections {
-        let h = self.blob.header();
-        let (index, data) = (h.index_offset as usize, h.data_offset as usize);
+        let s = self.blob.sections();
         JsObject::new()
-            .set("total", self.byte_length as f64)
-            .set("header", mebo::internals::HEADER_SIZE as f64)
-            .set("names", (index - mebo::internals::HEADER_SIZE) as f64)
-            .set("index", (data - index) as f64)
-            .set("data", js::payload(self.byte_length - data, self.blob.data_size()))
+            .set("total", s.data.end as f64)
+            .set("header", s.header.len() as f64)
+            .set("names", s.names.len() as f64)
+            .set("index", s.index.len() as f64)
+            .set("data", js::payload(s.data.len(), self.blob.data_size()))
             .typed()
     }
 

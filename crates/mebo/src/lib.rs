@@ -67,5 +67,4 @@ pub mod internals {
     pub use crate::encoding::{decode_timestamps, decode_values, decode_values_two};
     #[cfg(feature = "encode")]
     pub use crate::encoding::{encode_timestamps, encode_values};
-    pub use crate::section::flags::HEADER_SIZE;
 }

@@ -182,3 +182,36 @@ fn layouts_report_what_the_manifest_says() {
         }
     }
 }
+
+/// A u32 header field at `at`, in the byte order bit 1 of the flag word names.
+fn header_u32(blob: &[u8], at: usize) -> usize {
+    let bytes: [u8; 4] = blob[at..at + 4].try_into().unwrap();
+    (if blob[0] & 2 != 0 { u32::from_be_bytes(bytes) } else { u32::from_le_bytes(bytes) }) as usize
+}
+
+#[test]
+fn sections_are_where_the_header_offsets_say() {
+    use mebo::numeric::NumericSections;
+    for c in numeric_cases() {
+        let blob = NumericBlob::open(&c.blob).unwrap();
+        // Read straight from the bytes as docs/FORMAT.md lays them out: 32-byte
+        // entries under magic 0xEA30, else 16.
+        let (index, ts, val, tag) = (header_u32(&c.blob, 16), header_u32(&c.blob, 20), header_u32(&c.blob, 24), header_u32(&c.blob, 28));
+        let entry = if u16::from_le_bytes([c.blob[0], c.blob[1]]) >> 4 == 0xEA3 { 32 } else { 16 };
+        let index_end = index + entry * header_u32(&c.blob, 12);
+        let want = NumericSections {
+            header: 0..32,
+            names: 32..index,
+            index: index..index_end,
+            shared_timestamps: index_end..ts,
+            timestamps: ts..val,
+            values: val..tag,
+            tags: tag..c.blob.len(),
+        };
+        assert_eq!(blob.sections(), want, "{}", c.name);
+        assert_eq!(blob.clone().into_owned().sections(), want, "{}: owned", c.name);
+        assert_eq!(NumericBlob::open_owned(c.blob.clone(), &DecodeLimits::default()).unwrap().sections(), want, "{}: open_owned", c.name);
+        assert_eq!(want.names.is_empty(), !blob.options().metric_names, "{}", c.name);
+        assert_eq!(want.shared_timestamps.is_empty(), blob.options().layout != Layout::V2Shared, "{}", c.name);
+    }
+}

@@ -269,3 +269,23 @@ fn damaged_vectors_fail_cleanly() {
     eprintln!("damaged text blobs: {opened} opened, {refused} refused");
     assert!(refused > 0 && opened > 0, "opened {opened}, refused {refused}");
 }
+
+#[test]
+fn sections_are_where_the_header_offsets_say() {
+    use mebo::text::TextSections;
+    for case in cases() {
+        let b = &case.blob;
+        // Read straight from the bytes as docs/FORMAT.md lays them out.
+        let u32_at = |at: usize| {
+            let bytes: [u8; 4] = b[at..at + 4].try_into().unwrap();
+            (if case.options.byte_order == ByteOrder::Big { u32::from_be_bytes(bytes) } else { u32::from_le_bytes(bytes) }) as usize
+        };
+        let (index, data) = (u32_at(16), u32_at(20));
+        let want = TextSections { header: 0..32, names: 32..index, index: index..data, data: data..b.len() };
+        let blob = TextBlob::open(b).unwrap();
+        assert_eq!(blob.sections(), want, "{}", case.name);
+        assert_eq!(TextBlob::open_owned(b.clone(), &DecodeLimits::default()).unwrap().sections(), want, "{}: open_owned", case.name);
+        assert_eq!(want.index.len(), 16 * blob.len(), "{}", case.name);
+        assert_eq!(want.names.is_empty(), !blob.options().metric_names, "{}", case.name);
+    }
+}

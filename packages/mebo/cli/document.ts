@@ -1,8 +1,7 @@
-// The conformance vectors' input schema (../shared/vectors/README.md), which
+// The conformance vectors' input schema (testdata/vectors/README.md), which
 // `mebo decode --exact` prints and `mebo encode` reads, to typed columns. The
 // one parser of it in JavaScript: the CLI and the SDK's tests import this
-// file; the bench and the demo build, plain Node, import its build,
-// dist/document.js (build-cli.mjs). No SDK import, so it loads without wasm.
+// file; the package exports its build as `mebo/document` (build-cli.mjs). No SDK import, so it loads without wasm.
 // Values are kept by their bits (NaN payloads, -0), timestamps over the whole
 // int64 range.
 

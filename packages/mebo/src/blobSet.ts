@@ -7,7 +7,7 @@ import * as args from './args.js';
 import type { JoinedStrings, NumericColumns, RawSeries, RawTextColumns } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { metricId } from './hash.js';
-import { ready } from './init.js';
+import { ready } from './module.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { Owned } from './owned.js';
 import { splitOptionalStrings, splitStrings } from './strings.js';

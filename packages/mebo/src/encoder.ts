@@ -4,7 +4,7 @@
 
 import * as args from './args.js';
 import { call, invalidArgument, MeboError } from './errors.js';
-import { ready } from './init.js';
+import { ready } from './module.js';
 import { defaultStartTime } from './options.js';
 import { Owned, type Freeable } from './owned.js';
 

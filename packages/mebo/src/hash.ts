@@ -1,7 +1,7 @@
 import { metricId as coreMetricId } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import { call } from './errors.js';
-import { ready } from './init.js';
+import { ready } from './module.js';
 
 /** The id of a metric name, as blobs store it: xxHash64 of the UTF-8 bytes, seed 0. */
 export function metricId(name: string): bigint {

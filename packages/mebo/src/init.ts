@@ -1,23 +1,19 @@
-// Loading the WebAssembly module. One glue (bundled into dist/index.js) serves
-// both builds. The glue is generated without a default module URL, so
-// bundlers see just the two URLs of ./wasm-location.ts; it is always handed a
-// compiled module. `mebo/decode` (dist/decode.js) is this same code bundled
+// Loading the WebAssembly module: the SDK's top layer, above the blobs it
+// self-checks with (simd-check.ts); the state it sets lives in module.ts, the
+// bottom layer. One glue (bundled into dist/index.js) serves both builds. The
+// glue is generated without a default module URL, so bundlers see just the
+// two URLs of ./wasm-location.ts; it is always handed a compiled module. `mebo/decode` (dist/decode.js) is this same code bundled
 // with the decode-only builds' glue and their URLs (build-sdk.mjs).
 
-import instantiateGlue, {
-  __wbg_reset as forgetGlueInstance,
-  initSync as instantiateGlueSync,
-  memoryBudget,
-  setMemoryBudget,
-} from '../wasm/mebo_wasm.js';
+import instantiateGlue, { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
 import { describe } from './args.js';
-import { liveHandles } from './owned.js';
+import { applyMemoryBudget, instance, memoryInfo, setMaxMemoryBytes, type WasmInfo, type WasmVariant } from './module.js';
 import { simdMismatch } from './simd-check.js';
 import { wasmLocation } from './wasm-location.js';
 
-/** The two builds shipped in `wasm/`: with WebAssembly SIMD (simd128) and without. */
-export type WasmVariant = 'simd' | 'scalar';
+export { isInitialized, memoryInfo, wasmInfo, wasmMemoryBytes, wasmVariant } from './module.js';
+export type { MemoryInfo, WasmInfo, WasmVariant } from './module.js';
 
 /**
  * `WebAssembly.Module` where the consumer's TypeScript lib declares it (DOM,
@@ -53,53 +49,13 @@ export interface InitOptions {
   /**
    * The module's memory budget: the most bytes its heap may hold at once,
    * over every blob, set and encoder alive (default `DEFAULT_MAX_MEMORY_BYTES`,
-   * 1 GiB; at most 4 GiB, what wasm32 can address). Checked before each
-   * allocation: a call that would pass it throws `OUT_OF_MEMORY` and leaves
-   * every object usable. Also `setMaxMemoryBytes()`.
+   * 1 GiB; at most 2**32). Checked before each allocation: a call that would
+   * pass it throws `OUT_OF_MEMORY` and leaves every object usable. Also
+   * `setMaxMemoryBytes()`; `memoryInfo()` reads it back.
    */
   maxMemoryBytes?: number;
 }
 
-/** The default of `InitOptions.maxMemoryBytes`: 1 GiB. */
-export const DEFAULT_MAX_MEMORY_BYTES = 2 ** 30;
-/** The budget every instance gets (kept across `reset()`). */
-let maxMemoryBytes = DEFAULT_MAX_MEMORY_BYTES;
-
-/** Set the module's memory budget (see `InitOptions.maxMemoryBytes`); applies to the next allocation. */
-export function setMaxMemoryBytes(bytes: number): void {
-  maxMemoryBytes = budgetArg(bytes);
-  if (loaded) setMemoryBudget(maxMemoryBytes);
-}
-
-function budgetArg(bytes: unknown): number {
-  if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0 || bytes > 2 ** 32) {
-    throw new MeboError('INVALID_ARGUMENT', `maxMemoryBytes must be an integer from 0 to 2**32, got ${describe(bytes)}`);
-  }
-  return bytes;
-}
-
-/** Which build runs, and what the simd self-check found. */
-export interface WasmInfo {
-  variant: WasmVariant | undefined;
-  /** `'passed'`, `'failed'` (then `variant` is `'scalar'` and `reason` says why), or `'not run'` (a build chosen by the caller, or no simd128). */
-  simdCheck: 'passed' | 'failed' | 'not run';
-  reason?: string;
-}
-
-interface Loaded {
-  variant: WasmVariant | undefined;
-  memory: WebAssembly.Memory;
-  /** Kept to instantiate anew on `reset()`. */
-  module: WebAssembly.Module;
-}
-
-let loaded: Loaded | undefined;
-let simdCheck: Pick<WasmInfo, 'simdCheck' | 'reason'> = { simdCheck: 'not run' };
-/** The largest linear memory any instance of this realm reached, and how often `reset()` replaced one. */
-let peakBytes = 0;
-let resets = 0;
-/** `reset()` is replacing the instance: calls until it settles get NOT_INITIALIZED, saying so. */
-let resetting = false;
 let loading: Promise<void> | undefined;
 /** The glue's async instantiation is under way: a sync one now would make a second instance. */
 let instantiating = false;
@@ -118,7 +74,7 @@ export function init(options: InitOptions = {}): Promise<void> {
       return Promise.reject(error);
     }
   }
-  if (loaded) return Promise.resolve();
+  if (instance.loaded) return Promise.resolve();
   loading ??= load(options).catch((error: unknown) => {
     loading = undefined; // a failed load may be retried
     throw error;
@@ -132,58 +88,12 @@ export function init(options: InitOptions = {}): Promise<void> {
  * prefer `init` there).
  */
 export function initSync(source: WasmModule | ArrayBuffer | ArrayBufferView, variant?: WasmVariant): void {
-  if (loaded) return;
+  if (instance.loaded) return;
   if (instantiating) throw new MeboError('WASM_LOAD', 'init() is instantiating the module: await it instead of calling initSync()');
   const module = loadError(() => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source as BufferSource)));
   const exports = loadError(() => instantiateGlueSync({ module }), 'instantiating');
-  loaded = { variant, memory: exports.memory, module };
-  setMemoryBudget(maxMemoryBytes);
-}
-
-export function isInitialized(): boolean {
-  return loaded !== undefined;
-}
-
-/** The build in use and the simd self-check's finding (see `InitOptions.simdCheck`). */
-export function wasmInfo(): WasmInfo {
-  return { variant: loaded?.variant, ...simdCheck };
-}
-
-/** The build in use, when known (`undefined` before init, or for a module passed without `variant`). */
-export function wasmVariant(): WasmVariant | undefined {
-  return loaded?.variant;
-}
-
-/** Current size of the module's linear memory in bytes (it grows, never shrinks; `reset()` gives it back). */
-export function wasmMemoryBytes(): number {
-  ready();
-  return loaded!.memory.buffer.byteLength;
-}
-
-/** What the module holds, for a dashboard or a service's metrics. */
-export interface MemoryInfo {
-  /** Linear memory now, in bytes. */
-  memoryBytes: number;
-  /** The most linear memory any instance reached since the page or process started. */
-  peakMemoryBytes: number;
-  /** SDK objects (blobs, sets, encoders) neither freed nor garbage-collected: each keeps `reset()` waiting. */
-  liveHandles: number;
-  /** Times `reset()` replaced the instance. */
-  resets: number;
-  /** The memory budget (`InitOptions.maxMemoryBytes`), in bytes. */
-  maxMemoryBytes: number;
-  /** Bytes the module's heap holds now (what the budget counts). */
-  heapBytes: number;
-  /** The most bytes this instance's heap held. */
-  peakHeapBytes: number;
-}
-
-export function memoryInfo(): MemoryInfo {
-  ready();
-  const memoryBytes = loaded!.memory.buffer.byteLength;
-  peakBytes = Math.max(peakBytes, memoryBytes);
-  const [budget, heapBytes, peakHeapBytes] = memoryBudget();
-  return { memoryBytes, peakMemoryBytes: peakBytes, liveHandles: liveHandles(), resets, maxMemoryBytes: budget!, heapBytes: heapBytes!, peakHeapBytes: peakHeapBytes! };
+  instance.loaded = { variant, memory: exports.memory, module };
+  applyMemoryBudget();
 }
 
 export interface ResetOptions {
@@ -211,25 +121,16 @@ export async function reset(options: ResetOptions = {}): Promise<boolean> {
     throw new MeboError('LIVE_HANDLES', `reset() needs every blob, set and encoder freed first: ${alive} still alive (memoryInfo().liveHandles)`);
   }
   if (memoryBytes <= aboveBytes) return false;
-  const { module, variant } = loaded!;
-  loaded = undefined;
-  resetting = true;
+  const { module, variant } = instance.loaded!;
+  instance.loaded = undefined;
+  instance.resetting = true;
   forgetGlueInstance();
   // init() meanwhile waits for the new instance; after a failure it may load again.
-  loading = instantiate(module, variant).finally(() => (resetting = false));
+  loading = instantiate(module, variant).finally(() => (instance.resetting = false));
   loading.catch(() => (loading = undefined));
   await loading;
-  resets++;
+  instance.resets++;
   return true;
-}
-
-/**
- * @internal The module's linear memory (its buffer changes when the memory
- * grows). Typed structurally: consumers' TypeScript may have no WebAssembly lib.
- */
-export function wasmMemory(): { readonly buffer: ArrayBuffer } {
-  ready();
-  return loaded!.memory;
 }
 
 /** True when the host accepts WebAssembly SIMD (simd128). */
@@ -238,14 +139,6 @@ export function simdSupported(): boolean {
     return WebAssembly.validate(SIMD_PROBE);
   } catch {
     return false;
-  }
-}
-
-/** @internal Throws NOT_INITIALIZED unless the module is instantiated. */
-export function ready(): void {
-  if (!loaded) {
-    if (resetting) throw new MeboError('NOT_INITIALIZED', 'mebo is resetting its memory: await reset() before this call');
-    throw new MeboError('NOT_INITIALIZED', 'mebo is not initialized: call `await init()` (or `initSync(module)`) first');
   }
 }
 
@@ -265,9 +158,9 @@ async function load(options: InitOptions): Promise<void> {
   await instantiate(await compile(defaultLocation(variant)), variant);
   if (requested !== undefined || variant !== 'simd' || options.simdCheck === false) return;
   const reason = options.simdCheck === 'fail' ? 'simulated by init({ simdCheck: "fail" })' : simdMismatch();
-  simdCheck = reason === undefined ? { simdCheck: 'passed' } : { simdCheck: 'failed', reason };
+  instance.simdCheck = reason === undefined ? { simdCheck: 'passed' } : { simdCheck: 'failed', reason };
   if (reason === undefined) return;
-  loaded = undefined;
+  instance.loaded = undefined;
   forgetGlueInstance();
   await instantiate(await compile(defaultLocation('scalar')), 'scalar');
 }
@@ -338,12 +231,12 @@ function toUrl(text: string): URL | undefined {
 
 /** Asynchronous instantiation: browsers cap synchronous instantiation on the main thread by module size. */
 async function instantiate(module: WebAssembly.Module, variant: WasmVariant | undefined): Promise<void> {
-  if (loaded) return; // initSync() finished while this module was being fetched or compiled
+  if (instance.loaded) return; // initSync() finished while this module was being fetched or compiled
   instantiating = true;
   try {
     const exports = await loadError(() => instantiateGlue({ module_or_path: module }), 'instantiating');
-    loaded = { variant, memory: exports.memory, module };
-    setMemoryBudget(maxMemoryBytes);
+    instance.loaded = { variant, memory: exports.memory, module };
+  applyMemoryBudget();
   } finally {
     instantiating = false;
   }

@@ -2,7 +2,7 @@ import { blobKind as coreBlobKind } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import type { BlobKind } from './boundary.js';
 import { call } from './errors.js';
-import { ready } from './init.js';
+import { ready } from './module.js';
 
 export type { BlobKind } from './boundary.js';
 

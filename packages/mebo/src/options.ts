@@ -6,7 +6,7 @@
 import * as args from './args.js';
 import type { DecodeLimits } from './boundary.js';
 import { call } from './errors.js';
-import { ready } from './init.js';
+import { ready } from './module.js';
 import { defaultDecodeLimits as coreDefaultDecodeLimits } from '../wasm/mebo_wasm.js';
 
 export type { ByteOrder, Compression, DecodeLimits, Layout, TimestampEncoding, ValueEncoding } from './boundary.js';

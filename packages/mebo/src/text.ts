@@ -5,7 +5,7 @@ import * as args from './args.js';
 import { BlobReader, type BlobHandle } from './blob.js';
 import type { JoinedStrings, RawSeries, RawTextColumns, TextBlobOptions, TextSections } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
-import { ready } from './init.js';
+import { ready } from './module.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { splitOptionalStrings, splitStrings } from './strings.js';
 import { timeBound, type TimeBound } from './series.js';

@@ -1,8 +1,8 @@
 // Size budgets of the shipped WebAssembly (issue 14): gzip -9 of each build,
 // in kB of 1000 bytes. To see what the bytes go to: `twiggy top -n 30` and
 // `twiggy dominators` on target/wasm-bindgen/<variant>/*_bg.wasm (wasm-bindgen's
-// output, with names); what was done about them is in scripts/build.mjs
-// (exports stripped, zstd's C at -Os) and crates/mebo/src/order.rs.
+// output, with names); what was done about them is in scripts/build/
+// (exports.mjs: exports stripped; variants.mjs: zstd's C at -Os) and crates/mebo/src/order.rs.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

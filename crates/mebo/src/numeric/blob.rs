@@ -2,6 +2,7 @@
 //! decompresses each payload once; metrics are then decoded on demand.
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::Arc;
 
 use crate::byte_order::ByteOrder;
@@ -62,6 +63,28 @@ pub struct NumericOptions {
     pub metric_names: bool,
 }
 
+/// Where each section of a numeric blob lies in the bytes it was opened
+/// from, in blob order: the ranges are adjacent and the last ends at the
+/// blob's length. An absent section (names, shared-timestamp table, tags) is
+/// an empty range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NumericSections {
+    /// The fixed-size header.
+    pub header: Range<usize>,
+    /// The metric-names payload.
+    pub names: Range<usize>,
+    /// The metric index.
+    pub index: Range<usize>,
+    /// The shared-timestamp table (layout v2-shared).
+    pub shared_timestamps: Range<usize>,
+    /// The timestamp payload, as stored (compressed or not).
+    pub timestamps: Range<usize>,
+    /// The value payload, as stored.
+    pub values: Range<usize>,
+    /// The tag payload, as stored.
+    pub tags: Range<usize>,
+}
+
 /// An opened numeric blob, borrowing the bytes it was opened from.
 #[derive(Debug, Clone)]
 pub struct NumericBlob<'a> {
@@ -78,6 +101,8 @@ pub struct NumericBlob<'a> {
     values: Payload<'a>,
     tags: Payload<'a>,
     total_points: usize,
+    /// Length of the bytes it was opened from (where the tag payload ends).
+    byte_length: usize,
 }
 
 impl<'a> NumericBlob<'a> {
@@ -196,7 +221,7 @@ impl<'a> NumericBlob<'a> {
             return Err(Error::InvalidHeader { detail: "v2 index is not sorted by metric id".into() });
         }
 
-        Ok(NumericBlob { header, keys, entries, timestamp_source, timestamps, values, tags, total_points })
+        Ok(NumericBlob { header, keys, entries, timestamp_source, timestamps, values, tags, total_points, byte_length: bytes.len() })
     }
 
     /// The blob's start time, i64 microseconds.
@@ -283,6 +308,25 @@ impl<'a> NumericBlob<'a> {
             values: own(self.values),
             tags: own(self.tags),
             total_points: self.total_points,
+            byte_length: self.byte_length,
+        }
+    }
+
+    /// Where each section lies in the bytes the blob was opened from, from
+    /// the header's offsets (which `open` checked).
+    pub fn sections(&self) -> NumericSections {
+        let h = &self.header;
+        let index = h.index_offset as usize;
+        let index_end = index + h.metric_count as usize * h.index_kind.entry_size();
+        let (ts, val, tag) = (h.timestamp_offset as usize, h.value_offset as usize, h.tag_offset as usize);
+        NumericSections {
+            header: 0..HEADER_SIZE,
+            names: HEADER_SIZE..index,
+            index: index..index_end,
+            shared_timestamps: index_end..ts,
+            timestamps: ts..val,
+            values: val..tag,
+            tags: tag..self.byte_length,
         }
     }
 

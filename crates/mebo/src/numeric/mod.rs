@@ -19,7 +19,7 @@ mod encoder;
 #[cfg(feature = "encode")]
 pub use crate::registry::MAX_METRICS;
 pub use crate::section::numeric_header::{IndexKind, NumericHeader};
-pub use blob::{NumericBlob, NumericMetric, NumericOptions};
+pub use blob::{NumericBlob, NumericMetric, NumericOptions, NumericSections};
 pub use columns::NumericColumns;
 #[cfg(feature = "encode")]
 pub use encoder::{NumericEncoder, NumericEncoderOptions};

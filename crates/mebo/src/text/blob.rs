@@ -9,6 +9,7 @@
 //! just the calls that return it.
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::Arc;
 
 use crate::compress::decompress;
@@ -31,6 +32,21 @@ struct Span {
     end: usize,
 }
 
+/// Where each section of a text blob lies in the bytes it was opened from,
+/// in blob order: the ranges are adjacent and the last ends at the blob's
+/// length. Without metric names, `names` is empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextSections {
+    /// The fixed-size header.
+    pub header: Range<usize>,
+    /// The metric-names payload.
+    pub names: Range<usize>,
+    /// The metric index.
+    pub index: Range<usize>,
+    /// The data payload (rows of every metric), as stored.
+    pub data: Range<usize>,
+}
+
 /// An opened text blob. Strings borrow from the blob bytes when the data
 /// payload is uncompressed, else from the one decompressed copy held here.
 #[derive(Debug, Clone)]
@@ -41,6 +57,8 @@ pub struct TextBlob<'a> {
     spans: Vec<Span>,
     data: Payload<'a>,
     total_points: usize,
+    /// Length of the bytes it was opened from (where the data payload ends).
+    byte_length: usize,
 }
 
 impl<'a> TextBlob<'a> {
@@ -144,7 +162,14 @@ impl<'a> TextBlob<'a> {
             return Err(Error::CountMismatch { what: "text data payload bytes", expected: data_size, actual: data.len() });
         }
 
-        Ok(TextBlob { header, keys: MetricKeys::new(ids, names)?, spans, data: Payload::from(data), total_points: total_points as usize })
+        Ok(TextBlob {
+            header,
+            keys: MetricKeys::new(ids, names)?,
+            spans,
+            data: Payload::from(data),
+            total_points: total_points as usize,
+            byte_length: bytes.len(),
+        })
     }
 
     /// Open a blob from bytes it then holds, as [`open_with_limits`]: a data
@@ -171,6 +196,7 @@ impl<'a> TextBlob<'a> {
             spans: self.spans,
             data: own(self.data),
             total_points: self.total_points,
+            byte_length: self.byte_length,
         }
     }
 
@@ -212,6 +238,13 @@ impl<'a> TextBlob<'a> {
     /// Points over all metrics.
     pub fn total_points(&self) -> usize {
         self.total_points
+    }
+
+    /// Where each section lies in the bytes the blob was opened from, from
+    /// the header's offsets (which `open` checked).
+    pub fn sections(&self) -> TextSections {
+        let (index, data) = (self.header.index_offset as usize, self.header.data_offset as usize);
+        TextSections { header: 0..HEADER_SIZE, names: HEADER_SIZE..index, index: index..data, data: data..self.byte_length }
     }
 
     /// Uncompressed size of the data payload.

@@ -21,7 +21,7 @@ mod rows;
 #[cfg(feature = "encode")]
 pub use crate::registry::MAX_METRICS;
 pub use crate::section::text_header::{TextHeader, TextOptions};
-pub use blob::{TextBlob, TextMetric};
+pub use blob::{TextBlob, TextMetric, TextSections};
 pub use columns::{StringColumn, TextColumns};
 pub use dictionary::{Dictionary, DictionaryColumns};
 #[cfg(feature = "encode")]

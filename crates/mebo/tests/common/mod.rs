@@ -2,21 +2,13 @@
 //! Test-only helpers: read the conformance vectors without the blob API, so each
 //! codec can be checked against real reference bytes on its own.
 
-use std::path::PathBuf;
-
 use mebo::ByteOrder;
-
-/// `../shared/vectors` beside the repository root.
-pub fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
-}
 
 pub fn read_blob(case: &str) -> Vec<u8> {
     std::fs::read(vectors_dir().join("blobs").join(format!("{case}.mebo"))).expect("vector blob")
 }
 
-mod input;
-pub use input::{read_input_file, Input};
+pub use mebo_testdata::{read_input_file, vectors_dir, Input};
 
 pub fn read_input(dataset: &str) -> Input {
     read_input_file(&vectors_dir().join("inputs").join(format!("{dataset}.json")))
@@ -80,9 +72,7 @@ pub fn v1_columns(blob: &[u8]) -> (ByteOrder, Vec<RawColumns>) {
 
 #[allow(dead_code)]
 pub fn manifest() -> Vec<serde_json::Value> {
-    let text = std::fs::read_to_string(vectors_dir().join("manifest.json")).expect("manifest");
-    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    v["cases"].as_array().unwrap().clone()
+    mebo_testdata::manifest(&vectors_dir())
 }
 
 #[test]

@@ -1,4 +1,4 @@
-// The conformance vectors (../shared/vectors beside the repository root),
+// The conformance vectors (testdata/vectors in the repository),
 // read with Node only: the expected data never goes through the SDK.
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ function findRepoRoot(from: string): string {
 
 export const REPO_ROOT = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
 export const PACKAGE_ROOT = join(REPO_ROOT, 'packages/mebo');
-export const VECTORS = join(REPO_ROOT, '..', 'shared', 'vectors');
+export const VECTORS = join(REPO_ROOT, 'testdata', 'vectors');
 
 export interface CaseOptions {
   timestampEncoding: 'raw' | 'delta' | 'deltapacked';

@@ -34,29 +34,12 @@ struct Case {
 
 /// Metric ids and values of an input file (vectors or bench schema).
 fn read_values(path: &Path) -> Vec<(u64, Vec<f64>)> {
-    let text = std::fs::read_to_string(path).expect("input file");
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    json["metrics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| {
-            let id = u64::from_str_radix(m["id"].as_str().unwrap(), 16).unwrap();
-            let values = m["values"]
-                .as_array()
-                .map(|a| a.iter().map(|s| f64::from_bits(u64::from_str_radix(s.as_str().unwrap(), 16).unwrap())).collect())
-                .unwrap_or_default();
-            (id, values)
-        })
-        .collect()
+    mebo_testdata::read_input_file(path).metrics.into_iter().map(|m| (m.id, m.values)).collect()
 }
 
 /// The ALP cases with a v1 layout and no codec, from a manifest.
 fn cases_in(dir: &Path) -> Vec<Case> {
-    let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).expect("manifest")).unwrap();
-    manifest["cases"]
-        .as_array()
-        .unwrap()
+    mebo_testdata::manifest(dir)
         .iter()
         .filter(|c| {
             let o = &c["options"];
@@ -76,8 +59,7 @@ fn cases_in(dir: &Path) -> Vec<Case> {
 
 fn all_cases() -> Vec<Case> {
     let mut cases = cases_in(&vectors_dir());
-    let bench = vectors_dir().join("../bench");
-    cases.extend(cases_in(&bench));
+    cases.extend(cases_in(&mebo_testdata::bench_dir()));
     assert!(cases.len() >= 33, "expected every ALP v1 none-none case, found {}", cases.len());
     cases
 }

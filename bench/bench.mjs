@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// `npm run bench`: decode and encode speed of mebo on every configuration of
+// testdata/bench, in one run, across runtimes:
+//
+//   rust-native           target/release/mebo-bench (crates/mebo-bench)
+//   go-reference          the reference, mebo Go v1.9.0, decode + Materialize (bench/reference; needs Go >= 1.25)
+//   wasm-node             the SDK in Node: NumericBlob.from + decodeAll + free (simd build)
+//   wasm-node-scalar      the same with the scalar build (own process: init is once per process)
+//   wasm-chromium         the same in headless Debian Chromium (playwright-core, page on 127.0.0.1)
+//   wasm-chromium-scalar  the same with the scalar build
+//   json, arrow           JSON.parse / apache-arrow reads of the same data into typed arrays
+//
+// plus encode (rust-native, wasm-node) of every numeric configuration, sizes
+// (blob vs JSON vs Arrow), the wasm binary sizes (full and decode-only), and
+// the targets as PASS / MISS lines. Writes bench-results.json at the root.
+//
+//   node bench/bench.mjs [--quick] [--rounds N] [--only RUNTIME,...] [--build] [--out FILE]
+//
+// --quick   few samples, one round (a smoke run; figures are not for reporting)
+// --rounds  run every runtime N times in turn (default 3; 1 with --quick) and keep
+//           each row's median over the rounds: other jobs' load drifts over all runtimes
+// --only    run only these runtimes (rust-native, go-reference, wasm-node,
+//           wasm-node-scalar, wasm-chromium, baselines)
+// --build   rebuild the wasm and the SDK first (default: only when missing)
+//
+// Ratios against the reference are taken against its timing in this run when
+// Go is available, and also against testdata/reference/go-v1.9-epyc.json.
+//
+// This file parses the arguments and builds what the runs need; bench/run.mjs
+// runs the rounds, bench/report.mjs prints the tables, bench/targets.mjs
+// judges the targets.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, getPriority, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { printReport } from './report.mjs';
+import { runRounds, withReferences } from './run.mjs';
+import { printBounds, targetsFor } from './targets.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const valueOf = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const only = valueOf('--only')?.split(',');
+const wants = (runtime) => !only || only.includes(runtime);
+const outFile = valueOf('--out') ?? join(ROOT, 'bench-results.json');
+const log = (line) => process.stderr.write(`${line}\n`);
+
+/** Run a command, its output on stderr (stdout is the report); exit when it fails. */
+function run(command, args, options = {}) {
+  log(`$ ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: ['ignore', 2, 2], cwd: ROOT, ...options });
+  if (result.status !== 0) {
+    log(`${command} failed: ${result.error?.message ?? `exit ${result.status ?? result.signal}`}`);
+    process.exit(1);
+  }
+}
+
+// ---------------------------------------------------------------- prerequisites
+
+if (!existsSync(join(ROOT, 'bench/node_modules/mebo-tooling')) || !existsSync(join(ROOT, 'node_modules/.pnpm'))) {
+  run(process.execPath, [join(ROOT, 'scripts/setup.mjs')]);
+}
+const sdkBuilt = ['packages/mebo/wasm/mebo_simd.wasm', 'packages/mebo/wasm/mebo_scalar.wasm', 'packages/mebo/wasm/mebo_decode_simd.wasm', 'packages/mebo/wasm/mebo_decode_scalar.wasm', 'packages/mebo/dist/index.js', 'packages/mebo/dist/document.js'].every(
+  (file) => existsSync(join(ROOT, file)),
+);
+if (argv.includes('--build') || !sdkBuilt) run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
+
+// Imported after setup: these resolve apache-arrow, esbuild and playwright-core from bench/.
+const { BENCH_DIR, REFERENCE_DIR, manifest, readJson, sizes: benchSizes } = await import('mebo-tooling/data');
+const { configName } = await import('mebo-tooling/harness');
+const { commandOutput: output, cpuName } = await import('mebo-tooling/machine');
+const { buildReference } = await import('mebo-tooling/reference');
+
+const tmp = mkdtempSync(join(tmpdir(), 'mebo-bench-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+const startLoad = loadavg();
+if (startLoad[0] > cpus().length * 0.75) {
+  log(`bench: load average ${startLoad.map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores: other jobs are running, figures will be noisy`);
+}
+
+
+// ---------------------------------------------------------------- runs
+
+const machine = {
+  cpu: cpuName(),
+  cores: cpus().length,
+  node: process.version,
+  rustc: output('rustc', ['--version'])?.trim(),
+  chromium: undefined,
+  date: new Date().toISOString(),
+  plan: quick ? 'quick' : 'full',
+  load_average_start: startLoad.map((l) => Number(l.toFixed(2))),
+};
+
+const rounds = Number(valueOf('--rounds') ?? (quick ? 1 : 3));
+machine.rounds = rounds;
+machine.nice = getPriority();
+if (wants('rust-native')) run('cargo', ['build', '--release', '-p', 'mebo-bench']);
+// The reference (bench/reference, GOMAXPROCS=1) is timed in this run wherever Go >= 1.25 is on PATH.
+const reference = wants('go-reference') ? buildReference(log) : { reason: 'not asked for (--only)' };
+if (reference.reason && wants('go-reference')) log(`bench: the reference is NOT timed in this run (${reference.reason}): the recorded figures of testdata/reference stand in`);
+machine.go = reference.go;
+machine.reference = reference.binary ? 'timed in this run (bench/reference, GOMAXPROCS=1)' : `not timed in this run (${reference.reason}); recorded figures stand in`;
+const goBinary = reference.binary;
+
+const { rows, breakdown, chromium } = await runRounds({ rounds, quick, wants, goBinary, benchDir: BENCH_DIR, tmp, log });
+machine.chromium = chromium.version;
+machine.load_average_end = loadavg().map((l) => Number(l.toFixed(2)));
+machine.wasm_opt = findWasmOpt()?.version;
+
+const results = withReferences(rows, {
+  cases: manifest(),
+  goRows: readJson(join(REFERENCE_DIR, 'go-v1.9-epyc.json')).rows,
+  seed: readJson(join(REFERENCE_DIR, 'seed-x86.json')),
+  configName,
+});
+
+// ---------------------------------------------------------------- sizes
+
+const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
+const measuredSizes = benchSizes();
+const sizes = { ...measuredSizes, blobs: measuredSizes.blobs.map(({ kind, ...s }) => ({ ...s, seed_x86: results.seed.sizes_250pts[s.config] })) };
+const wasm = wasmSizes();
+
+// ---------------------------------------------------------------- report and targets
+
+printReport(results, { machine, quick, rounds, breakdown, sizes, wasm });
+
+const targets = targetsFor(results, 'median_ns');
+const targetsMin = targetsFor(results, 'min_ns');
+console.log('');
+console.log('targets, on the medians:');
+for (const t of targets) console.log(t.line);
+console.log('');
+console.log('the same in-run comparisons on each row\'s least-disturbed sample (min):');
+for (const t of targetsMin) console.log(t.line);
+if (chromium.crossOriginIsolated === false) console.log('note: the Chromium page was not cross-origin isolated (100 µs timer)');
+printBounds(results, breakdown);
+
+writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, breakdown, sizes, wasm, targets: targets.map(({ line, ...t }) => t), targets_min: targetsMin.map(({ line, ...t }) => t) }, null, 1)}\n`);
+log(`bench: wrote ${rows.length} rows to ${outFile}`);
+
+// ---------------------------------------------------------------- helpers
+
+/** binaryen's wasm-opt: the workspace's pinned npm build, else PATH (as scripts/build.mjs). */
+function findWasmOpt() {
+  for (const command of [join(ROOT, 'node_modules/.bin/wasm-opt'), 'wasm-opt']) {
+    const version = output(command, ['--version']);
+    if (version !== undefined) return { command, version: version.trim() };
+  }
+  return undefined;
+}
+
+/**
+ * Sizes of the shipped builds: the full module and the decode-only one
+ * (`mebo/decode`, built and checked for encoder exports by scripts/build.mjs).
+ */
+function wasmSizes() {
+  const entry = (name, bytes, note) => ({ name, bytes: bytes.length, gzip: gz(bytes), note });
+  const read = (file) => readFileSync(join(ROOT, 'packages/mebo/wasm', file));
+  const list = ['simd', 'scalar'].map((v) => entry(`full, ${v}`, read(`mebo_${v}.wasm`)));
+  const full = list[0];
+  for (const v of ['simd', 'scalar']) {
+    const bytes = read(`mebo_decode_${v}.wasm`);
+    list.push(entry(`decode-only, ${v}`, bytes, `mebo/decode; ${((1 - bytes.length / full.bytes) * 100).toFixed(0)}% smaller raw, ${((1 - gz(bytes) / full.gzip) * 100).toFixed(0)}% gzipped than full simd`));
+  }
+  return list;
+}

@@ -1,0 +1,128 @@
+// The printed report of `npm run bench`: every row, the decode matrix, the
+// breakdown, decimation, the worker pool, sizes and the wasm binaries.
+
+export const us = (ns) => (ns === undefined ? '-' : (ns / 1e3).toFixed(1));
+export const ratio = (x) => (x === undefined || !Number.isFinite(x) ? '-' : `${x.toFixed(2)}x`);
+const mWidths = [32, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 6, 7, 8, 9];
+/** One line of the compact tables: the first cell left-aligned, the rest right-aligned. */
+export const mLine = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(mWidths[i]) : String(c).padStart(mWidths[i] ?? 8))).join(' ');
+/** A decimation row in wasm (not its JavaScript twin or the decode it is bounded by). */
+export const isDecimation = (r) => r.op.startsWith('decimate-') && !r.op.endsWith('-js') && r.op !== 'decimate-decode-view';
+
+/**
+ * Print the report on stdout. `results` is `withReferences`' (run.mjs); rows
+ * are sorted in place into the report's order.
+ */
+export function printReport(results, { machine, quick, rounds, breakdown, sizes, wasm }) {
+  const { rows, cases, find, goRunNs, goDecodeNs, configName } = results;
+
+  console.log('');
+  console.log(`mebo bench (${quick ? 'QUICK run: few samples, not for reporting' : `full run, ${rounds} round${rounds > 1 ? 's' : ''}`}) — ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.rustc}${machine.chromium ? `, chromium ${machine.chromium}` : ''}${machine.go ? `, ${machine.go}` : ''}`);
+  console.log(`load average at start ${machine.load_average_start.join(' ')}, at end ${machine.load_average_end.join(' ')}; nice ${machine.nice}`);
+  console.log('ratios: reference time / our median (above 1: faster than the reference).');
+  console.log(`  go run:   the reference (mebo Go v1.9.0) decode + Materialize, timed in this run on the same blobs (bench/reference): ${machine.reference}`);
+  console.log('  go epyc:  the same, as recorded in testdata/reference/go-v1.9-epyc.json (another run; absolute times drift with load)');
+  console.log('  seed x86: documented i7-9700K figures (decode + iterate total; encode)');
+  console.log('');
+  const header = ['config', 'runtime', 'op', 'points', 'bytes', 'median µs', 'min µs', 'Mpts/s', 'vs go run', 'vs go epyc', 'vs seed x86'];
+  const widths = [36, 20, 6, 7, 8, 10, 10, 8, 10, 10, 11];
+  const line = (cells) => cells.map((c, i) => (i < 3 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ');
+  console.log(line(header));
+  const runtimeOrder = ['rust-native', 'go-reference', 'wasm-node', 'wasm-node-scalar', 'wasm-chromium', 'wasm-chromium-scalar', 'json', 'arrow'];
+  const configOrder = [...cases.map(configName), 'json', 'arrow'];
+  rows.sort(
+    (a, b) =>
+      configOrder.indexOf(a.config) - configOrder.indexOf(b.config) ||
+      a.op.localeCompare(b.op) ||
+      runtimeOrder.indexOf(a.runtime) - runtimeOrder.indexOf(b.runtime),
+  );
+  for (const r of rows) {
+    console.log(
+      line([r.config, r.runtime, r.op, r.points, r.bytes, us(r.median_ns), us(r.min_ns), ((r.points / r.median_ns) * 1e3).toFixed(1), ratio(r.vs_go_run), ratio(r.vs_go_epyc), ratio(r.vs_seed_x86)]),
+    );
+  }
+
+  // Compact decode matrix: one line per configuration.
+  console.log('');
+  console.log('decode, median µs per blob (numeric: 50,000 points; text: 10,005 points)');
+  const mHeader = ['config', 'native', 'go run', 'go epyc', 'node', 'node-in', 'node-vw', 'node-sc', 'chrom', 'chrom-in', 'chrom-vw', 'chrom-sc', 'node/go', 'in/go', 'nat/go', 'chr/node', 'simd gain'];
+  console.log(mLine(mHeader));
+  /** The reference figure a ratio is taken against: this run's when Go ran, else the recorded one. */
+  const goRef = (config) => goRunNs(config) ?? goDecodeNs(config);
+  for (const config of cases.map(configName)) {
+    const [nat, node, nodeSc, chr, chrSc] = ['rust-native', 'wasm-node', 'wasm-node-scalar', 'wasm-chromium', 'wasm-chromium-scalar'].map(
+      (rt) => find(config, rt)?.median_ns,
+    );
+    const nodeInto = find(config, 'wasm-node', 'decode-into')?.median_ns;
+    const [nodeView, chrInto, chrView] = [['wasm-node', 'decode-view'], ['wasm-chromium', 'decode-into'], ['wasm-chromium', 'decode-view']].map(([rt, op]) => find(config, rt, op)?.median_ns);
+    const go = goRef(config);
+    console.log(
+      mLine([config, us(nat), us(goRunNs(config)), us(goDecodeNs(config)), us(node), us(nodeInto), us(nodeView), us(nodeSc), us(chr), us(chrInto), us(chrView), us(chrSc), ratio(go / node), ratio(go / nodeInto), ratio(go / nat), ratio(chr / node), ratio(nodeSc / node)]),
+    );
+  }
+  const wrong = rows.filter((r) => r.runtime === 'go-reference' && r.correct === false);
+  if (rows.some((r) => r.runtime === 'go-reference')) {
+    const procs = [...new Set(rows.filter((r) => r.runtime === 'go-reference').map((r) => r.gomaxprocs))].join(', ');
+    console.log(`(go run: GOMAXPROCS=${procs}; ${wrong.length ? `its decode differs from the input, so it timed a wrong result, on ${wrong.map((r) => r.config).join(', ')}: ${wrong[0].mismatch}` : 'every decode matched the input'})`);
+  }
+  for (const base of ['json', 'arrow']) {
+    const r = find(base, base);
+    if (r) console.log(`${`${base}: ${r.bytes} bytes`.padEnd(32)} ${us(r.median_ns)} µs (JSON.parse / apache-arrow tableFromIPC into typed arrays, same 50,000 points)`);
+  }
+  console.log(`(node, chrom: decodeAll into fresh arrays; -in: decodeAllInto arrays kept from the previous call; -vw: columnsView, views of the module's memory; node/go, in/go, nat/go: against ${rows.some((r) => r.runtime === 'go-reference') ? 'go run' : 'go epyc'}; simd gain: node scalar / node simd)`);
+
+  if (breakdown.length) {
+    console.log('');
+    console.log('decode breakdown (round 1, simd build), median µs. open: NumericBlob.from (copy into wasm, parse, decompress, own the');
+    console.log('payloads) + free. decodeAll: decode in wasm + new typed arrays copied out. For scale, the two 8-byte-per-point output');
+    console.log('columns copied out of a wasm memory view into fresh typed arrays (what the glue does) and into reused ones.');
+    console.log(mLine(['config', 'runtime', 'decode', 'open', 'decAll', 'fresh', 'reused', 'native']).trimEnd());
+    for (const b of breakdown) {
+      console.log(
+        mLine([b.config, b.runtime.replace('wasm-', ''), us(find(b.config, b.runtime)?.median_ns), us(b.open_free_ns), us(b.decode_all_ns), us(b.copy_out_fresh_ns), us(b.copy_out_reused_ns), us(find(b.config, 'rust-native')?.median_ns)]).trimEnd(),
+      );
+    }
+  }
+
+  const decimateRows = rows.filter(isDecimation);
+  if (decimateRows.length) {
+    console.log('');
+    console.log('decimation for a chart: every metric thinned to 1,000 points, median µs (open + decimate in wasm, vs timestampsMs + values');
+    console.log('from wasm and the same algorithm in JavaScript); ratio: JavaScript / wasm (above 1: decimate is faster)');
+    console.log('decode: open + columnsView + free, the decode both sides pay; bound: js / decode, the ratio a free decimation would reach');
+    console.log(mLine(['config', 'runtime', 'method', 'wasm', 'js', 'js/wasm', 'decode', 'bound']).trimEnd());
+    for (const r of decimateRows) {
+      const js = find(r.config, r.runtime, `${r.op}-js`);
+      const decode = find(r.config, r.runtime, 'decimate-decode-view');
+      console.log(
+        mLine([r.config, r.runtime.replace('wasm-', ''), r.op.replace('decimate-', ''), us(r.median_ns), us(js?.median_ns), ratio(js && js.median_ns / r.median_ns), us(decode?.median_ns), ratio(js && decode && js.median_ns / decode.median_ns)]).trimEnd(),
+      );
+    }
+  }
+
+  const poolRowsOf = rows.filter((r) => r.op === 'decode-pool');
+  if (poolRowsOf.length) {
+    console.log('');
+    console.log('mebo/worker: 8 bench blobs decoded one after another on one thread vs at once by the pool (a worker per core), and one');
+    console.log('3-point blob (the per-call overhead: post, decode in a worker, transfer back), median µs');
+    console.log(mLine(['config', 'runtime', 'workers', 'serial', 'pool', 'speedup']).trimEnd());
+    for (const r of poolRowsOf) {
+      const serial = find(r.config, r.runtime, 'decode-serial');
+      console.log(mLine([r.config, r.runtime.replace('wasm-', ''), r.workers ?? '-', us(serial?.median_ns), us(r.median_ns), ratio(serial && serial.median_ns / r.median_ns)]).trimEnd());
+    }
+  }
+
+  console.log('');
+  console.log(`sizes (same 200 x 250 points): JSON ${sizes.json.bytes} bytes (${sizes.json.gzip} gzipped), Arrow IPC ${sizes.arrow.bytes} (${sizes.arrow.gzip} gzipped)`);
+  console.log(mLine(['config', 'bytes', 'gzip', 'seed-x86', 'vs JSON', 'vs Arrow']).trimEnd());
+  for (const s of sizes.blobs) {
+    const numeric = !s.config.startsWith('text-');
+    console.log(
+      mLine([s.config, s.bytes, s.gzip, s.seed_x86 ?? '-', numeric ? `${((s.bytes / sizes.json.bytes) * 100).toFixed(1)}%` : '', numeric ? `${((s.bytes / sizes.arrow.bytes) * 100).toFixed(1)}%` : '']).trimEnd(),
+    );
+  }
+
+  console.log('');
+  console.log('wasm binaries (wasm-opt -O3), bytes raw / gzip -9:');
+  for (const w of wasm) console.log(`  ${w.name.padEnd(26)} ${String(w.bytes).padStart(8)} / ${String(w.gzip).padStart(7)}${w.note ? `   ${w.note}` : ''}`);
+}

@@ -1,0 +1,131 @@
+// The loaded module's state: the bottom layer of the SDK. Blobs, sets and
+// encoders ask it whether the module is there (`ready()`) and for its memory;
+// the loader above them (init.ts) is the only writer of `instance`.
+
+import { memoryBudget, setMemoryBudget } from '../wasm/mebo_wasm.js';
+import { MeboError } from './errors.js';
+import { describe } from './args.js';
+import { liveHandles } from './owned.js';
+
+/** The two builds shipped in `wasm/`: with WebAssembly SIMD (simd128) and without. */
+export type WasmVariant = 'simd' | 'scalar';
+
+/** Which build runs, and what the simd self-check found. */
+export interface WasmInfo {
+  variant: WasmVariant | undefined;
+  /** `'passed'`, `'failed'` (then `variant` is `'scalar'` and `reason` says why), or `'not run'` (a build chosen by the caller, or no simd128). */
+  simdCheck: 'passed' | 'failed' | 'not run';
+  reason?: string;
+}
+
+/** @internal An instantiated module. */
+export interface Loaded {
+  variant: WasmVariant | undefined;
+  memory: WebAssembly.Memory;
+  /** Kept to instantiate anew on `reset()`. */
+  module: WebAssembly.Module;
+}
+
+/** @internal The state the loader (init.ts) keeps; everything else only reads it through the functions below. */
+export const instance: {
+  loaded: Loaded | undefined;
+  simdCheck: Pick<WasmInfo, 'simdCheck' | 'reason'>;
+  /** The largest linear memory any instance of this realm reached, and how often `reset()` replaced one. */
+  peakBytes: number;
+  resets: number;
+  /** `reset()` is replacing the instance: calls until it settles get NOT_INITIALIZED, saying so. */
+  resetting: boolean;
+} = { loaded: undefined, simdCheck: { simdCheck: 'not run' }, peakBytes: 0, resets: 0, resetting: false };
+
+export function isInitialized(): boolean {
+  return instance.loaded !== undefined;
+}
+
+/** The build in use and the simd self-check's finding (see `InitOptions.simdCheck`). */
+export function wasmInfo(): WasmInfo {
+  return { variant: instance.loaded?.variant, ...instance.simdCheck };
+}
+
+/** The build in use, when known (`undefined` before init, or for a module passed without `variant`). */
+export function wasmVariant(): WasmVariant | undefined {
+  return instance.loaded?.variant;
+}
+
+/** Current size of the module's linear memory in bytes (it grows, never shrinks; `reset()` gives it back). */
+export function wasmMemoryBytes(): number {
+  return wasmMemory().buffer.byteLength;
+}
+
+/** What the module holds, for a dashboard or a service's metrics. */
+export interface MemoryInfo {
+  /** Linear memory now, in bytes. */
+  memoryBytes: number;
+  /** The most linear memory any instance reached since the page or process started. */
+  peakMemoryBytes: number;
+  /** SDK objects (blobs, sets, encoders) neither freed nor garbage-collected: each keeps `reset()` waiting. */
+  liveHandles: number;
+  /** Times `reset()` replaced the instance. */
+  resets: number;
+  /** The memory budget (`InitOptions.maxMemoryBytes`, `setMaxMemoryBytes`), in bytes. */
+  maxMemoryBytes: number;
+  /** Bytes the module's heap holds now: what the budget counts. */
+  heapBytes: number;
+  /** The most bytes this instance's heap held. */
+  peakHeapBytes: number;
+}
+
+export function memoryInfo(): MemoryInfo {
+  const memoryBytes = wasmMemoryBytes();
+  instance.peakBytes = Math.max(instance.peakBytes, memoryBytes);
+  const [maxMemoryBytes, heapBytes, peakHeapBytes] = memoryBudget();
+  return {
+    memoryBytes,
+    peakMemoryBytes: instance.peakBytes,
+    liveHandles: liveHandles(),
+    resets: instance.resets,
+    maxMemoryBytes: maxMemoryBytes!,
+    heapBytes: heapBytes!,
+    peakHeapBytes: peakHeapBytes!,
+  };
+}
+
+/** The default of `InitOptions.maxMemoryBytes`: 1 GiB (the core's `DEFAULT_MAX_MEMORY_BYTES`). */
+export const DEFAULT_MAX_MEMORY_BYTES = 2 ** 30;
+/** The budget every instance gets, kept across `reset()`. */
+let maxMemoryBytes = DEFAULT_MAX_MEMORY_BYTES;
+
+/**
+ * Set the module's memory budget: the most bytes its heap may hold at once,
+ * over every blob, set and encoder alive (an integer from 0 to 2**32). An
+ * allocation that would pass it throws `OUT_OF_MEMORY`; what is alive stays
+ * usable. Before `init()` it is kept for the instance to come.
+ */
+export function setMaxMemoryBytes(bytes: number): void {
+  if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0 || bytes > 2 ** 32) {
+    throw new MeboError('INVALID_ARGUMENT', `maxMemoryBytes must be an integer from 0 to 2**32, got ${describe(bytes)}`);
+  }
+  maxMemoryBytes = bytes;
+  if (instance.loaded) setMemoryBudget(bytes);
+}
+
+/** @internal Give a new instance the budget (the loader calls it after each instantiation). */
+export function applyMemoryBudget(): void {
+  setMemoryBudget(maxMemoryBytes);
+}
+
+/**
+ * @internal The module's linear memory (its buffer changes when the memory
+ * grows). Typed structurally: consumers' TypeScript may have no WebAssembly lib.
+ */
+export function wasmMemory(): { readonly buffer: ArrayBuffer } {
+  ready();
+  return instance.loaded!.memory;
+}
+
+/** @internal Throws NOT_INITIALIZED unless the module is instantiated. */
+export function ready(): void {
+  if (!instance.loaded) {
+    if (instance.resetting) throw new MeboError('NOT_INITIALIZED', 'mebo is resetting its memory: await reset() before this call');
+    throw new MeboError('NOT_INITIALIZED', 'mebo is not initialized: call `await init()` (or `initSync(module)`) first');
+  }
+}

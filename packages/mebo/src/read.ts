@@ -1,0 +1,23 @@
+// The read side of the SDK, the API `mebo` and `mebo/decode` share: init,
+// blobs, blob sets, ranges, decimation, errors. Listed once here; index.ts
+// adds the encoders, decode.ts is this alone (bundled with the decode-only
+// builds, see build-sdk.mjs).
+
+export { init, initSync, isInitialized, memoryInfo, reset, simdSupported, wasmInfo, wasmMemoryBytes, wasmVariant } from './init.js';
+export { DEFAULT_MAX_MEMORY_BYTES, setMaxMemoryBytes } from './module.js';
+export type { InitOptions, MemoryInfo, ResetOptions, WasmInfo, WasmModule, WasmSource, WasmVariant } from './init.js';
+export { MEBO_ERROR_CODES, MeboError } from './errors.js';
+export type { CoreErrorCode, MeboErrorCode, SdkErrorCode } from './errors.js';
+export { defaultDecodeLimits } from './options.js';
+export type { ByteOrder, Compression, DecodeLimits, Layout, MetricKey, TimestampEncoding, ValueEncoding } from './options.js';
+export { NumericBlob } from './numeric.js';
+export type { NumericBlobOptions, NumericSections, PayloadSize, NumericColumns, NumericMetric } from './numeric.js';
+export { TextBlob, dictionaryColumns } from './text.js';
+export type { TextBlobOptions, TextSections, TextColumns, TextMetric, TextTimestampEncoding } from './text.js';
+export { metricId } from './hash.js';
+export { NumericBlobSet, TextBlobSet } from './blobSet.js';
+export type { MaterializedMetric } from './blobSet.js';
+export { blobKind } from './kind.js';
+export { alignedSeries } from './series.js';
+export type { Decimated, DecimateOptions, SeriesSource, TimeBound } from './series.js';
+export type { BlobKind } from './kind.js';

@@ -1,0 +1,35 @@
+// Sanity checks of what the build produced, before anything is installed.
+// Old binaryen (Debian bookworm's 108) rewrites the export of wasm-bindgen's
+// externref table to point at the function table, so every optimized module
+// is instantiated and its table grown as the glue does at init.
+
+/**
+ * Check a module: it exports the decoder, it exports an encoder exactly when
+ * `encoders` (the decode-only build must have none), it imports only
+ * functions, and it instantiates with stub imports and grows its externref
+ * table. Throws an Error saying what is wrong.
+ */
+export async function checkModule(bytes, { encoders }) {
+  const module = await WebAssembly.compile(bytes);
+  const names = WebAssembly.Module.exports(module).map((e) => e.name);
+  if (!names.includes('numericblobhandle_decodeAll')) throw new Error('no numericblobhandle_decodeAll export');
+  if (names.some((name) => /encoderhandle/i.test(name)) !== encoders) throw new Error(encoders ? 'no encoder exports' : 'encoder exports in a decode-only build');
+  const imports = {};
+  for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
+    if (kind !== 'function') throw new Error(`unexpected ${kind} import ${from}.${name}`);
+    (imports[from] ??= {})[name] = () => {};
+  }
+  const { exports } = await WebAssembly.instantiate(module, imports);
+  exports.__wbindgen_externrefs?.grow(4);
+}
+
+/**
+ * Check a module's glue: the simd and scalar builds must have produced the
+ * same glue (the SDK ships one for both .wasm files), and a decode-only glue
+ * has no encoder class. `glues` holds the glue of each build that was made.
+ */
+export function checkGlue(glues, { encoders }) {
+  const [first, ...others] = glues;
+  if (others.some((glue) => glue !== first)) throw new Error('the glue differs between the simd and scalar builds; one glue cannot serve both');
+  if (!encoders && /EncoderHandle/.test(first)) throw new Error('the decode-only glue has encoder classes');
+}

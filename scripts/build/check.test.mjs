@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkGlue, checkModule } from './check.mjs';
+import { wasmModule } from './fixtures/wasm.mjs';
+
+const decoder = { name: 'numericblobhandle_decodeAll', index: 0 };
+const encoder = { name: 'numericencoderhandle_new', index: 1 };
+
+test('a module with the decoder, and encoders exactly when asked, passes', async () => {
+  const full = wasmModule({ functions: 2, exports: [decoder, encoder], imports: [{ module: 'wbg', name: '__wbg_log', kind: 'function' }] });
+  await checkModule(full, { encoders: true });
+  await assert.rejects(checkModule(full, { encoders: false }), /encoder exports in a decode-only build/);
+  const decodeOnly = wasmModule({ functions: 1, exports: [decoder] });
+  await checkModule(decodeOnly, { encoders: false });
+  await assert.rejects(checkModule(decodeOnly, { encoders: true }), /no encoder exports/);
+});
+
+test('a module without the decoder, with a non-function import, or not valid fails', async () => {
+  await assert.rejects(checkModule(wasmModule({ functions: 1, exports: [{ name: 'other', index: 0 }] }), { encoders: false }), /no numericblobhandle_decodeAll/);
+  const memoryImport = wasmModule({ functions: 1, exports: [decoder], imports: [{ module: 'env', name: 'memory', kind: 'memory' }] });
+  await assert.rejects(checkModule(memoryImport, { encoders: false }), /unexpected memory import env.memory/);
+  const bytes = wasmModule({ functions: 1, exports: [decoder] });
+  await assert.rejects(checkModule(bytes.subarray(0, bytes.length - 4), { encoders: false }), WebAssembly.CompileError);
+});
+
+test('the externref table is grown as the glue does; its name on something that does not grow fails', async () => {
+  await checkModule(wasmModule({ functions: 1, table: true, exports: [decoder, { name: '__wbindgen_externrefs', kind: 'table', index: 0 }] }), { encoders: false });
+  // The name exported, but not on a table that grows (here on a function).
+  await assert.rejects(checkModule(wasmModule({ functions: 2, exports: [decoder, { name: '__wbindgen_externrefs', index: 1 }] }), { encoders: false }), TypeError);
+});
+
+test('one glue for both builds; none with encoders in the decode-only module', () => {
+  checkGlue(['export class NumericBlobHandle {}', 'export class NumericBlobHandle {}'], { encoders: false });
+  checkGlue(['export class NumericEncoderHandle {}'], { encoders: true });
+  assert.throws(() => checkGlue(['a', 'b'], { encoders: true }), /differs between the simd and scalar builds/);
+  assert.throws(() => checkGlue(['export class NumericEncoderHandle {}'], { encoders: false }), /decode-only glue has encoder classes/);
+});

@@ -1,0 +1,92 @@
+// The wasm variants of crates/mebo-wasm and the commands that build one.
+//
+// Two modules, the full one (`mebo`) and the decode-only one (`mebo/decode`:
+// mebo-wasm without its default `encode` feature), each built with and
+// without simd128 and served by one glue. Each is a release build (workspace
+// profile: LTO, one codegen unit, opt-level 3; zstd's C at -Os, see
+// ZSTD_CFLAGS) in its own target directory, then `wasm-bindgen --target web`.
+
+import { join } from 'node:path';
+
+// Features every variant uses: Rust's wasm32 default set (LLVM's "generic" CPU).
+const BASE_FEATURES = [
+  '--enable-bulk-memory',
+  '--enable-sign-ext',
+  '--enable-nontrapping-float-to-int',
+  '--enable-mutable-globals',
+  '--enable-reference-types',
+  '--enable-multivalue',
+];
+
+// zstd's C sources (zstd-sys, compiled by clang) at -Os rather than cargo's
+// -O3: 8 KB less gzipped wasm, zstd payloads decompressed within a few percent
+// of -O3's time (-Oz: 1.4 KB less again, 10-25% slower). CFLAGS come last on
+// clang's command line, so this -Os wins over the -O3 cc-rs puts first.
+const ZSTD_CFLAGS = '-Os';
+
+// `features` are wasm-opt's: the list doubles as a check, as wasm-opt rejects
+// a scalar module that contains simd128 instructions.
+const SIMD = {
+  rustflags: '-C target-feature=+simd128',
+  // Let clang vectorize zstd's C too.
+  cflags: `-msimd128 ${ZSTD_CFLAGS}`,
+  features: [...BASE_FEATURES, '--enable-simd'],
+};
+const SCALAR = { rustflags: '', cflags: ZSTD_CFLAGS, features: BASE_FEATURES };
+
+/**
+ * The two modules, by the name of their glue (wasm/<name>.js): `cargo`, the
+ * extra `cargo build` arguments (the decode-only module leaves the default
+ * `encode` feature out); `encoders`, whether its exports and glue must have
+ * the encoder handles.
+ */
+export const MODULES = {
+  mebo_wasm: { cargo: [], encoders: true },
+  mebo_decode: { cargo: ['--no-default-features'], encoders: false },
+};
+
+/** Every variant: its name (for `--only`), its installed file, its module, its flags. */
+export const VARIANTS = [
+  { name: 'simd', file: 'mebo_simd.wasm', module: 'mebo_wasm', simd: true, ...SIMD },
+  { name: 'scalar', file: 'mebo_scalar.wasm', module: 'mebo_wasm', simd: false, ...SCALAR },
+  { name: 'decode-simd', file: 'mebo_decode_simd.wasm', module: 'mebo_decode', simd: true, ...SIMD },
+  { name: 'decode-scalar', file: 'mebo_decode_scalar.wasm', module: 'mebo_decode', simd: false, ...SCALAR },
+];
+
+/** The variants named (all when `names` is undefined); throws on a name that is none. */
+export function selectVariants(names) {
+  const unknown = names?.filter((name) => !VARIANTS.some((v) => v.name === name)) ?? [];
+  if (unknown.length > 0) throw new Error(`build: no variant ${unknown.join(', ')} (there are ${VARIANTS.map((v) => v.name).join(', ')})`);
+  return VARIANTS.filter((v) => names === undefined || names.includes(v.name));
+}
+
+/** The `cargo build` of a variant into `targetDir`: `{ command, args, env, wasm }`, `wasm` the file it writes. */
+export function cargoBuild(variant, targetDir) {
+  return {
+    command: 'cargo',
+    args: ['build', '-p', 'mebo-wasm', '--release', '--target', 'wasm32-unknown-unknown', ...MODULES[variant.module].cargo, '--target-dir', targetDir],
+    env: { RUSTFLAGS: variant.rustflags, CFLAGS_wasm32_unknown_unknown: variant.cflags },
+    wasm: join(targetDir, 'wasm32-unknown-unknown/release/mebo_wasm.wasm'),
+  };
+}
+
+/**
+ * The `wasm-bindgen` run over a variant's cargo output into `outDir`:
+ * `{ command, args, glue, wasm }`, the glue and module files it writes.
+ */
+export function bindgen(variant, wasm, outDir) {
+  return {
+    command: 'wasm-bindgen',
+    args: [
+      wasm,
+      '--target', 'web',
+      // No fallback `new URL('mebo_wasm_bg.wasm', import.meta.url)` in the glue:
+      // the SDK always hands it a compiled module, and bundlers would chase the URL.
+      '--omit-default-module-path',
+      '--out-dir', outDir,
+      '--out-name', variant.module,
+    ],
+    glue: join(outDir, `${variant.module}.js`),
+    wasm: join(outDir, `${variant.module}_bg.wasm`),
+  };
+}
