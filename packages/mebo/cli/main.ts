@@ -8,7 +8,7 @@ import { parseCommandLine, UsageError, type Specs } from './args.js';
 import { InputError } from './document.js';
 import { ENCODE_OPTIONS, encodeDocument, type OptionField } from './encode.js';
 import { formatReport, inspect } from './inspect.js';
-import { csvHeader, describeError, openBlob, streamDocument, writeCsvRows } from './output.js';
+import { checkBlob, csvHeader, describeError, openBlob, streamDocument, writeCsvRows } from './output.js';
 import { streamSink, writeJson } from './stream.js';
 
 /** Defaults safe for untrusted files: 64 MiB of input or of one decompressed payload, 16 Mi points. */
@@ -63,8 +63,8 @@ Options:
             column with several blobs); metric is the name, else the id
 ${LIMIT_HELP}  --help    this text
 
-The output is written as it is made, one metric at a time: a blob that
-fails part way ends its output early (the exit status and stderr say so).
+The output is written as it is made, one metric at a time, after every
+metric was decoded once to check it: a blob that fails prints nothing.
 `,
   encode: `Usage: mebo encode <input.json> -o <blob> [options]
 
@@ -225,6 +225,7 @@ async function decodeCommand(argv: string[]): Promise<number> {
       try {
         if (csv) await writeCsvRows(sink, blob, many ? file : undefined);
         else {
+          checkBlob(blob);
           await writeJson(sink, streamDocument(blob, exact), many ? 0 : 2);
           await sink.write('\n');
         }

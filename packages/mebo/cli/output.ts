@@ -144,6 +144,20 @@ function streamedDocument<D>(
   return { kind, ...start(blob.startTime), identifier: names !== undefined ? 'name' : 'id', options: manifestOptions(blob), metrics: collect(metrics) } as D;
 }
 
+/**
+ * Decode every metric once, one at a time, and drop it: a blob that fails
+ * does so before any of its output is written (no partial result), and only
+ * one metric's columns are alive at a time.
+ */
+export function checkBlob(blob: Blob): void {
+  for (const key of keys(blob)) {
+    const m = blob.metric(key);
+    void m.timestamps;
+    void m.values;
+    void m.tags;
+  }
+}
+
 /** A column as chunks made when written. */
 function column<T>(items: ArrayLike<T>, as: (x: T) => unknown): Points {
   return new Points(items.length, (a, b) => Array.from({ length: b - a }, (_, i) => as(items[a + i]!)));
@@ -242,8 +256,9 @@ function* csvChunks(blob: Blob, file: string | undefined): Generator<string> {
   }
 }
 
-/** Write the rows to `sink` as they are made. */
+/** Write the rows to `sink` as they are made (after `checkBlob`: nothing of a failing blob is written). */
 export async function writeCsvRows(sink: Sink, blob: Blob, file: string | undefined): Promise<void> {
+  checkBlob(blob);
   for (const rows of csvChunks(blob, file)) await sink.write(rows);
 }
 
