@@ -41,7 +41,12 @@ fn main() {
                 assert_eq!(c.values.len(), blobs * metrics * 10);
                 best = (best.0.min((t1 - t0).as_secs_f64() * 1e3), best.1.min((t2 - t1).as_secs_f64() * 1e3));
             }
-            println!("{name} {blobs}x{metrics} {} ids: open {:.1} ms, materialize {:.1} ms", if distinct { "distinct" } else { "shared" }, best.0, best.1);
+            println!(
+                "{name} {blobs}x{metrics} {} ids: open {:.1} ms, materialize {:.1} ms",
+                if distinct { "distinct" } else { "shared" },
+                best.0,
+                best.1
+            );
         }
     }
 }
