@@ -25,11 +25,24 @@ pub fn fallible_now() -> bool {
     FALLIBLE.load(Relaxed) > 0
 }
 
-/// Run `reserve` as a fallible reservation (see [`fallible_now`]).
+/// Count a fallible reservation in (`true`) or out.
+fn mark_fallible(start: bool) {
+    if start {
+        FALLIBLE.fetch_add(1, Relaxed);
+    } else {
+        FALLIBLE.fetch_sub(1, Relaxed);
+    }
+}
+
+/// Run `reserve` as a fallible reservation (see [`fallible_now`]). The mark
+/// is called through an opaque pointer: the compiler assumes an allocation
+/// reads no memory of the program, so a plain counter around it could be
+/// merged away before the allocator reads it.
 pub(crate) fn fallibly<T>(reserve: impl FnOnce() -> T) -> T {
-    FALLIBLE.fetch_add(1, Relaxed);
+    let mark = std::hint::black_box(mark_fallible as fn(bool));
+    mark(true);
     let out = reserve();
-    FALLIBLE.fetch_sub(1, Relaxed);
+    mark(false);
     out
 }
 
