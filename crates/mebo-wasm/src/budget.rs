@@ -4,11 +4,9 @@
 //! (`try_reserve_exact`), so a refusal there, like memory that cannot grow,
 //! is `OUT_OF_MEMORY` and not an abort; the handle stays usable and freeable.
 //!
-//! The budget applies to the allocations the core makes fallibly
-//! (`mebo::limits::fallible_now`): an allocation that cannot fail (a small
-//! vector, a message, the glue's copy of an argument) is never refused by the
-//! budget, since refusing it would abort the module mid-call. Those are not
-//! sized by hostile input; they are counted all the same.
+//! Allocations below [`SMALL`] (names, errors, small vectors the core does not
+//! reserve fallibly) may pass the budget by up to [`SMALL_HEADROOM`], so a
+//! refusal of a large buffer leaves room for the error that reports it.
 
 // Installed as the global allocator on wasm32 only; elsewhere only the tests use it.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -18,6 +16,10 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// The default budget: 1 GiB held at once (`init({ maxMemoryBytes })` changes it).
 pub const DEFAULT_MAX_MEMORY_BYTES: usize = 1 << 30;
+/// Allocations under this size are the small ones.
+const SMALL: usize = 64 << 10;
+/// How far small allocations may go past the budget.
+const SMALL_HEADROOM: usize = 8 << 20;
 
 /// Bytes allocated and not yet freed.
 static HELD: AtomicUsize = AtomicUsize::new(0);
@@ -28,12 +30,8 @@ static MAX: AtomicUsize = AtomicUsize::new(DEFAULT_MAX_MEMORY_BYTES);
 
 /// Whether `more` bytes may be allocated now.
 fn admits(more: usize) -> bool {
-    !mebo::limits::fallible_now() || fits(more)
-}
-
-/// Whether `more` bytes fit the budget.
-fn fits(more: usize) -> bool {
-    HELD.load(Relaxed).saturating_add(more) <= MAX.load(Relaxed)
+    let limit = if more < SMALL { MAX.load(Relaxed).saturating_add(SMALL_HEADROOM) } else { MAX.load(Relaxed) };
+    HELD.load(Relaxed).saturating_add(more) <= limit
 }
 
 fn took(bytes: usize) {
@@ -113,18 +111,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn allocations_stop_at_the_budget() {
+    fn large_allocations_stop_at_the_budget_small_ones_at_the_headroom() {
         // The accounting alone (the allocator is not installed in tests).
         let before = figures();
         set_max(HELD.load(Relaxed) + (1 << 20));
-        assert!(fits(1 << 20));
-        assert!(!fits((1 << 20) + 1));
+        assert!(admits(1 << 20));
+        assert!(!admits((1 << 20) + 1));
+        assert!(admits(SMALL - 1));
         took(1 << 20);
-        assert!(!fits(1));
+        assert!(!admits(SMALL));
+        assert!(admits(SMALL - 1));
         gave(1 << 20);
-        assert!(fits(1 << 20));
-        // Outside a fallible reservation nothing is refused.
-        assert!(admits(usize::MAX));
+        assert!(admits(1 << 20));
         set_max(before.0);
     }
 }

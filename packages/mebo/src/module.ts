@@ -96,13 +96,14 @@ let maxMemoryBytes = DEFAULT_MAX_MEMORY_BYTES;
 
 /**
  * Set the module's memory budget: the most bytes its heap may hold at once,
- * over every blob, set and encoder alive (an integer from 0 to 2**32). An
+ * over every blob, set and encoder alive (an integer from 16 MiB to 4 GiB). An
  * allocation that would pass it throws `OUT_OF_MEMORY`; what is alive stays
  * usable. Before `init()` it is kept for the instance to come.
  */
 export function setMaxMemoryBytes(bytes: number): void {
-  if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0 || bytes > 2 ** 32) {
-    throw new MeboError('INVALID_ARGUMENT', `maxMemoryBytes must be an integer from 0 to 2**32, got ${describe(bytes)}`);
+  // At least 16 MiB: below that the allocations no input sizes (messages, small vectors) would meet it.
+  if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 2 ** 24 || bytes > 2 ** 32) {
+    throw new MeboError('INVALID_ARGUMENT', `maxMemoryBytes must be an integer from 2**24 (16 MiB) to 2**32, got ${describe(bytes)}`);
   }
   maxMemoryBytes = bytes;
   if (instance.loaded) setMemoryBudget(bytes);

@@ -95,7 +95,7 @@ describe('the module memory budget', () => {
 
   it('has a documented default, and refuses a bad budget with INVALID_ARGUMENT', () => {
     expect(memoryInfo().maxMemoryBytes).toBe(DEFAULT_MAX_MEMORY_BYTES);
-    for (const bad of [-1, 1.5, 2 ** 33, Number.NaN, '1' as unknown as number]) {
+    for (const bad of [-1, 1.5, 2 ** 20, 2 ** 33, Number.NaN, '1' as unknown as number]) {
       expect(() => setMaxMemoryBytes(bad)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     }
     expect(memoryInfo().maxMemoryBytes).toBe(DEFAULT_MAX_MEMORY_BYTES);
