@@ -46,6 +46,13 @@ fuzz_target!(|data: &[u8]| {
             let Ok(m) = n.materialize_metric(id) else { continue };
             assert_eq!(m.timestamps.len(), len);
             assert_eq!(m.values.len(), len);
+            // A range is the plain filter of the whole series.
+            let (from, to) = (m.timestamps.first().copied().unwrap_or(0), m.timestamps.last().copied().unwrap_or(0));
+            if let Ok(r) = n.range_metric(id, from, to) {
+                let keep: Vec<usize> = (0..len).filter(|&i| (from..to).contains(&m.timestamps[i])).collect();
+                assert_eq!(r.timestamps, keep.iter().map(|&i| m.timestamps[i]).collect::<Vec<_>>());
+                assert_eq!(r.values.len(), keep.len());
+            }
             for i in [0, len.saturating_sub(1)] {
                 if let (Ok((t, v)), true) = (n.point_at(id, i), i < len) {
                     assert_eq!(t, m.timestamps[i]);
@@ -55,6 +62,12 @@ fuzz_target!(|data: &[u8]| {
         }
         if let Ok(c) = n.materialize() {
             assert_eq!(c.offsets.len(), c.ids.len() + 1);
+            // Every metric's columns are its materialize_metric.
+            for (i, &id) in c.ids.iter().enumerate().take(16) {
+                if let Ok(m) = n.materialize_metric(id) {
+                    assert_eq!(&c.timestamps[c.offsets[i] as usize..c.offsets[i + 1] as usize], m.timestamps.as_slice());
+                }
+            }
         }
     }
     if let Some(t) = &set.text {

@@ -11,7 +11,7 @@ use mebo::{DecodeLimits, Error};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsResult, NumericSeries, TextSeries};
-use mebo_series::{self as series, Selection};
+use mebo_series as series;
 
 /// Split `bytes` into blobs of `lengths` and open each one.
 fn open_each<B>(
@@ -107,10 +107,8 @@ impl NumericBlobSetHandle {
 
     /// One metric's points with `from <= t < to` over every blob: `{ timestamps, values, tags? }`.
     pub fn range(&self, id: u64, from: i64, to: i64) -> JsResult<NumericSeries> {
-        let m = check(self.set.materialize_metric(id))?;
-        let picked = Selection::of(&m.timestamps, from, to);
-        let tags = m.tags.map(|t| picked.pick(&t));
-        js::series(&picked.pick(&m.timestamps), Float64Array::from(picked.pick(&m.values).as_slice()), tags.as_deref())
+        let m = check(self.set.range_metric(id, from, to))?;
+        js::series(&m.timestamps, Float64Array::from(m.values.as_slice()), m.tags.as_deref())
     }
 
     /// One metric over every blob, decimated (see `mebo_series::decimate`), packed: `[timestampsMs…, values…, sourcePoints]`.
@@ -144,10 +142,8 @@ impl TextBlobSetHandle {
 
     /// One metric's points with `from <= t < to` over every blob: `{ timestamps, values, tags? }`, strings joined.
     pub fn range(&self, id: u64, from: i64, to: i64) -> JsResult<TextSeries> {
-        let m = check(self.set.materialize_metric(id))?;
-        let picked = Selection::of(&m.timestamps, from, to);
-        let tags = m.tags.map(|t| picked.pick(&t));
-        js::series(&picked.pick(&m.timestamps), js::strings(picked.pick(&m.values).iter().map(String::as_str))?, tags.as_deref())
+        let m = check(self.set.range_metric(id, from, to))?;
+        js::series(&m.timestamps, js::strings(m.values.iter().map(String::as_str))?, m.tags.as_deref())
     }
 
     /// Every metric over every blob, as `decodeAll` columns (ids ascending).

@@ -23,6 +23,7 @@
 
 mod accessors;
 pub mod blob_set;
+mod budget;
 mod js;
 pub mod numeric;
 pub mod text;
@@ -36,6 +37,28 @@ pub use text::TextBlobHandle;
 pub use text::TextEncoderHandle;
 
 use wasm_bindgen::prelude::*;
+
+/// Every allocation of the module is checked against its memory budget.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: budget::Budgeted = budget::Budgeted;
+
+/// Set the module's memory budget: the most bytes its heap may hold at once
+/// (default [`budget::DEFAULT_MAX_MEMORY_BYTES`], 1 GiB). An allocation
+/// that would pass it is refused: `OUT_OF_MEMORY`.
+#[wasm_bindgen(js_name = setMemoryBudget)]
+pub fn set_memory_budget(bytes: f64) {
+    // The SDK checks the number; a fraction or a huge value saturates.
+    budget::set_max(bytes as usize);
+}
+
+/// `[budget, held, peak]`: the memory budget, the bytes the heap holds now
+/// and the most it held, in bytes.
+#[wasm_bindgen(js_name = memoryBudget)]
+pub fn memory_budget() -> Vec<f64> {
+    let (max, held, peak) = budget::figures();
+    vec![max as f64, held as f64, peak as f64]
+}
 
 /// The version of the `mebo` crate this module was built from.
 #[wasm_bindgen(js_name = coreVersion)]
@@ -53,7 +76,7 @@ pub fn metric_id(name: &str) -> u64 {
 const TS_MODULE: &str = r#"
 /** Caps on what decoding one blob may allocate; absent fields keep the defaults. */
 export interface DecodeLimits {
-  /** Largest size of one decompressed payload, in bytes (default 256 MiB). */
+  /** Largest size of one decompressed payload, in bytes (default 128 MiB). */
   maxDecompressedBytes?: number;
   /** Largest total point count of one blob (default 64 Mi). */
   maxPoints?: number;

@@ -236,12 +236,12 @@ impl NumericBlobHandle {
     /// Decode every metric into the module's reused columns and hand them to `f`.
     fn with_columns<T>(&self, f: impl FnOnce(&NumericColumns) -> JsResult<T>) -> JsResult<T> {
         DECODE_SCRATCH.with_borrow_mut(|scratch| {
-            check(self.blob.decode_all_into(scratch))?;
-            let out = f(scratch);
+            let out = check(self.blob.decode_all_into(scratch)).and_then(|()| f(scratch));
             // Keep ordinary sizes for the next call (wasm memory never shrinks,
             // so this holds nothing the module would give back); let an
-            // outsized decode's buffers return to the allocator.
-            if scratch.values.capacity() > SCRATCH_KEEP_POINTS {
+            // outsized decode's buffers return to the allocator, a failed
+            // one's too (the memory budget counts them).
+            if scratch.values.capacity().max(scratch.timestamps.capacity()) > SCRATCH_KEEP_POINTS {
                 *scratch = NumericColumns::default();
             }
             out

@@ -4,6 +4,7 @@
 //! them by kind, as the reference's `DecodeBlobSet` does.
 
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::numeric::{NumericBlob, NumericColumns};
 use crate::order;
 use crate::section::flags::{read_flags, BlobKind};
@@ -22,7 +23,7 @@ pub trait WindowBlob {
     where
         Self: 'v;
     /// One point's value as a materialized series keeps it: `f64` or `String`.
-    type OwnedValue;
+    type OwnedValue: Default;
 
     /// The window's start time.
     fn start_time(&self) -> i64;
@@ -95,7 +96,7 @@ impl WindowBlob for NumericBlob<'_> {
     fn extend_values(&self, index: usize, out: &mut Vec<f64>) -> Result<()> {
         let m = self.metric_at(index)?;
         let start = out.len();
-        out.resize(start + m.len(), 0.0);
+        limits::resize(out, start + m.len(), 0.0, "values")?;
         m.values_into(&mut out[start..])
     }
     fn tags_at(&self, index: usize) -> Result<Option<Vec<&str>>> {
@@ -135,7 +136,9 @@ impl WindowBlob for TextBlob<'_> {
         self.metric_at(index)?.timestamps_into(out)
     }
     fn extend_values(&self, index: usize, out: &mut Vec<String>) -> Result<()> {
-        out.extend(self.metric_at(index)?.values()?.into_iter().map(str::to_string));
+        let values = self.metric_at(index)?.values()?;
+        limits::reserve(out, values.len(), "values")?;
+        out.extend(values.into_iter().map(str::to_string));
         Ok(())
     }
     fn tags_at(&self, index: usize) -> Result<Option<Vec<&str>>> {
@@ -213,6 +216,40 @@ impl<B: WindowBlob> Windows<B> {
             .collect()
     }
 
+    /// Where every metric of the set lies: one placement per metric and blob
+    /// holding it, grouped by id (ascending), blobs in time order within a
+    /// group. One sort of every index entry of the set, so materializing every
+    /// metric is linear in the entries (up to the sort), not metrics × blobs.
+    fn placements(&self) -> Result<Vec<Placement>> {
+        let entries: usize = self.blobs.iter().map(|b| b.metric_ids().len()).sum();
+        let mut keys = Vec::new();
+        limits::reserve(&mut keys, entries, "blob set index")?;
+        let mut owner = Vec::new();
+        limits::reserve(&mut owner, entries, "blob set index")?;
+        for (blob, b) in self.blobs.iter().enumerate() {
+            for &id in b.metric_ids() {
+                keys.push(id);
+                owner.push(blob);
+            }
+        }
+        let mut placements = Vec::new();
+        limits::reserve(&mut placements, entries, "blob set index")?;
+        // Entries of one blob stay in index order and blobs in time order
+        // (the order is stable), so a repeated id of a crafted blob is
+        // adjacent to its twin and placed once, at the position the blob's
+        // own lookup gives (the last one).
+        for i in order::stable_order(keys.iter().copied()) {
+            let (id, blob) = (keys[i], owner[i]);
+            if placements.last().is_some_and(|p: &Placement| p.id == id && p.blob == blob) {
+                continue;
+            }
+            let b = &self.blobs[blob];
+            let Some(index) = b.position(id) else { continue };
+            placements.push(Placement { id, blob, index, points: b.point_count_at(index) });
+        }
+        Ok(placements)
+    }
+
     /// The point at `index` of a metric's series over the set.
     pub fn point_at(&self, id: u64, index: usize) -> Result<(i64, B::Value<'_>)> {
         let total = self.metric_len(id);
@@ -228,13 +265,17 @@ impl<B: WindowBlob> Windows<B> {
     /// One metric's series over every blob, concatenated in time order.
     pub fn materialize_metric(&self, id: u64) -> Result<MaterializedMetric<B::OwnedValue>> {
         let holding = self.holding(id);
-        if holding.is_empty() {
+        let Some(&(last, last_index, last_start)) = holding.last() else {
             return Err(Error::MetricNotFound { key: format!("id {id:016x}") });
-        }
-        let total = self.metric_len(id);
-        let mut out = MaterializedMetric { id, timestamps: vec![0; total], values: Vec::with_capacity(total), tags: None };
+        };
+        let total = last_start + last.point_count_at(last_index);
+        let mut out = MaterializedMetric { id, timestamps: limits::filled(total, 0, "set timestamps")?, values: Vec::new(), tags: None };
+        limits::reserve(&mut out.values, total, "set values")?;
         let any_tags = holding.iter().any(|(b, ..)| b.has_tags());
         let mut tags = Vec::new();
+        if any_tags {
+            limits::reserve(&mut tags, total, "set tags")?;
+        }
         for (blob, index, start) in holding {
             let count = blob.point_count_at(index);
             blob.timestamps_into(index, &mut out.timestamps[start..start + count])?;
@@ -249,6 +290,55 @@ impl<B: WindowBlob> Windows<B> {
         out.tags = any_tags.then_some(tags);
         Ok(out)
     }
+
+    /// One metric's points with `from <= t < to` over every blob, in time
+    /// order: each blob's timestamps are decoded, its values only when one of
+    /// its points is picked.
+    pub fn range_metric(&self, id: u64, from: i64, to: i64) -> Result<MaterializedMetric<B::OwnedValue>> {
+        let holding = self.holding(id);
+        if holding.is_empty() {
+            return Err(Error::MetricNotFound { key: format!("id {id:016x}") });
+        }
+        let any_tags = holding.iter().any(|(b, ..)| b.has_tags());
+        let mut out = MaterializedMetric { id, timestamps: Vec::new(), values: Vec::new(), tags: any_tags.then(Vec::new) };
+        let (mut timestamps, mut values) = (Vec::new(), Vec::new());
+        for (blob, index, _) in holding {
+            let count = blob.point_count_at(index);
+            limits::resize(&mut timestamps, count, 0, "set timestamps")?;
+            blob.timestamps_into(index, &mut timestamps[..count])?;
+            let picked = |t: &i64| (from..to).contains(t);
+            let n = timestamps[..count].iter().filter(|t| picked(t)).count();
+            if n == 0 {
+                continue;
+            }
+            limits::reserve(&mut out.timestamps, n, "set timestamps")?;
+            limits::reserve(&mut out.values, n, "set values")?;
+            values.clear();
+            blob.extend_values(index, &mut values)?;
+            let tags = if any_tags { blob.tags_at(index)? } else { None };
+            for (i, t) in timestamps[..count].iter().enumerate() {
+                if picked(t) {
+                    out.timestamps.push(*t);
+                    // `extend_values` gave `count` values; each is taken once.
+                    out.values.push(values.get_mut(i).map(std::mem::take).unwrap_or_default());
+                    if let Some(all) = &mut out.tags {
+                        all.push(tags.as_ref().and_then(|t| t.get(i)).map_or_else(String::new, |s| s.to_string()));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// One metric held by one blob of a set: its id, the blob (position in time
+/// order), its index position in the blob and its point count.
+#[derive(Debug, Clone, Copy)]
+struct Placement {
+    id: u64,
+    blob: usize,
+    index: usize,
+    points: usize,
 }
 
 /// Numeric blobs of consecutive windows.
@@ -282,19 +372,45 @@ impl<'a> Windows<NumericBlob<'a>> {
     }
 
     /// Every metric's series over the set, as columns: metric `i` of `ids`
-    /// (ascending) owns `offsets[i]..offsets[i + 1]`.
+    /// (ascending) owns `offsets[i]..offsets[i + 1]`. Each blob's column of a
+    /// metric is decoded straight into its place.
     pub fn materialize(&self) -> Result<NumericColumns> {
-        let ids = self.metric_ids();
-        let mut columns = NumericColumns { ids: Vec::with_capacity(ids.len()), offsets: vec![0], ..Default::default() };
-        for id in ids {
-            let m = self.materialize_metric(id)?;
-            columns.ids.push(id);
-            columns.timestamps.extend_from_slice(&m.timestamps);
-            columns.values.extend_from_slice(&m.values);
-            columns.offsets.push(columns.timestamps.len() as u32);
+        let placements = self.placements()?;
+        let (ids, offsets, total) = group_offsets(&placements)?;
+        let mut columns = NumericColumns { ids, offsets, ..Default::default() };
+        columns.timestamps = limits::filled(total, 0, "set timestamps")?;
+        columns.values = limits::filled(total, 0.0, "set values")?;
+        let mut at = 0;
+        for p in &placements {
+            let blob = &self.blobs[p.blob];
+            let points = at..at + p.points;
+            blob.timestamps_into(p.index, &mut columns.timestamps[points.clone()])?;
+            blob.metric_at(p.index)?.values_into(&mut columns.values[points])?;
+            at += p.points;
         }
         Ok(columns)
     }
+}
+
+/// Ids, point offsets and total points of placements grouped by id: what
+/// columns of every metric of a set need before they are filled.
+fn group_offsets(placements: &[Placement]) -> Result<(Vec<u64>, Vec<u32>, usize)> {
+    let (mut ids, mut offsets) = (Vec::new(), vec![0u32]);
+    let mut total = 0usize;
+    for (i, p) in placements.iter().enumerate() {
+        total = total.saturating_add(p.points);
+        if placements.get(i + 1).is_none_or(|next| next.id != p.id) {
+            // Decoded columns address points with u32 offsets.
+            let end = u32::try_from(total).map_err(|_| Error::SizeCap {
+                what: "set point count",
+                size: total as u64,
+                cap: u64::from(u32::MAX),
+            })?;
+            ids.push(p.id);
+            offsets.push(end);
+        }
+    }
+    Ok((ids, offsets, total))
 }
 
 impl<'a> Windows<TextBlob<'a>> {
@@ -305,29 +421,45 @@ impl<'a> Windows<TextBlob<'a>> {
 
     /// Every metric's series over the set, as columns (ids ascending).
     pub fn materialize(&self) -> Result<TextColumns> {
-        let ids = self.metric_ids();
-        let mut columns = TextColumns::default();
-        columns.offsets.push(0);
+        let placements = self.placements()?;
+        let (ids, offsets, total) = group_offsets(&placements)?;
+        let mut columns = TextColumns { ids, offsets, ..Default::default() };
+        columns.timestamps = limits::filled(total, 0, "set timestamps")?;
         let any_tags = self.blobs.iter().any(|b| b.has_tags());
         let mut tags = crate::text::StringColumn::default();
-        for id in ids {
-            let m = self.materialize_metric(id)?;
-            columns.ids.push(id);
-            columns.timestamps.extend_from_slice(&m.timestamps);
-            for v in &m.values {
+        reserve_strings(&mut columns.values, total)?;
+        if any_tags {
+            reserve_strings(&mut tags, total)?;
+        }
+        let mut at = 0;
+        for p in &placements {
+            let blob = &self.blobs[p.blob];
+            blob.timestamps_into(p.index, &mut columns.timestamps[at..at + p.points])?;
+            let metric = blob.metric_at(p.index)?;
+            for v in metric.values()? {
+                limits::reserve_str(&mut columns.values.bytes, v.len(), "set values")?;
                 columns.values.push(v);
             }
             if any_tags {
-                match &m.tags {
-                    Some(t) => t.iter().for_each(|s| tags.push(s)),
-                    None => m.values.iter().for_each(|_| tags.push("")),
+                match metric.tags()? {
+                    Some(t) => t.into_iter().try_for_each(|s| {
+                        limits::reserve_str(&mut tags.bytes, s.len(), "set tags")?;
+                        tags.push(s);
+                        Ok::<_, Error>(())
+                    })?,
+                    None => (0..p.points).for_each(|_| tags.push("")),
                 }
             }
-            columns.offsets.push(columns.timestamps.len() as u32);
+            at += p.points;
         }
         columns.tags = any_tags.then_some(tags);
         Ok(columns)
     }
+}
+
+/// Room for `strings` more offsets of a string column.
+fn reserve_strings(column: &mut crate::text::StringColumn, strings: usize) -> Result<()> {
+    limits::reserve(&mut column.offsets, strings, "set string offsets")
 }
 
 /// Numeric and text blobs of the same windows, opened together.

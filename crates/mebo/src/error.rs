@@ -175,13 +175,21 @@ pub enum Error {
         /// The metric id.
         id: u64,
     },
+    /// An allocation sized by the input was refused: by the memory budget of
+    /// the wasm module, or by the allocator (memory could not grow).
+    OutOfMemory {
+        /// What was being allocated.
+        what: &'static str,
+        /// Bytes asked for.
+        bytes: usize,
+    },
 }
 
 impl Error {
     /// Every [`code`](Self::code), one per variant, in declaration order: the
     /// list the bindings export (`errorCodes()`), which the SDK's
     /// `CORE_ERROR_CODES` is tested against.
-    pub const CODES: [&'static str; 23] = [
+    pub const CODES: [&'static str; 24] = [
         "TRUNCATED",
         "BAD_MAGIC",
         "UNKNOWN_ENCODING",
@@ -205,6 +213,7 @@ impl Error {
         "ENCODER_STATE",
         "LIMIT_EXCEEDED",
         "DUPLICATE_METRIC",
+        "OUT_OF_MEMORY",
     ];
 
     /// A short stable code for each variant (used by the wasm bindings and the CLI).
@@ -233,6 +242,7 @@ impl Error {
             Error::EncoderState { .. } => "ENCODER_STATE",
             Error::LimitExceeded { .. } => "LIMIT_EXCEEDED",
             Error::DuplicateMetric { .. } => "DUPLICATE_METRIC",
+            Error::OutOfMemory { .. } => "OUT_OF_MEMORY",
         }
     }
 
@@ -294,6 +304,7 @@ impl fmt::Display for Error {
             Error::EncoderState { detail } => write!(f, "encoder misuse: {detail}"),
             Error::LimitExceeded { what, value, limit } => write!(f, "{what} {value} exceeds the limit {limit}"),
             Error::DuplicateMetric { id } => write!(f, "metric id {id:016x} is already in the blob"),
+            Error::OutOfMemory { what, bytes } => write!(f, "out of memory: {bytes} bytes for {what} were refused"),
         }
     }
 }
@@ -332,6 +343,7 @@ mod tests {
             Error::EncoderState { detail: String::new() },
             Error::LimitExceeded { what: "x", value: 1, limit: 0 },
             Error::DuplicateMetric { id: 0 },
+            Error::OutOfMemory { what: "x", bytes: 1 },
         ];
         for e in &all {
             match e {
@@ -357,7 +369,8 @@ mod tests {
                 | Error::InvalidOptions { .. }
                 | Error::EncoderState { .. }
                 | Error::LimitExceeded { .. }
-                | Error::DuplicateMetric { .. } => {}
+                | Error::DuplicateMetric { .. }
+                | Error::OutOfMemory { .. } => {}
             }
         }
         all

@@ -75,3 +75,87 @@ fn text_windows_materialize_and_mix_with_numeric_ones() {
         assert_eq!(columns.values.get(range.start), Some(texts[0].as_str()));
     }
 }
+
+/// Windows with tags on some blobs only, metrics missing from some, equal
+/// start times and unsorted ids: `materialize` and `range_metric` against a
+/// plain loop over the blobs, each blob read on its own.
+#[test]
+fn materialize_and_range_match_a_per_blob_reading() {
+    use mebo::blob_set::TextBlobSet;
+    use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
+    use mebo::text::{TextBlob, TextEncoder, TextEncoderOptions};
+
+    let (mut numeric, mut text) = (Vec::new(), Vec::new());
+    for b in 0..9i64 {
+        let start = (b / 2) * 1_000; // pairs share a start time
+        let tags = b % 3 == 0;
+        let mut n = NumericEncoder::new(start, NumericEncoderOptions { tags, ..Default::default() });
+        let mut t = TextEncoder::new(start, TextEncoderOptions { tags, ..Default::default() }).unwrap();
+        for m in [5u64, 1, 9, 3] {
+            if (b + m as i64) % 4 == 0 {
+                continue; // this window lacks the metric
+            }
+            let count = 1 + ((b as usize * 7 + m as usize) % 5);
+            let ts: Vec<i64> = (0..count as i64).map(|p| start + p * 10 - 20).collect();
+            let vs: Vec<f64> = (0..count).map(|p| (b as f64) * 100.0 + m as f64 + p as f64 / 8.0).collect();
+            let tag_strings: Vec<String> = (0..count).map(|p| format!("b{b}m{m}p{p}")).collect();
+            let tag_refs: Vec<&str> = tag_strings.iter().map(String::as_str).collect();
+            n.start_metric_id(m, count).unwrap();
+            n.add_points(&ts, &vs, tags.then_some(tag_refs.as_slice())).unwrap();
+            n.end_metric().unwrap();
+            let texts: Vec<String> = vs.iter().map(|v| format!("v{v}")).collect();
+            let text_refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            t.start_metric_id(m, count).unwrap();
+            t.add_points(&ts, &text_refs, tags.then_some(tag_refs.as_slice())).unwrap();
+            t.end_metric().unwrap();
+        }
+        numeric.push(n.finish().unwrap());
+        text.push(t.finish().unwrap());
+    }
+    // Reversed: the set orders by start time, equal starts in the order given.
+    let given: Vec<usize> = (0..9).rev().collect();
+    let mut in_time: Vec<usize> = given.clone();
+    in_time.sort_by_key(|&b| (b as i64 / 2) * 1_000);
+
+    let refs: Vec<&[u8]> = given.iter().map(|&b| numeric[b].as_slice()).collect();
+    let set = NumericBlobSet::open(&refs).unwrap();
+    let columns = set.materialize().unwrap();
+    assert_eq!(columns.ids, [1, 3, 5, 9]);
+    let text_refs: Vec<&[u8]> = given.iter().map(|&b| text[b].as_slice()).collect();
+    let text_set = TextBlobSet::open(&text_refs).unwrap();
+    let text_columns = text_set.materialize().unwrap();
+    assert_eq!(text_columns.ids, columns.ids);
+    let text_tags = text_columns.tags.as_ref().unwrap();
+    for (i, &id) in columns.ids.iter().enumerate() {
+        let (mut ts, mut vs, mut tags, mut texts) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for &b in &in_time {
+            let blob = NumericBlob::open(&numeric[b]).unwrap();
+            let Ok(m) = blob.metric(id) else { continue };
+            ts.extend(m.timestamps().unwrap());
+            vs.extend(m.values().unwrap().iter().map(|v| v.to_bits()));
+            tags.extend(m.tags().unwrap().map_or_else(|| vec![String::new(); m.len()], |t| t.iter().map(|s| s.to_string()).collect()));
+            let tb = TextBlob::open(&text[b]).unwrap();
+            texts.extend(tb.metric(id).unwrap().values().unwrap().iter().map(|s| s.to_string()));
+        }
+        let points = columns.offsets[i] as usize..columns.offsets[i + 1] as usize;
+        assert_eq!(columns.timestamps[points.clone()], ts[..], "id {id}");
+        assert_eq!(columns.values[points.clone()].iter().map(|v| v.to_bits()).collect::<Vec<_>>(), vs, "id {id}");
+        assert_eq!(text_columns.timestamps[points.clone()], ts[..]);
+        assert_eq!(points.clone().map(|p| text_columns.values.get(p).unwrap().to_string()).collect::<Vec<_>>(), texts);
+        assert_eq!(points.clone().map(|p| text_tags.get(p).unwrap().to_string()).collect::<Vec<_>>(), tags);
+        let m = set.materialize_metric(id).unwrap();
+        assert_eq!(m.timestamps, ts);
+        assert_eq!(m.tags.as_ref().unwrap(), &tags);
+        // Ranges: a plain filter of the whole series, ends excluded.
+        for (from, to) in [(i64::MIN, i64::MAX), (-15, 1_005), (0, 0), (2_000, 3_990), (4_000, i64::MAX)] {
+            let r = set.range_metric(id, from, to).unwrap();
+            let keep: Vec<usize> = (0..ts.len()).filter(|&p| (from..to).contains(&ts[p])).collect();
+            assert_eq!(r.timestamps, keep.iter().map(|&p| ts[p]).collect::<Vec<_>>(), "{id} {from}..{to}");
+            assert_eq!(r.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), keep.iter().map(|&p| vs[p]).collect::<Vec<_>>());
+            assert_eq!(r.tags.unwrap(), keep.iter().map(|&p| tags[p].clone()).collect::<Vec<_>>());
+            let tr = text_set.range_metric(id, from, to).unwrap();
+            assert_eq!(tr.values, keep.iter().map(|&p| texts[p].clone()).collect::<Vec<_>>());
+        }
+    }
+    assert!(matches!(set.range_metric(77, 0, 1), Err(mebo::Error::MetricNotFound { .. })));
+}

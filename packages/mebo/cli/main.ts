@@ -2,13 +2,23 @@
 // Every failure ends as one line on stderr and a non-zero exit status:
 // 1 when a file or blob failed, 2 when the command line is wrong.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { init } from '../src/index.js';
 import { parseCommandLine, UsageError, type Specs } from './args.js';
 import { InputError } from './document.js';
 import { ENCODE_OPTIONS, encodeDocument, type OptionField } from './encode.js';
 import { formatReport, inspect } from './inspect.js';
-import { csvHeader, csvRows, describeError, openBlob, toDocument, toReadableDocument, type Blob } from './output.js';
+import { checkBlob, csvHeader, describeError, openBlob, streamDocument, writeCsvRows } from './output.js';
+import { streamSink, writeJson } from './stream.js';
+
+/** Defaults safe for untrusted files: 64 MiB of input or of one decompressed payload, 16 Mi points. */
+const DEFAULT_MAX_BYTES = 64 << 20;
+const DEFAULT_MAX_POINTS = 16 << 20;
+
+const LIMIT_HELP = `  --max-bytes <n>   largest input file (stdin too) and largest decompressed
+                    payload, in bytes (default ${DEFAULT_MAX_BYTES}); past it: SIZE_CAP
+  --max-points <n>  largest point count of a blob (default ${DEFAULT_MAX_POINTS})
+`;
 
 const HELP: Record<string, string> = {
   main: `mebo: read and write mebo time-series blobs
@@ -16,6 +26,7 @@ const HELP: Record<string, string> = {
 Usage:
   mebo inspect <blob> [--json]              header, options, section sizes, metrics
   mebo decode <blob>... [--exact|--csv]     the points, as JSON (lossless, or CSV)
+                                            (--max-bytes, --max-points: see --help)
   mebo encode <input.json> -o <blob> [...]  a blob from 'decode --exact' JSON
 
 Run 'mebo <command> --help' for a command's options. '-' reads stdin.
@@ -32,7 +43,7 @@ each --prefer: the configuration, its bytes and a decode time beside the blob's.
 
 Options:
   --json    the same as one JSON object
-  --help    this text
+${LIMIT_HELP}  --help    this text
 `,
   decode: `Usage: mebo decode <blob>... [--exact | --csv]
 
@@ -52,7 +63,10 @@ Options:
             IEEE-754 bits (16 hex digits, so NaN payloads survive)
   --csv     a flat table instead: metric,timestamp,value,tag (a leading file
             column with several blobs); metric is the name, else the id
-  --help    this text
+${LIMIT_HELP}  --help    this text
+
+The output is written as it is made, one metric at a time, after every
+metric was decoded once to check it: a blob that fails prints nothing.
 `,
   encode: `Usage: mebo encode <input.json> -o <blob> [options]
 
@@ -97,14 +111,65 @@ function version(): string {
   }
 }
 
-function readInput(file: string): Buffer {
+/** The limits flags, checked. */
+const LIMIT_SPECS: Specs = { 'max-bytes': { type: 'string' }, 'max-points': { type: 'string' } };
+
+interface Limits {
+  maxBytes: number;
+  maxPoints: number;
+}
+
+function limitsOf(values: Record<string, unknown>): Limits {
+  const count = (flag: string, fallback: number): number => {
+    const text = values[flag];
+    if (text === undefined) return fallback;
+    const n = Number(text);
+    if (typeof text !== 'string' || !/^[0-9]+$/.test(text) || !Number.isSafeInteger(n)) {
+      throw new UsageError(`--${flag} takes a whole number, got ${JSON.stringify(text)}`);
+    }
+    return n;
+  };
+  return { maxBytes: count('max-bytes', DEFAULT_MAX_BYTES), maxPoints: count('max-points', DEFAULT_MAX_POINTS) };
+}
+
+/**
+ * A file (or stdin for '-') read a chunk at a time, refused with SIZE_CAP as
+ * soon as it passes `maxBytes`: endless input never grows past the bound.
+ */
+function readInput(file: string, maxBytes = Number.MAX_SAFE_INTEGER): Buffer {
+  let fd: number | undefined;
   try {
-    return readFileSync(file === '-' ? 0 : file);
+    fd = file === '-' ? 0 : openSync(file, 'r');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (error) {
+        // A non-blocking stdin with nothing yet: wait and read again.
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+          continue;
+        }
+        if ((error as NodeJS.ErrnoException).code === 'EOF') break;
+        throw error;
+      }
+      if (n === 0) break;
+      size += n;
+      if (size > maxBytes) throw new FileError('SIZE_CAP', file, `SIZE_CAP: input passes --max-bytes ${maxBytes}`);
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, size);
   } catch (error) {
+    if (error instanceof FileError) throw error;
     const e = error as NodeJS.ErrnoException;
     const reason =
       e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e.code === 'EACCES' ? 'permission denied' : e.message;
     throw new FileError(e.code ?? 'FILE', file, reason);
+  } finally {
+    if (fd !== undefined && fd !== 0) closeSync(fd);
   }
 }
 
@@ -125,14 +190,15 @@ function print(text: string | Uint8Array): void {
 }
 
 async function inspectCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, { ...COMMON, json: { type: 'boolean' } });
+  const { values, positionals } = parseCommandLine(argv, { ...COMMON, ...LIMIT_SPECS, json: { type: 'boolean' } });
   if (values.help) return help('inspect');
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'which blob? (mebo inspect <blob>)' : 'inspect takes one blob');
+  const limits = limitsOf(values);
   const file = positionals[0]!;
-  const bytes = readInput(file);
+  const bytes = readInput(file, limits.maxBytes);
   await init();
   const text = about(file, () => {
-    const blob = openBlob(bytes);
+    const blob = openBlob(bytes, { maxDecompressedBytes: limits.maxBytes, maxPoints: limits.maxPoints });
     try {
       const report = inspect(blob);
       return values.json ? `${JSON.stringify({ file, size: bytes.length, ...report }, null, 2)}\n` : formatReport(file, report);
@@ -145,24 +211,32 @@ async function inspectCommand(argv: string[]): Promise<number> {
 }
 
 async function decodeCommand(argv: string[]): Promise<number> {
-  const { values, positionals: files } = parseCommandLine(argv, { ...COMMON, csv: { type: 'boolean' }, exact: { type: 'boolean' } });
+  const { values, positionals: files } = parseCommandLine(argv, { ...COMMON, ...LIMIT_SPECS, csv: { type: 'boolean' }, exact: { type: 'boolean' } });
   if (values.help) return help('decode');
   if (files.length === 0) throw new UsageError('which blob? (mebo decode <blob>...)');
   const csv = values.csv === true;
   const exact = values.exact === true;
   if (csv && exact) throw new UsageError('--csv and --exact are two output forms: pick one');
+  const limits = limitsOf(values);
   await init();
-  const documentOf = (blob: Blob) => (exact ? toDocument(blob) : toReadableDocument(blob));
+  const stdout = streamSink(process.stdout);
+  // Whether the current blob's output has begun: a failure then ends its line first.
+  let begun = false;
+  const sink = { write: (text: string) => ((begun ||= text.length > 0), stdout.write(text)) };
   const many = files.length > 1;
   let failed = 0;
-  if (csv) print(csvHeader(many));
+  if (csv) await sink.write(csvHeader(many));
   for (const file of files) {
-    let text: string;
+    begun = false;
     try {
-      const blob = openBlob(readInput(file));
+      const blob = openBlob(readInput(file, limits.maxBytes), { maxDecompressedBytes: limits.maxBytes, maxPoints: limits.maxPoints });
       try {
-        if (csv) text = csvRows(blob, many ? file : undefined);
-        else text = `${many ? JSON.stringify(documentOf(blob)) : JSON.stringify(documentOf(blob), null, 2)}\n`;
+        if (csv) await writeCsvRows(sink, blob, many ? file : undefined);
+        else {
+          checkBlob(blob);
+          await writeJson(sink, streamDocument(blob, exact), many ? 0 : 2);
+          await sink.write('\n');
+        }
       } finally {
         blob.free();
       }
@@ -173,9 +247,8 @@ async function decodeCommand(argv: string[]): Promise<number> {
       if (!many) throw Object.assign(new Error(line), { reported: true });
       warn(`mebo decode: ${line}`);
       if (csv) continue;
-      text = `${JSON.stringify({ file, error: { code, message } })}\n`;
+      await sink.write(`${begun ? '\n' : ''}${JSON.stringify({ file, error: { code, message } })}\n`);
     }
-    print(text);
   }
   return failed > 0 ? 1 : 0;
 }

@@ -2,13 +2,14 @@
 // files, plus the blob's options) and as CSV rows. Everything here goes
 // through the SDK's public API; only the printing is the CLI's.
 
-import { MeboError, NumericBlob, TextBlob, blobKind, type NumericMetric, type TextMetric } from '../src/index.js';
+import { MeboError, NumericBlob, TextBlob, blobKind, type DecodeLimits, type NumericMetric, type TextMetric } from '../src/index.js';
+import { Lazy, Points, type Sink } from './stream.js';
 
 export type Blob = NumericBlob | TextBlob;
 
 /** Open a blob as the kind its magic names; anything else gets the numeric decoder's error. */
-export function openBlob(bytes: Uint8Array): Blob {
-  return blobKind(bytes) === 'text' ? TextBlob.from(bytes) : NumericBlob.from(bytes);
+export function openBlob(bytes: Uint8Array, limits?: DecodeLimits): Blob {
+  return blobKind(bytes) === 'text' ? TextBlob.from(bytes, limits) : NumericBlob.from(bytes, limits);
 }
 
 export function hex16(id: bigint): string {
@@ -118,14 +119,77 @@ export function isoMicros(t: bigint): string | null {
  * fields and tags (the input files' field order).
  */
 function documentOf<M, D>(blob: Blob, start: (t: bigint) => object, points: (m: NumericMetric | TextMetric) => object): D {
+  return streamedDocument<D>(blob, start, points, (metrics) => Array.from(metrics) as M[]);
+}
+
+/**
+ * The document with its metrics made one at a time as they are written
+ * (`collect` gets them lazily): one metric's columns alive at once.
+ */
+function streamedDocument<D>(
+  blob: Blob,
+  start: (t: bigint) => object,
+  points: (m: NumericMetric | TextMetric) => object,
+  collect: (metrics: Iterable<object>) => unknown,
+): D {
   const names = blob.names;
-  const metrics = keys(blob).map((key) => {
-    const m = blob.metric(key);
-    const name = names !== undefined && m.name !== undefined ? { name: m.name } : {};
-    return { ...name, id: hex16(m.id), ...points(m), ...(m.tags !== undefined ? { tags: m.tags } : {}) } as M;
-  });
+  const metrics = (function* () {
+    for (const key of keys(blob)) {
+      const m = blob.metric(key);
+      const name = names !== undefined && m.name !== undefined ? { name: m.name } : {};
+      yield { ...name, id: hex16(m.id), ...points(m), ...(m.tags !== undefined ? { tags: m.tags } : {}) };
+    }
+  })();
   const kind = blob instanceof NumericBlob ? 'numeric' : 'text';
-  return { kind, ...start(blob.startTime), identifier: names !== undefined ? 'name' : 'id', options: manifestOptions(blob), metrics } as D;
+  return { kind, ...start(blob.startTime), identifier: names !== undefined ? 'name' : 'id', options: manifestOptions(blob), metrics: collect(metrics) } as D;
+}
+
+/**
+ * Decode every metric once, one at a time, and drop it: a blob that fails
+ * does so before any of its output is written (no partial result), and only
+ * one metric's columns are alive at a time.
+ */
+export function checkBlob(blob: Blob): void {
+  for (const key of keys(blob)) {
+    const m = blob.metric(key);
+    void m.timestamps;
+    void m.values;
+    void m.tags;
+  }
+}
+
+/** A column as chunks made when written. */
+function column<T>(items: ArrayLike<T>, as: (x: T) => unknown): Points {
+  return new Points(items.length, (a, b) => Array.from({ length: b - a }, (_, i) => as(items[a + i]!)));
+}
+
+/** The document `toDocument` (`exact`) or `toReadableDocument` gives, for `writeJson`: columns made a chunk at a time. */
+export function streamDocument(blob: Blob, exact: boolean): object {
+  const lazy = (metrics: Iterable<object>) => new Lazy(metrics);
+  if (exact) {
+    return streamedDocument<object>(
+      blob,
+      (t) => ({ startTimeMicros: String(t) }),
+      (m) => ({
+        timestamps: column(m.timestamps, String),
+        ...(m.values instanceof Float64Array
+          ? { values: column(new BigUint64Array(m.values.buffer, m.values.byteOffset, m.values.length), hex16) }
+          : { texts: m.values }),
+      }),
+      lazy,
+    );
+  }
+  return streamedDocument<object>(
+    blob,
+    (t) => ({ startTime: isoMicros(t), startTimeMicros: jsonMicros(t) }),
+    (m) => ({
+      points: m.timestamps.length,
+      timestamps: column(m.timestamps, jsonMicros),
+      times: column(m.timestamps, isoMicros),
+      ...(m.values instanceof Float64Array ? { values: column(m.values, jsonValue) } : { texts: m.values }),
+    }),
+    lazy,
+  );
 }
 
 /** The lossless document (`--exact`): the conformance vectors' input schema. */
@@ -167,18 +231,35 @@ export function csvHeader(withFile: boolean): string {
 
 /** One row per point: metric (name, else id in hex), timestamp (µs), value or text, tag. */
 export function csvRows(blob: Blob, file: string | undefined): string {
-  const lead = file === undefined ? '' : `${csvField(file)},`;
   let out = '';
+  for (const rows of csvChunks(blob, file)) out += rows;
+  return out;
+}
+
+/** Rows a chunk at a time, one metric decoded at a time. */
+function* csvChunks(blob: Blob, file: string | undefined): Generator<string> {
+  const lead = file === undefined ? '' : `${csvField(file)},`;
   for (const key of keys(blob)) {
     const m = blob.metric(key);
     const metric = csvField(m.name ?? hex16(m.id));
+    let out = '';
     for (let i = 0; i < m.timestamps.length; i++) {
       const value = m.values instanceof Float64Array ? numberText(m.values[i]!) : csvField(m.values[i]!);
       const tag = m.tags === undefined ? '' : csvField(m.tags[i]!);
       out += `${lead}${metric},${m.timestamps[i]},${value},${tag}\n`;
+      if (out.length > 1 << 16) {
+        yield out;
+        out = '';
+      }
     }
+    yield out;
   }
-  return out;
+}
+
+/** Write the rows to `sink` as they are made (after `checkBlob`: nothing of a failing blob is written). */
+export async function writeCsvRows(sink: Sink, blob: Blob, file: string | undefined): Promise<void> {
+  checkBlob(blob);
+  for (const rows of csvChunks(blob, file)) await sink.write(rows);
 }
 
 /** What a failure says on one line: the SDK's code and message. */

@@ -23,6 +23,7 @@ export const CORE_ERROR_CODES = [
   'ENCODER_STATE',
   'LIMIT_EXCEEDED',
   'DUPLICATE_METRIC',
+  'OUT_OF_MEMORY',
 ] as const;
 export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
 
@@ -33,10 +34,14 @@ export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
  * - `INVALID_ARGUMENT`: a JavaScript argument of the wrong type or range.
  * - `FREED`: a call on an object after `free()`.
  * - `LIVE_HANDLES`: `reset()` while a blob, set or encoder is still alive (free it first).
- * - `INTERNAL`: anything else the module threw (a defect: please report it).
+ * - `INTERNAL`: anything else the module threw (a defect: please report it);
+ *   a WebAssembly trap says so and keeps it as `cause` (`reset()` gives a fresh module).
  * - `WORKER_FAILED`: a `mebo/worker` pool worker did not load or died during the call (`cause` says why); the pool replaces it.
  * - `TIMEOUT`: a pool call took longer than its `timeoutMs`; a worker stuck in it is replaced.
  * - `ABORTED`: a pool call's `signal` was aborted (`cause` is the signal's reason).
+ *
+ * `OUT_OF_MEMORY` (a core code) is also what a JavaScript allocation refused
+ * inside a call (a typed array too large for the engine) becomes.
  */
 export const SDK_ERROR_CODES = ['NOT_INITIALIZED', 'WASM_LOAD', 'INVALID_ARGUMENT', 'FREED', 'LIVE_HANDLES', 'INTERNAL', 'WORKER_FAILED', 'TIMEOUT', 'ABORTED'] as const;
 export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
@@ -64,9 +69,16 @@ function toMeboError(thrown: unknown): MeboError {
     const code = (thrown as { code?: unknown }).code;
     // The bindings' errors carry the core's code.
     if (typeof code === 'string') return new MeboError(code as MeboErrorCode, thrown.message);
+    // The engine refused an allocation while the bindings built a result.
+    if (thrown instanceof RangeError && /allocation failed|out of memory|invalid (typed )?array length/i.test(thrown.message)) {
+      return new MeboError('OUT_OF_MEMORY', `out of memory: ${thrown.message}`, { cause: thrown });
+    }
     // The glue's own argument conversions (e.g. a number where a BigInt goes).
     if (thrown instanceof TypeError || thrown instanceof RangeError) {
       return new MeboError('INVALID_ARGUMENT', thrown.message, { cause: thrown });
+    }
+    if (typeof WebAssembly !== 'undefined' && thrown instanceof WebAssembly.RuntimeError) {
+      return new MeboError('INTERNAL', `the module trapped (${thrown.message}): free what is alive and reset() for a fresh module`, { cause: thrown });
     }
     return new MeboError('INTERNAL', `${thrown.name}: ${thrown.message}`, { cause: thrown });
   }

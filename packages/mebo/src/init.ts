@@ -8,7 +8,7 @@
 import instantiateGlue, { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
 import { describe } from './args.js';
-import { instance, memoryInfo, type WasmInfo, type WasmVariant } from './module.js';
+import { applyMemoryBudget, instance, memoryInfo, setMaxMemoryBytes, type WasmInfo, type WasmVariant } from './module.js';
 import { simdMismatch } from './simd-check.js';
 import { wasmLocation } from './wasm-location.js';
 
@@ -46,6 +46,14 @@ export interface InitOptions {
    * (`wasmInfo()` says why). Default `true`; `'fail'` simulates a mismatch.
    */
   simdCheck?: boolean | 'fail';
+  /**
+   * The module's memory budget: the most bytes its heap may hold at once,
+   * over every blob, set and encoder alive (default `DEFAULT_MAX_MEMORY_BYTES`,
+   * 1 GiB; at most 2**32). Checked before each allocation: a call that would
+   * pass it throws `OUT_OF_MEMORY` and leaves every object usable. Also
+   * `setMaxMemoryBytes()`; `memoryInfo()` reads it back.
+   */
+  maxMemoryBytes?: number;
 }
 
 let loading: Promise<void> | undefined;
@@ -59,6 +67,13 @@ let instantiating = false;
  * pass `{ wasm }`.
  */
 export function init(options: InitOptions = {}): Promise<void> {
+  if (options?.maxMemoryBytes !== undefined) {
+    try {
+      setMaxMemoryBytes(options.maxMemoryBytes);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
   if (instance.loaded) return Promise.resolve();
   loading ??= load(options).catch((error: unknown) => {
     loading = undefined; // a failed load may be retried
@@ -78,6 +93,7 @@ export function initSync(source: WasmModule | ArrayBuffer | ArrayBufferView, var
   const module = loadError(() => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source as BufferSource)));
   const exports = loadError(() => instantiateGlueSync({ module }), 'instantiating');
   instance.loaded = { variant, memory: exports.memory, module };
+  applyMemoryBudget();
 }
 
 /**
@@ -262,6 +278,7 @@ async function instantiate(module: WebAssembly.Module, variant: WasmVariant | un
   try {
     const exports = await loadError(() => instantiateGlue({ module_or_path: module }), 'instantiating');
     instance.loaded = { variant, memory: exports.memory, module };
+  applyMemoryBudget();
   } finally {
     instantiating = false;
   }

@@ -2,7 +2,9 @@
 // encoders ask it whether the module is there (`ready()`) and for its memory;
 // the loader above them (init.ts) is the only writer of `instance`.
 
+import { memoryBudget, setMemoryBudget } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
+import { describe } from './args.js';
 import { liveHandles } from './owned.js';
 
 /** The two builds shipped in `wasm/`: with WebAssembly SIMD (simd128) and without. */
@@ -64,12 +66,52 @@ export interface MemoryInfo {
   liveHandles: number;
   /** Times `reset()` replaced the instance. */
   resets: number;
+  /** The memory budget (`InitOptions.maxMemoryBytes`, `setMaxMemoryBytes`), in bytes. */
+  maxMemoryBytes: number;
+  /** Bytes the module's heap holds now: what the budget counts. */
+  heapBytes: number;
+  /** The most bytes this instance's heap held. */
+  peakHeapBytes: number;
 }
 
 export function memoryInfo(): MemoryInfo {
   const memoryBytes = wasmMemoryBytes();
   instance.peakBytes = Math.max(instance.peakBytes, memoryBytes);
-  return { memoryBytes, peakMemoryBytes: instance.peakBytes, liveHandles: liveHandles(), resets: instance.resets };
+  const [maxMemoryBytes, heapBytes, peakHeapBytes] = memoryBudget();
+  return {
+    memoryBytes,
+    peakMemoryBytes: instance.peakBytes,
+    liveHandles: liveHandles(),
+    resets: instance.resets,
+    maxMemoryBytes: maxMemoryBytes!,
+    heapBytes: heapBytes!,
+    peakHeapBytes: peakHeapBytes!,
+  };
+}
+
+/** The default of `InitOptions.maxMemoryBytes`: 1 GiB (the core's `DEFAULT_MAX_MEMORY_BYTES`). */
+export const DEFAULT_MAX_MEMORY_BYTES = 2 ** 30;
+/** The budget every instance gets, kept across `reset()`. */
+let maxMemoryBytes = DEFAULT_MAX_MEMORY_BYTES;
+
+/**
+ * Set the module's memory budget: the most bytes its heap may hold at once,
+ * over every blob, set and encoder alive (an integer from 16 MiB to 4 GiB). An
+ * allocation that would pass it throws `OUT_OF_MEMORY`; what is alive stays
+ * usable. Before `init()` it is kept for the instance to come.
+ */
+export function setMaxMemoryBytes(bytes: number): void {
+  // At least 16 MiB: below that the allocations no input sizes (messages, small vectors) would meet it.
+  if (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 2 ** 24 || bytes > 2 ** 32) {
+    throw new MeboError('INVALID_ARGUMENT', `maxMemoryBytes must be an integer from 2**24 (16 MiB) to 2**32, got ${describe(bytes)}`);
+  }
+  maxMemoryBytes = bytes;
+  if (instance.loaded) setMemoryBudget(bytes);
+}
+
+/** @internal Give a new instance the budget (the loader calls it after each instantiation). */
+export function applyMemoryBudget(): void {
+  setMemoryBudget(maxMemoryBytes);
 }
 
 /**

@@ -62,7 +62,12 @@ export abstract class Owned<H extends Freeable> {
     this.#handle = undefined;
     live--;
     collected?.unregister(this);
-    handle.free();
+    try {
+      handle.free();
+    } catch {
+      // The glue refuses to free a handle a trapped call left borrowed: its
+      // memory stays with this instance, which `reset()` replaces.
+    }
   }
 
   [Symbol.dispose](): void {

@@ -4,6 +4,7 @@
 // builds, see build-sdk.mjs).
 
 export { init, initSync, isInitialized, memoryInfo, reset, simdSupported, wasmInfo, wasmMemoryBytes, wasmVariant } from './init.js';
+export { DEFAULT_MAX_MEMORY_BYTES, setMaxMemoryBytes } from './module.js';
 export type { InitOptions, MemoryInfo, ResetOptions, WasmInfo, WasmModule, WasmSource, WasmVariant } from './init.js';
 export { MEBO_ERROR_CODES, MeboError } from './errors.js';
 /** @internal For `mebo/worker` and the `node` entries. */

@@ -2,13 +2,14 @@
 // (the bin link at the repository root, which `npx mebo` runs), checked
 // against the conformance vectors.
 
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isOneLineFailure, mebo, parseCsv } from './helpers/cli.js';
+import { isOneLineFailure, MEBO_BIN, mebo, parseCsv } from './helpers/cli.js';
 import { expectMatchesInput, rawInput, sampleCases, type DecodedDocument } from './helpers/hosts.js';
-import { manifest, readInput, VECTORS, type Case } from './helpers/vectors.js';
+import { manifest, readInput, REPO_ROOT, VECTORS, type Case } from './helpers/vectors.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mebo-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -314,5 +315,71 @@ describe('help and failures', () => {
     const r2 = mebo(['encode', '-', '-o', join(tmp, 'x')], { input: JSON.stringify(short) });
     expect(isOneLineFailure(r2)).toBe(true);
     expect(r2.stderr).toMatch(/^mebo encode: -: [A-Z_]+: /);
+  });
+});
+
+describe('mebo decode limits and streaming', () => {
+  const c = vector('num-decimal1-delta-zstd-alp-lz4-notags-le-v2-shared');
+
+  it('writes the JSON JSON.stringify would, a metric at a time (pretty, compact and --exact)', () => {
+    const pretty = mebo(['decode', blobPath(c)]);
+    expect(pretty.status).toBe(0);
+    expect(pretty.stdout).toBe(`${JSON.stringify(JSON.parse(pretty.stdout), null, 2)}\n`);
+    const exact = mebo(['decode', '--exact', blobPath(c)]);
+    expect(exact.stdout).toBe(`${JSON.stringify(JSON.parse(exact.stdout), null, 2)}\n`);
+    const compact = mebo(['decode', blobPath(c), blobPath(c)]);
+    const lines = compact.stdout.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe(JSON.stringify(JSON.parse(lines[0]!)));
+    expect(JSON.parse(lines[0]!)).toEqual(JSON.parse(pretty.stdout));
+  });
+
+  it('--max-bytes bounds the input, file or stdin, and each payload: SIZE_CAP on one line, exit 1', () => {
+    const size = readFileSync(blobPath(c)).length;
+    for (const r of [
+      mebo(['decode', '--max-bytes', String(size - 1), blobPath(c)]),
+      mebo(['decode', '--max-bytes', String(size - 1), '-'], { input: readFileSync(blobPath(c)) }),
+      mebo(['inspect', '--max-bytes', String(size - 1), blobPath(c)]),
+    ]) {
+      expect(isOneLineFailure(r), r.stderr).toBe(true);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('SIZE_CAP');
+    }
+    // Enough for the file, not for its decompressed payloads (larger than the stored bytes).
+    const payloads = mebo(['decode', '--max-bytes', String(size), blobPath(c)]);
+    expect(payloads.status).toBe(0);
+    expect(mebo(['decode', '--max-bytes', '16', blobPath(c)]).stderr).toContain('SIZE_CAP');
+  });
+
+  it('--max-points refuses a blob with more points', () => {
+    const points = readInput(c).metrics.reduce((n, m) => n + m.timestamps.length, 0);
+    const r = mebo(['decode', '--max-points', String(points - 1), blobPath(c)]);
+    expect(isOneLineFailure(r), r.stderr).toBe(true);
+    expect(r.stderr).toContain(`SIZE_CAP: total point count of ${points} exceeds the cap of ${points - 1}`);
+    expect(mebo(['decode', '--max-points', String(points), blobPath(c)]).status).toBe(0);
+    for (const bad of ['x', '-1', '1.5', '']) {
+      const u = mebo(['decode', '--max-points', bad, blobPath(c)]);
+      expect(u.status, bad).toBe(2);
+      expect(isOneLineFailure(u), u.stderr).toBe(true);
+    }
+  });
+
+  it('endless stdin ends in SIZE_CAP at the bound, not when memory runs out', async () => {
+    // Zeros written until the process exits: it must stop at --max-bytes.
+    const child = spawn(MEBO_BIN, ['decode', '--max-bytes', String(4 << 20), '-'], { cwd: REPO_ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.on('error', () => {}); // EPIPE once it has stopped reading
+    const chunk = Buffer.alloc(1 << 16);
+    let written = 0;
+    let open = true;
+    const status = new Promise<number | null>((resolve) => child.on('close', (code) => ((open = false), resolve(code))));
+    while (open && written < 1 << 30) {
+      written += chunk.length;
+      if (!child.stdin.write(chunk)) await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(await status).toBe(1);
+    expect(stderr).toMatch(/^mebo decode: -: SIZE_CAP: input passes --max-bytes 4194304\n$/);
+    expect(written).toBeLessThan(1 << 30);
   });
 });

@@ -1,8 +1,20 @@
 // Freed objects give their wasm memory back: decoding in a loop keeps the
 // linear memory (which only ever grows) at its size after warm-up.
 
-import { beforeAll, expect, it } from 'vitest';
-import { encodeNumeric, init, NumericBlob, TextBlob, wasmMemoryBytes } from '../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEFAULT_MAX_MEMORY_BYTES,
+  encodeNumeric,
+  init,
+  MeboError,
+  memoryInfo,
+  NumericBlob,
+  NumericBlobSet,
+  reset,
+  setMaxMemoryBytes,
+  TextBlob,
+  wasmMemoryBytes,
+} from '../src/index.js';
 import { manifest, readBlob, readInput } from './helpers/vectors.js';
 
 beforeAll(() => init());
@@ -58,4 +70,77 @@ it('failed decodes free what they allocated', () => {
     }
   });
   expect(growth).toBe(0);
+});
+
+describe('the module memory budget', () => {
+  // 2 Mi points of one metric: 32 MiB decoded, a few KiB stored.
+  const points = 1 << 21;
+  const timestamps = BigInt64Array.from({ length: points }, (_, i) => 1_700_000_000_000_000n + BigInt(i) * 1000n);
+  const values = Float64Array.from({ length: points }, (_, i) => (i % 97) / 4);
+  let bytes: Uint8Array;
+  beforeAll(() => {
+    bytes = encodeNumeric([{ name: 'big', timestamps, values }], { startTime: timestamps[0]!, layout: 'v2' });
+  });
+
+  function oom(fn: () => unknown): MeboError {
+    try {
+      fn();
+    } catch (error) {
+      expect(error).toBeInstanceOf(MeboError);
+      expect((error as MeboError).code).toBe('OUT_OF_MEMORY');
+      return error as MeboError;
+    }
+    throw new Error('expected OUT_OF_MEMORY');
+  }
+
+  it('has a documented default, and refuses a bad budget with INVALID_ARGUMENT', () => {
+    expect(memoryInfo().maxMemoryBytes).toBe(DEFAULT_MAX_MEMORY_BYTES);
+    for (const bad of [-1, 1.5, 2 ** 20, 2 ** 33, Number.NaN, '1' as unknown as number]) {
+      expect(() => setMaxMemoryBytes(bad)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    }
+    expect(memoryInfo().maxMemoryBytes).toBe(DEFAULT_MAX_MEMORY_BYTES);
+  });
+
+  it('refuses a decode past it with OUT_OF_MEMORY; the blob stays usable and freeable, the heap comes back', () => {
+    const heapBefore = memoryInfo().heapBytes;
+    setMaxMemoryBytes(heapBefore + (24 << 20));
+    try {
+      const blob = NumericBlob.from(bytes);
+      // Both 16 MiB columns at once pass the budget...
+      oom(() => blob.decodeAll());
+      // ...one of them does not, and the handle answers exactly afterwards.
+      const m = blob.metric('big');
+      expect(m.timestamps[points - 1]).toBe(timestamps[points - 1]);
+      const set = NumericBlobSet.from([bytes, bytes]);
+      oom(() => set.materialize());
+      set.free();
+      blob.free();
+      expect(blob.freed).toBe(true);
+    } finally {
+      setMaxMemoryBytes(DEFAULT_MAX_MEMORY_BYTES);
+    }
+    // Everything the refused calls allocated was given back.
+    expect(memoryInfo().heapBytes).toBeLessThan(heapBefore + (1 << 20));
+    const again = NumericBlob.from(bytes);
+    const columns = again.decodeAll();
+    // Compared in a loop: toEqual over 2 Mi elements takes a minute.
+    const valueBits = new BigUint64Array(values.buffer);
+    const decodedBits = new BigUint64Array(columns.values.buffer, columns.values.byteOffset, columns.values.length);
+    let mismatches = columns.timestamps.length === points && decodedBits.length === points ? 0 : 1;
+    for (let i = 0; i < points; i++) if (columns.timestamps[i] !== timestamps[i] || decodedBits[i] !== valueBits[i]) mismatches++;
+    expect(mismatches).toBe(0);
+    again.free();
+  });
+
+  it('reset() gives the memory back and keeps the budget', async () => {
+    setMaxMemoryBytes(64 << 20);
+    try {
+      expect(memoryInfo().liveHandles).toBe(0);
+      expect(await reset()).toBe(true);
+      expect(memoryInfo().maxMemoryBytes).toBe(64 << 20);
+      expect(wasmMemoryBytes()).toBeLessThan(8 << 20);
+    } finally {
+      setMaxMemoryBytes(DEFAULT_MAX_MEMORY_BYTES);
+    }
+  });
 });

@@ -12,7 +12,7 @@ pub(super) fn decompress(data: &[u8], cap: usize, what: &'static str) -> Result<
     if len > cap {
         return Err(Error::SizeCap { what, size: len as u64, cap: cap as u64 });
     }
-    let mut out = vec![0u8; len];
+    let mut out = crate::limits::filled(len, 0u8, what)?;
     let written = lz4_flex::block::decompress_into(data, &mut out).map_err(|e| fail(e.to_string()))?;
     if written != len {
         return Err(fail(format!("produced {written} of {len} bytes")));

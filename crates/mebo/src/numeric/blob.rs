@@ -20,6 +20,23 @@ use crate::section::numeric_index::{resolve_ranges, ColumnRanges, NumericIndexEn
 use crate::section::shared_timestamps::SharedTimestampTable;
 use crate::section::tags::TagColumn;
 
+/// Fewest bytes a value column of `count` points takes: raw 8 a point;
+/// Gorilla and Chimp the first value's 64 bits, then 1 (Gorilla) or 2
+/// (Chimp) control bits a point, padded to a byte; ALP its scheme byte (a
+/// main column of width 0 holds any count in its header).
+fn min_value_bytes(encoding: ValueEncoding, count: usize) -> usize {
+    if count == 0 {
+        return 0;
+    }
+    let xor = |bits_per_point: usize| count.saturating_sub(1).saturating_mul(bits_per_point).saturating_add(64).div_ceil(8);
+    match encoding {
+        ValueEncoding::Raw => count.saturating_mul(8),
+        ValueEncoding::Gorilla => xor(1),
+        ValueEncoding::Chimp => xor(2),
+        ValueEncoding::Alp => 1,
+    }
+}
+
 /// Most bytes one tag can take: a 2-byte length varint and 255 bytes.
 const MAX_TAG_BYTES: usize = 257;
 
@@ -181,14 +198,21 @@ impl<'a> NumericBlob<'a> {
         // caller sizes a buffer by the count: this bounds the decoded points by
         // the decompressed bytes, not only by `max_points` (an ALP value column
         // can claim any count in a few bytes).
+        // The value and tag columns likewise, each by the fewest bytes its
+        // encoding takes for a count (see `min_value_bytes`).
         let min_bytes = if header.timestamp_encoding == TimestampEncoding::Raw { 8 } else { 1 };
+        let holds = |what: &'static str, i: usize, count: usize, need: usize, have: usize| {
+            if need > have {
+                return Err(Error::CorruptColumn { what, metric: i, detail: format!("{count} points cannot fit in {have} bytes") });
+            }
+            Ok(())
+        };
         for (i, e) in entries.iter().enumerate() {
-            if e.count.saturating_mul(min_bytes) > e.timestamps.len() {
-                return Err(Error::CorruptColumn {
-                    what: "timestamp",
-                    metric: i,
-                    detail: format!("{} points cannot fit in {} bytes", e.count, e.timestamps.len()),
-                });
+            holds("timestamp", i, e.count, e.count.saturating_mul(min_bytes), e.timestamps.len())?;
+            holds("value", i, e.count, min_value_bytes(header.value_encoding, e.count), e.values.len())?;
+            if header.tags {
+                // A tag is at least its one-byte length.
+                holds("tag", i, e.count, e.count, e.tags.len())?;
             }
         }
 
@@ -477,14 +501,14 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
 
     /// Decode the timestamps.
     pub fn timestamps(&self) -> Result<Vec<i64>> {
-        let mut out = vec![0; self.len()];
+        let mut out = crate::limits::filled(self.len(), 0, "timestamp column")?;
         self.timestamps_into(&mut out)?;
         Ok(out)
     }
 
     /// Decode the values.
     pub fn values(&self) -> Result<Vec<f64>> {
-        let mut out = vec![0.0; self.len()];
+        let mut out = crate::limits::filled(self.len(), 0.0, "value column")?;
         self.values_into(&mut out)?;
         Ok(out)
     }

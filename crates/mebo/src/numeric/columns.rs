@@ -2,6 +2,7 @@
 //! bindings hand to JavaScript, and the fast path of the crate.
 
 use crate::error::Result;
+use crate::limits;
 use crate::numeric::NumericBlob;
 
 /// Every metric of a blob, column by column. Metric `i` owns the points
@@ -53,7 +54,7 @@ impl NumericBlob<'_> {
         c.ids.clear();
         c.ids.extend_from_slice(self.metric_ids());
         c.offsets.clear();
-        c.offsets.reserve(self.len() + 1);
+        limits::reserve(&mut c.offsets, self.len() + 1, "point offsets")?;
         c.offsets.push(0);
         let mut end = 0u32;
         for i in 0..self.len() {
@@ -63,10 +64,11 @@ impl NumericBlob<'_> {
         }
         // Every slot is overwritten below, so reused columns are only resized:
         // zero-filling 16 bytes a point again would cost more than some decoders.
+        // Reserved fallibly: an allocation refused is OUT_OF_MEMORY, not an abort.
         c.timestamps.truncate(total);
-        c.timestamps.resize(total, 0);
+        limits::resize(&mut c.timestamps, total, 0, "timestamp column")?;
         c.values.truncate(total);
-        c.values.resize(total, 0.0);
+        limits::resize(&mut c.values, total, 0.0, "value column")?;
         let range = |i: usize| c.offsets[i] as usize..c.offsets[i + 1] as usize;
         for i in 0..self.len() {
             let points = range(i);

@@ -3,6 +3,7 @@
 //! dictionaries. The numeric counterpart is `numeric/columns.rs`.
 
 use crate::error::{Error, Result};
+use crate::limits;
 
 use super::blob::{utf8, TextBlob};
 use super::dictionary::{DictionaryBuilder, DictionaryColumns};
@@ -29,16 +30,19 @@ impl TextBlob<'_> {
         c.clear();
         let points = self.total_points();
         c.ids.extend_from_slice(self.metric_ids());
-        c.offsets.reserve(self.len() + 1);
+        limits::reserve(&mut c.offsets, self.len() + 1, "point offsets")?;
         c.offsets.push(0);
-        c.timestamps.reserve(points);
-        c.values.reserve(points, self.data_size());
-        let mut tags = self.options().tags.then(|| {
-            let mut t = c.tags.take().unwrap_or_default();
-            t.clear();
-            t.reserve(points, 0);
-            t
-        });
+        limits::reserve(&mut c.timestamps, points, "timestamp column")?;
+        c.values.reserve(points, self.data_size())?;
+        let mut tags = match self.options().tags {
+            true => {
+                let mut t = c.tags.take().unwrap_or_default();
+                t.clear();
+                t.reserve(points, 0)?;
+                Some(t)
+            }
+            false => None,
+        };
         for metric in self.metrics() {
             metric.rows().try_for_each_row(|i, row| {
                 c.timestamps.push(row.ts);
@@ -62,7 +66,8 @@ impl TextBlob<'_> {
         let points = self.total_points();
         let mut offsets = Vec::with_capacity(self.len() + 1);
         offsets.push(0);
-        let mut timestamps = Vec::with_capacity(points);
+        let mut timestamps = Vec::new();
+        limits::reserve(&mut timestamps, points, "timestamp column")?;
         let mut values = DictionaryBuilder::with_capacity(points);
         let mut tags = self.options().tags.then(|| DictionaryBuilder::with_capacity(points));
         for metric in self.metrics() {
@@ -110,9 +115,10 @@ impl StringColumn {
         self.offsets.push(0);
     }
 
-    fn reserve(&mut self, strings: usize, bytes: usize) {
-        self.offsets.reserve(strings);
-        self.bytes.reserve(bytes);
+    /// Room for `strings` more strings of `bytes` in all, reserved fallibly.
+    fn reserve(&mut self, strings: usize, bytes: usize) -> Result<()> {
+        limits::reserve(&mut self.offsets, strings, "string offsets")?;
+        limits::fallibly(|| self.bytes.try_reserve_exact(bytes)).map_err(|_| Error::OutOfMemory { what: "strings", bytes })
     }
 
     /// Append one string.

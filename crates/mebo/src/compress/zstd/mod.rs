@@ -46,9 +46,15 @@ pub(super) fn decompress(data: &[u8], cap: usize, what: &'static str) -> Result<
         if size > cap as u64 {
             return Err(Error::SizeCap { what, size, cap: cap as u64 });
         }
+        // A frame cannot expand past its ratio ceiling: a declared size beyond
+        // it is a lie, refused before a buffer of that size is allocated.
+        let most = max_content_size(data.len());
+        if size > most {
+            return Err(fail(format!("the frame declares {size} bytes, more than {} compressed bytes can hold ({most})", data.len())));
+        }
     }
     if let Some(size) = declared {
-        if let Some(out) = decompress_declared(data, size as usize) {
+        if let Some(out) = decompress_declared(data, size as usize, what)? {
             return Ok(out);
         }
         // Anything else (several frames, a size that does not match) goes
@@ -64,13 +70,34 @@ pub(super) fn decompress(data: &[u8], cap: usize, what: &'static str) -> Result<
         // streaming encoders readable).
         decoder.window_log_max(window_log_max(cap)).map_err(|e| fail(e.to_string()))?;
     }
-    let mut out = Vec::with_capacity(declared.map_or(0, |s| s as usize));
-    // Read at most cap + 1 bytes: one byte more than allowed proves the overflow.
-    (&mut decoder).take(cap as u64 + 1).read_to_end(&mut out).map_err(|e| fail(e.to_string()))?;
-    if out.len() > cap {
-        return Err(Error::SizeCap { what, size: out.len() as u64, cap: cap as u64 });
+    // The output grows as the frame produces it (in chunks, each reserved
+    // fallibly), so a frame that stops early never had its claim allocated.
+    let mut out = Vec::new();
+    let mut chunk = [0u8; 64 << 10];
+    loop {
+        let n = decoder.read(&mut chunk).map_err(|e| fail(e.to_string()))?;
+        if n == 0 {
+            return Ok(out);
+        }
+        if out.len() + n > cap {
+            return Err(Error::SizeCap { what, size: (out.len() + n) as u64, cap: cap as u64 });
+        }
+        // Amortized growth: `reserve`'s doubling, fallibly.
+        crate::limits::fallibly(|| out.try_reserve(n)).map_err(|_| Error::OutOfMemory { what, bytes: out.len() + n })?;
+        out.extend_from_slice(&chunk[..n]);
     }
-    Ok(out)
+}
+
+/// Largest zstd block: 128 KiB (the format's `Block_Maximum_Size`).
+const MAX_BLOCK: u64 = 128 << 10;
+/// Fewest bytes a block of `MAX_BLOCK` decoded bytes takes: a 3-byte header and
+/// one byte repeated (an RLE block). No block expands more.
+const MIN_FULL_BLOCK: u64 = 4;
+
+/// The most content `len` bytes of zstd frames can decode to: every 4 bytes
+/// an RLE block of 128 KiB (frame headers only lower it).
+fn max_content_size(len: usize) -> u64 {
+    (len as u64).div_ceil(MIN_FULL_BLOCK).saturating_mul(MAX_BLOCK)
 }
 
 thread_local! {
@@ -80,13 +107,15 @@ thread_local! {
         std::cell::RefCell::new(zstd::zstd_safe::DCtx::create());
 }
 
-/// A single frame declaring `size` bytes of content, decompressed in one call
-/// straight into a buffer of that size: no streaming window to allocate and
-/// copy through. `None` when the data is not exactly that.
-fn decompress_declared(data: &[u8], size: usize) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(size);
-    let written = CONTEXT.with(|context| context.borrow_mut().decompress(&mut out, data)).ok()?;
-    (written == size && out.len() == size).then_some(out)
+/// A single frame declaring `size` bytes of content (already checked against
+/// the cap and the ratio ceiling), decompressed in one call straight into a
+/// buffer of that size: no streaming window to allocate and copy through.
+/// `None` when the data is not exactly that.
+fn decompress_declared(data: &[u8], size: usize, what: &'static str) -> Result<Option<Vec<u8>>> {
+    let mut out = Vec::new();
+    crate::limits::fallibly(|| out.try_reserve_exact(size)).map_err(|_| Error::OutOfMemory { what, bytes: size })?;
+    let Ok(written) = CONTEXT.with(|context| context.borrow_mut().decompress(&mut out, data)) else { return Ok(None) };
+    Ok((written == size && out.len() == size).then_some(out))
 }
 
 /// Smallest window log that covers `cap` bytes, at least 2^23 (8 MiB, libzstd's
@@ -105,6 +134,30 @@ pub(super) fn compress(data: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A single-segment frame declaring `size` bytes whose one block is an
+    /// RLE block of `block` bytes.
+    fn rle_frame(size: u32, block: u32) -> Vec<u8> {
+        let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0xa0];
+        f.extend_from_slice(&size.to_le_bytes());
+        let header = 1 | (1 << 1) | (block << 3); // last, RLE, size
+        f.extend_from_slice(&header.to_le_bytes()[..3]);
+        f.push(b'x');
+        f
+    }
+
+    #[test]
+    fn declared_sizes_past_the_ratio_ceiling_are_refused_before_allocating() {
+        // 13 bytes can hold at most 4 RLE blocks: 512 KiB.
+        let err = decompress(&rle_frame(256 << 20, 1000), 256 << 20, "test").unwrap_err();
+        assert!(matches!(&err, Error::Decompress { detail, .. } if detail.contains("declares 268435456 bytes")), "{err}");
+        // A claim within the ceiling that the frame does not fill is an error too.
+        let err = decompress(&rle_frame(400 << 10, 1000), 1 << 20, "test").unwrap_err();
+        assert!(matches!(err, Error::Decompress { .. }), "{err}");
+        // The honest frame decodes.
+        assert_eq!(decompress(&rle_frame(1000, 1000), 1000, "test").unwrap(), vec![b'x'; 1000]);
+        assert_eq!(max_content_size(13), 4 * (128 << 10));
+    }
 
     /// Deterministic test data (the same generator produced the reference
     /// frames the digests below were taken from).
