@@ -9,42 +9,7 @@
 //! refused allocation (the wasm module's memory budget, or memory that cannot
 //! grow) is [`Error::OutOfMemory`] instead of an abort.
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
 use crate::error::{Error, Result};
-
-/// How many fallible reservations are under way (see [`fallible_now`]).
-static FALLIBLE: AtomicUsize = AtomicUsize::new(0);
-
-/// Whether the allocation being made now is one the core reserves fallibly:
-/// the wasm module's allocator applies its memory budget to these only, so a
-/// refusal is always an error the core reports, never an abort where an
-/// allocation cannot fail (a small vector, a message, the glue's copies).
-#[doc(hidden)]
-pub fn fallible_now() -> bool {
-    FALLIBLE.load(Relaxed) > 0
-}
-
-/// Count a fallible reservation in (`true`) or out.
-fn mark_fallible(start: bool) {
-    if start {
-        FALLIBLE.fetch_add(1, Relaxed);
-    } else {
-        FALLIBLE.fetch_sub(1, Relaxed);
-    }
-}
-
-/// Run `reserve` as a fallible reservation (see [`fallible_now`]). The mark
-/// is called through an opaque pointer: the compiler assumes an allocation
-/// reads no memory of the program, so a plain counter around it could be
-/// merged away before the allocator reads it.
-pub(crate) fn fallibly<T>(reserve: impl FnOnce() -> T) -> T {
-    let mark = std::hint::black_box(mark_fallible as fn(bool));
-    mark(true);
-    let out = reserve();
-    mark(false);
-    out
-}
 
 /// Limits applied while opening and decoding a blob.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +41,7 @@ pub(crate) fn reserve<T>(v: &mut Vec<T>, additional: usize, what: &'static str) 
 /// Reserve room for `additional` more bytes of a string, or `OutOfMemory`:
 /// amortized (the string may double), as it is called once a string appended.
 pub(crate) fn reserve_str(s: &mut String, additional: usize, what: &'static str) -> Result<()> {
-    fallibly(|| s.try_reserve(additional)).map_err(|_| Error::OutOfMemory { what, bytes: additional })
+    s.try_reserve(additional).map_err(|_| Error::OutOfMemory { what, bytes: additional })
 }
 
 /// `v` resized to `len` items (new ones `fill`), the room reserved fallibly.

@@ -118,7 +118,7 @@ impl StringColumn {
     /// Room for `strings` more strings of `bytes` in all, reserved fallibly.
     fn reserve(&mut self, strings: usize, bytes: usize) -> Result<()> {
         limits::reserve(&mut self.offsets, strings, "string offsets")?;
-        limits::fallibly(|| self.bytes.try_reserve_exact(bytes)).map_err(|_| Error::OutOfMemory { what: "strings", bytes })
+        self.bytes.try_reserve_exact(bytes).map_err(|_| Error::OutOfMemory { what: "strings", bytes })
     }
 
     /// Append one string.

@@ -83,7 +83,7 @@ pub(super) fn decompress(data: &[u8], cap: usize, what: &'static str) -> Result<
             return Err(Error::SizeCap { what, size: (out.len() + n) as u64, cap: cap as u64 });
         }
         // Amortized growth: `reserve`'s doubling, fallibly.
-        crate::limits::fallibly(|| out.try_reserve(n)).map_err(|_| Error::OutOfMemory { what, bytes: out.len() + n })?;
+        out.try_reserve(n).map_err(|_| Error::OutOfMemory { what, bytes: out.len() + n })?;
         out.extend_from_slice(&chunk[..n]);
     }
 }
@@ -113,7 +113,7 @@ thread_local! {
 /// `None` when the data is not exactly that.
 fn decompress_declared(data: &[u8], size: usize, what: &'static str) -> Result<Option<Vec<u8>>> {
     let mut out = Vec::new();
-    crate::limits::fallibly(|| out.try_reserve_exact(size)).map_err(|_| Error::OutOfMemory { what, bytes: size })?;
+    out.try_reserve_exact(size).map_err(|_| Error::OutOfMemory { what, bytes: size })?;
     let Ok(written) = CONTEXT.with(|context| context.borrow_mut().decompress(&mut out, data)) else { return Ok(None) };
     Ok((written == size && out.len() == size).then_some(out))
 }
