@@ -33,7 +33,7 @@ describe('module', () => {
   it('metricId is the xxHash64 the blobs use; limits have the core defaults', () => {
     const input = readInput(byName('num-gauge1-raw-none-raw-none-notags-le-v1'));
     for (const m of input.metrics) expect(metricId(m.name!)).toBe(m.id);
-    expect(defaultDecodeLimits()).toEqual({ maxDecompressedBytes: 256 * 2 ** 20, maxPoints: 64 * 2 ** 20 });
+    expect(defaultDecodeLimits()).toEqual({ maxDecompressedBytes: 128 * 2 ** 20, maxPoints: 64 * 2 ** 20 });
   });
 });
 

@@ -10,11 +10,15 @@ import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { PACKAGE_ROOT } from './helpers/vectors.js';
 
+// Raised from 205 / 150 kB when the four-stream XOR decoder and the delta
+// stop-bit kernel (issue 27), fallible reservations with the module's memory
+// budget (issue 26) and `auto` (issue 28, full builds) came in together:
+// 209.5 / 154.2 kB as built then (docs/PERFORMANCE.md, Size).
 const BUDGETS: [file: string, gzipBytes: number][] = [
-  ['mebo_simd.wasm', 205_000],
-  ['mebo_scalar.wasm', 205_000],
-  ['mebo_decode_simd.wasm', 150_000],
-  ['mebo_decode_scalar.wasm', 150_000],
+  ['mebo_simd.wasm', 215_000],
+  ['mebo_scalar.wasm', 215_000],
+  ['mebo_decode_simd.wasm', 160_000],
+  ['mebo_decode_scalar.wasm', 160_000],
 ];
 
 it.each(BUDGETS)('%s is at most %d bytes gzipped (-9)', (file, budget) => {
