@@ -215,7 +215,7 @@ try {
     expect(/measured now on/.test(sources ?? '') && /crossOriginIsolated yes/.test(sources ?? '') && /decode \+ Materialize/.test(sources ?? ''), 'labels say what each figure times and where it was measured');
     const sizes = await colorCounts(page, '#size-chart', ['#3158d4', '#98acf0']);
     expect(sizes.every((n) => n > 20), `size chart painted (${sizes.join(', ')} pixels)`);
-    await page.locator('.bench-card').screenshot({ path: join(SHOTS, 'demo-bench.png') });
+    await page.locator('#benchmark').screenshot({ path: join(SHOTS, 'demo-bench.png') });
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#bench-download')]);
     const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
     const schema = ['config', 'runtime', 'op', 'points', 'bytes', 'median_ns', 'min_ns', 'runs'];
