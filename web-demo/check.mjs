@@ -266,7 +266,7 @@ try {
     expect(/from bench-results.json \(full npm run bench of 2026-01-02 on Test CPU\)/.test(fileText ?? ''), 'static host: the label names the file, its date and machine');
     expect(row?.[1] === '123.4' && row?.[2] === '234.5', `static host: table shows the recorded figures (native ${row?.[1]}, Node ${row?.[2]})`);
     expect(file.charted.some((s) => s.label === 'native Rust'), 'static host: native series charted from the file');
-    await fallback.locator('.bench-card').screenshot({ path: join(SHOTS, 'demo-bench-static.png') });
+    await fallback.locator('#benchmark').screenshot({ path: join(SHOTS, 'demo-bench-static.png') });
     await fallback.close();
   } finally {
     await staticServer.close();
