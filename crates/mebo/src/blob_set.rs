@@ -224,28 +224,27 @@ impl<B: WindowBlob> Windows<B> {
         let entries: usize = self.blobs.iter().map(|b| b.metric_ids().len()).sum();
         let mut keys = Vec::new();
         limits::reserve(&mut keys, entries, "blob set index")?;
-        let mut owner = Vec::new();
-        limits::reserve(&mut owner, entries, "blob set index")?;
+        let mut owners = Vec::new();
+        limits::reserve(&mut owners, entries, "blob set index")?;
         for (blob, b) in self.blobs.iter().enumerate() {
-            for &id in b.metric_ids() {
+            for (index, &id) in b.metric_ids().iter().enumerate() {
                 keys.push(id);
-                owner.push(blob);
+                owners.push((blob, index));
             }
         }
         let mut placements = Vec::new();
         limits::reserve(&mut placements, entries, "blob set index")?;
         // Entries of one blob stay in index order and blobs in time order
         // (the order is stable), so a repeated id of a crafted blob is
-        // adjacent to its twin and placed once, at the position the blob's
-        // own lookup gives (the last one).
-        for i in order::stable_order(keys.iter().copied()) {
-            let (id, blob) = (keys[i], owner[i]);
-            if placements.last().is_some_and(|p: &Placement| p.id == id && p.blob == blob) {
+        // adjacent to its twin: the last of them is placed, the one the
+        // blob's own lookup finds.
+        let sorted = order::stable_order(keys.iter().copied());
+        for (k, &i) in sorted.iter().enumerate() {
+            let (id, (blob, index)) = (keys[i], owners[i]);
+            if sorted.get(k + 1).is_some_and(|&next| keys[next] == id && owners[next].0 == blob) {
                 continue;
             }
-            let b = &self.blobs[blob];
-            let Some(index) = b.position(id) else { continue };
-            placements.push(Placement { id, blob, index, points: b.point_count_at(index) });
+            placements.push(Placement { id, blob, index, points: self.blobs[blob].point_count_at(index) });
         }
         Ok(placements)
     }
@@ -372,21 +371,47 @@ impl<'a> Windows<NumericBlob<'a>> {
     }
 
     /// Every metric's series over the set, as columns: metric `i` of `ids`
-    /// (ascending) owns `offsets[i]..offsets[i + 1]`. Each blob's column of a
-    /// metric is decoded straight into its place.
+    /// (ascending) owns `offsets[i]..offsets[i + 1]`. Blobs are decoded
+    /// whole, one after the other, and each metric's points copied to their
+    /// place: the input is read in order (going metric by metric instead
+    /// visits every blob once per metric, a cache miss a column) and every
+    /// blob gets the whole-blob kernels (XOR columns side by side, shared
+    /// timestamp columns decoded once).
     pub fn materialize(&self) -> Result<NumericColumns> {
         let placements = self.placements()?;
         let (ids, offsets, total) = group_offsets(&placements)?;
+        // The first point of each blob's metric in the columns, by the
+        // blob's first entry in `starts` plus the metric's index position;
+        // `u32::MAX` for an entry not placed (a crafted repeat).
+        let mut firsts = Vec::new();
+        limits::reserve(&mut firsts, self.blobs.len(), "blob set index")?;
+        let mut entries = 0usize;
+        for b in &self.blobs {
+            firsts.push(entries);
+            entries += b.metric_ids().len();
+        }
+        let mut starts = limits::filled(entries, u32::MAX, "blob set index")?;
+        let mut at = 0u32;
+        for p in &placements {
+            starts[firsts[p.blob] + p.index] = at;
+            // `group_offsets` checked that every point fits u32.
+            at += p.points as u32;
+        }
         let mut columns = NumericColumns { ids, offsets, ..Default::default() };
         columns.timestamps = limits::filled(total, 0, "set timestamps")?;
         columns.values = limits::filled(total, 0.0, "set values")?;
-        let mut at = 0;
-        for p in &placements {
-            let blob = &self.blobs[p.blob];
-            let points = at..at + p.points;
-            blob.timestamps_into(p.index, &mut columns.timestamps[points.clone()])?;
-            blob.metric_at(p.index)?.values_into(&mut columns.values[points])?;
-            at += p.points;
+        let mut blob_columns = NumericColumns::default();
+        for (blob, first) in self.blobs.iter().zip(firsts) {
+            blob.decode_all_into(&mut blob_columns)?;
+            for (index, &start) in starts[first..first + blob.len()].iter().enumerate() {
+                if start == u32::MAX {
+                    continue;
+                }
+                let from = blob_columns.points_of(index).unwrap_or_default();
+                let to = start as usize..start as usize + from.len();
+                columns.timestamps[to.clone()].copy_from_slice(&blob_columns.timestamps[from.clone()]);
+                columns.values[to].copy_from_slice(&blob_columns.values[from]);
+            }
         }
         Ok(columns)
     }

@@ -159,3 +159,44 @@ fn materialize_and_range_match_a_per_blob_reading() {
     }
     assert!(matches!(set.range_metric(77, 0, 1), Err(mebo::Error::MetricNotFound { .. })));
 }
+
+/// A crafted blob repeating an id: the set places the last of the repeats,
+/// the metric the blob's own lookup finds, in `materialize` as in
+/// `materialize_metric`.
+#[test]
+fn a_repeated_id_is_materialized_as_the_blob_reads_it() {
+    use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
+
+    let blob = |start: i64, ids: [u64; 3]| {
+        let mut enc = NumericEncoder::new(start, NumericEncoderOptions::default());
+        for (m, id) in ids.into_iter().enumerate() {
+            let ts: Vec<i64> = (0..=m as i64).map(|p| start + p).collect();
+            let vs: Vec<f64> = (0..=m).map(|p| (start + id as i64 * 10 + p as i64) as f64).collect();
+            enc.start_metric_id(id, ts.len()).unwrap();
+            enc.add_points(&ts, &vs, None::<&[&str]>).unwrap();
+            enc.end_metric().unwrap();
+        }
+        enc.finish().unwrap()
+    };
+    let mut crafted = blob(0, [0x1111, 0x2222, 0x3333]);
+    // The index stores each id as 8 little-endian bytes: 0x3333 becomes 0x1111.
+    let at = crafted.windows(8).position(|w| w == 0x3333u64.to_le_bytes()).unwrap();
+    crafted[at..at + 8].copy_from_slice(&0x1111u64.to_le_bytes());
+    let reread = NumericBlob::open(&crafted).unwrap();
+    assert_eq!(reread.metric_ids(), [0x1111, 0x2222, 0x1111]);
+    let later = blob(100, [0x1111, 0x2222, 0x4444]);
+
+    let set = NumericBlobSet::open(&[&later, &crafted]).unwrap();
+    let columns = set.materialize().unwrap();
+    assert_eq!(columns.ids, [0x1111, 0x2222, 0x4444]);
+    // 0x1111: the crafted blob's third metric (3 points, its values made
+    // for 0x3333), then the later blob's first (1 point).
+    assert_eq!(&columns.timestamps[..4], [0, 1, 2, 100]);
+    assert_eq!(&columns.values[..4], [131_070.0, 131_071.0, 131_072.0, 43_790.0]);
+    for (i, &id) in columns.ids.iter().enumerate() {
+        let m = set.materialize_metric(id).unwrap();
+        let points = columns.offsets[i] as usize..columns.offsets[i + 1] as usize;
+        assert_eq!(columns.timestamps[points.clone()], m.timestamps);
+        assert_eq!(columns.values[points], m.values);
+    }
+}
