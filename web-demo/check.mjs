@@ -99,15 +99,20 @@ try {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, 'demo.png'), fullPage: true });
 
-  // 1a. The other real series are samples, each charted with every non-NaN point of its input.
+  // 1a. The other real series are samples: every metric listed by name, the selected ones
+  // (the first four) charted with every non-NaN point of the input.
   for (const [id, file] of [['seattle', 'seattle-hourly-normals.json'], ['quakes', 'usgs-earthquakes-week.json'], ['stocks', 'stocks-monthly.json']]) {
     const input = parseDocument(JSON.parse(readFileSync(join(HERE, '../testdata/real', file), 'utf8')));
-    const points = input.metrics.reduce((n, m) => n + m.values.filter((v) => !Number.isNaN(v)).length, 0);
     await page.selectOption('#sample', id);
     await page.waitForFunction((id) => globalThis.meboDemo.state === 'charted' && globalThis.meboDemo.sample === id, id, { timeout: TIMEOUT });
     const shown = await page.evaluate(() => globalThis.meboDemo);
-    const first = await page.locator('#metrics tbody tr').first().textContent();
-    expect(shown.sourcePoints === points && first?.includes(input.metrics[0].name), `real sample ${id}: ${shown.sourcePoints} points charted (the input has ${points}), metrics named (${first?.slice(0, 40)})`);
+    const rows = await page.$$eval('#metrics tbody tr', (trs) => trs.map((tr) => tr.textContent));
+    const listed = rows.map((row) => input.metrics.find((m) => row.includes(m.name)));
+    const points = listed.slice(0, 4).reduce((n, m) => n + (m?.values.filter((v) => !Number.isNaN(v)).length ?? 0), 0);
+    expect(
+      listed.length === input.metrics.length && listed.every((m) => m !== undefined) && shown.series === Math.min(4, listed.length) && shown.sourcePoints === points,
+      `real sample ${id}: ${listed.length} metrics listed by name, ${shown.series} charted with ${shown.sourcePoints} points (the input has ${points} in them)`,
+    );
   }
 
   // 1a'. The Formats card on a real sample: its peer libraries are fetched on the click only, and
