@@ -35,6 +35,9 @@ const require = createRequire(join(HERE, 'package.json'));
  */
 const SAMPLES = [
   ['co2', 'real data', 'real', ['maunaloa-co2-weekly.json', 'delta-none-alp-none'], 'Weekly CO2 at Mauna Loa, 1958–2001 (Scripps, public domain): 2,284 weeks, 59 of them missing (NaN), one decimal: delta timestamps before 1970 (negative) and ALP values.'],
+  ['seattle', 'real data', 'real', ['seattle-hourly-normals.json', 'deltapacked-none-alp-none'], 'Hourly climate normals for Seattle, 2010-01-01 to 03-31 (NOAA NCDC, public domain): pressure, temperature and wind, 3 × 2,160 points on a regular hourly clock, one decimal, values repeating from hour to hour: bit-packed delta timestamps and ALP values.'],
+  ['quakes', 'real data', 'real', ['usgs-earthquakes-week.json', 'delta-none-alp-none'], 'Every earthquake USGS recorded in the week of 2018-01-31 (public domain): magnitude and depth in km, 2 × 1,707 points on an irregular millisecond clock, one or two decimals: delta timestamps and ALP values.'],
+  ['stocks', 'real data', 'real', ['stocks-monthly.json', 'delta-none-alp-none'], 'Monthly stock prices 2000–2010 (vega-datasets, BSD-3-Clause): MSFT, AMZN, IBM, GOOG, AAPL, 560 points, two decimals: delta timestamps and ALP values.'],
   ['seed-gorilla', 'bench set (200 × 250)', 'bench', 'num-seed200x250-delta-none-gorilla-none-notags-le-v1', '200 metrics × 250 points, 1 s ±5% jitter, ±2% random walks: the benchmark dataset, delta timestamps and Gorilla values.'],
   ['seed-zstd', 'bench set (200 × 250)', 'bench', 'num-seed200x250-delta-zstd-gorilla-zstd-notags-le-v1', 'The same data with both columns zstd-compressed.'],
   ['seed-alp', 'bench set (200 × 250)', 'bench', 'num-seed200x250-deltapacked-none-alp-none-notags-le-v1', 'The same data with bit-packed delta timestamps and ALP values.'],
@@ -147,12 +150,31 @@ await build({
   logLevel: 'warning',
 });
 
+/**
+ * zstd-codec in a page: its emscripten glue requires fs, path and crypto only when it runs in Node
+ * (left external: never called here), and its module.js picks between the wasm binding and an
+ * asm.js one (1.3 MB) for engines without WebAssembly, which cannot run this page anyway: that
+ * one is left out.
+ */
+const zstdCodecForBrowsers = {
+  name: 'zstd-codec-for-browsers',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/zstd-codec-binding\.js$/ }, () => ({ path: 'zstd-codec-asmjs', namespace: 'stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+      contents: "module.exports = () => { throw new Error('zstd-codec: no WebAssembly'); };",
+      loader: 'js',
+    }));
+  },
+};
+
 // The formats view's work and its peer libraries: a bundle of its own (with its own copy of the
 // SDK), fetched only when the view runs, so the page's first load does not carry them.
 await build({
   entryPoints: { 'formats-run': join(HERE, 'src/formats-run.ts') },
   outdir: DIST,
   bundle: true,
+  external: ['fs', 'path', 'crypto'],
+  plugins: [zstdCodecForBrowsers],
   format: 'esm',
   platform: 'browser',
   target: 'es2022',

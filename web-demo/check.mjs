@@ -3,7 +3,8 @@
 // as `npm run demo` does (with the local benchmark API), load it in Debian's
 // Chromium through playwright-core, wait until the default sample is decoded
 // and charted, assert no page errors and a chart with data, open a text
-// sample and a dropped file, run the benchmark with `?bench=quick` (native,
+// sample and a dropped file, open the other real series and run the Formats card on
+// one (its peer libraries fetched on the click only), run the benchmark with `?bench=quick` (native,
 // Node and both browser paths for every configuration, charted), then serve
 // the page without the API and check its fallback labels. Screenshots go to
 // web-demo/screenshots/ (gitignored). Exits 0 when all is well. Needs
@@ -65,6 +66,8 @@ try {
   page.on('response', (response) => {
     if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
   });
+  const requested = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
 
   // 1. The default sample, charted.
   await page.goto(server.url);
@@ -95,6 +98,42 @@ try {
   expect(co2Name?.includes('maunaloa.co2.ppm'), `its metric named from the input: ${co2Name?.slice(0, 30)}`);
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, 'demo.png'), fullPage: true });
+
+  // 1a. The other real series are samples: every metric listed by name, the selected ones
+  // (the first four) charted with every non-NaN point of the input.
+  for (const [id, file] of [['seattle', 'seattle-hourly-normals.json'], ['quakes', 'usgs-earthquakes-week.json'], ['stocks', 'stocks-monthly.json']]) {
+    const input = parseDocument(JSON.parse(readFileSync(join(HERE, '../testdata/real', file), 'utf8')));
+    await page.selectOption('#sample', id);
+    await page.waitForFunction((id) => globalThis.meboDemo.state === 'charted' && globalThis.meboDemo.sample === id, id, { timeout: TIMEOUT });
+    const shown = await page.evaluate(() => globalThis.meboDemo);
+    const rows = await page.$$eval('#metrics tbody tr', (trs) => trs.map((tr) => tr.textContent));
+    const listed = rows.map((row) => input.metrics.find((m) => row.includes(m.name)));
+    const points = listed.slice(0, 4).reduce((n, m) => n + (m?.values.filter((v) => !Number.isNaN(v)).length ?? 0), 0);
+    expect(
+      listed.length === input.metrics.length && listed.every((m) => m !== undefined) && shown.series === Math.min(4, listed.length) && shown.sourcePoints === points,
+      `real sample ${id}: ${listed.length} metrics listed by name, ${shown.series} charted with ${shown.sourcePoints} points (the input has ${points} in them)`,
+    );
+  }
+
+  // 1a'. The Formats card on a real sample: its peer libraries are fetched on the click only, and
+  // every row, Arrow IPC with zstd (written in the page by zstd-codec) among them, is checked bit for bit.
+  const peerLibrary = (p) => p.endsWith('/formats-run.js') || p.includes('parquet_wasm');
+  expect(!requested.some(peerLibrary), `no peer library fetched before the Formats click (${requested.length} requests)`);
+  await page.click('#formats-run');
+  await page.waitForFunction(() => /checked bit for bit|failed|open one/.test(document.getElementById('formats-status').textContent), null, { timeout: 240_000 });
+  const formatsStatus = await page.textContent('#formats-status');
+  const formatRows = await page.$$eval('#formats-table tbody tr', (trs) => trs.map((tr) => Array.from(tr.cells, (c) => c.textContent)));
+  expect(/^stocks: .*checked bit for bit/.test(formatsStatus ?? '') && requested.some((p) => p.endsWith('/formats-run.js')), `Formats card ran on the stocks sample: ${formatsStatus}`);
+  const zstdRow = formatRows.find((r) => r[0] === 'arrow-zstd');
+  const plainRow = formatRows.find((r) => r[0] === 'arrow');
+  expect(
+    zstdRow !== undefined && plainRow !== undefined && Number(zstdRow[2]) > 0 && Number(zstdRow[2]) < Number(plainRow[2]) && Number(zstdRow[5]) > 0 && Number(zstdRow[5]) <= Number(zstdRow[4]) && Number(zstdRow[7]) > 0,
+    `arrow-zstd row: ${zstdRow?.join(' | ')} (plain arrow ${plainRow?.[2]} bytes)`,
+  );
+  const formatNames = formatRows.map((r) => r[0]).join(', ');
+  expect(formatRows.length === 9 && formatRows.every((r) => Number(r[2]) > 0 && Number(r[3]) > 0 && Number(r[4]) > 0), `Formats rows: ${formatNames}`);
+  for (const r of formatRows) console.log(`     ${r[0].padEnd(15)} ${r[1].padEnd(26)} bytes ${r[2].padStart(7)} gzip ${r[3].padStart(7)} decode µs ${r[4].padStart(7)} min ${r[5].padStart(7)} encode µs ${r[7].padStart(7)}`);
+  await page.locator('#formats').screenshot({ path: join(SHOTS, 'demo-formats.png') });
 
   // 1b. The bench set: 200 metrics, options, names.
   await page.selectOption('#sample', 'seed-gorilla');

@@ -137,6 +137,20 @@ function seriesOfArrow(table) {
 }
 
 /**
+ * zstd for Arrow's record-batch bodies: zstd-codec (zstd's C in emscripten) compresses at level 3,
+ * fzstd (4 kB gzipped minified, what a page would ship to read them) decompresses. Resolves once
+ * zstd-codec's module has compiled. `ZstdCodec` and `fzstd` are the packages' exports.
+ */
+export function zstdCodec(ZstdCodec, fzstd) {
+  return new Promise((resolve) => {
+    ZstdCodec.run((codec) => {
+      const simple = new codec.Simple();
+      resolve({ compress: (data) => simple.compress(data, 3), decompress: (data) => fzstd.decompress(data) });
+    });
+  });
+}
+
+/**
  * Arrow IPC stream; with `zstd` ({ compress, decompress } of whole frames) its record-batch
  * bodies are zstd, through apache-arrow's codec registry.
  */

@@ -5,11 +5,13 @@
 // (mebo-tooling/peers), so Node and this page time the same code.
 
 import * as arrow from 'apache-arrow';
+import * as fzstd from 'fzstd';
 import * as hyparquet from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import * as mebo from 'mebo';
 import initParquet, * as parquet from 'parquet-wasm/esm';
-import { arrowFormat, checkSeries, hyparquetFormat, inInputOrder, jsonFormat, meboFormat, parquetWasmFormat, roundRobin } from 'mebo-tooling/peers';
+import { arrowFormat, checkSeries, hyparquetFormat, inInputOrder, jsonFormat, meboFormat, parquetWasmFormat, roundRobin, zstdCodec } from 'mebo-tooling/peers';
+import { ZstdCodec } from 'zstd-codec';
 
 export interface FormatRow {
   format: string;
@@ -26,6 +28,7 @@ type Input = { startTime: bigint; metrics: Series[] };
 
 let parquetReady: Promise<unknown> | undefined;
 let moduleReady: Promise<unknown> | undefined;
+let zstdReady: Promise<{ compress(data: Uint8Array): Uint8Array; decompress(data: Uint8Array): Uint8Array }> | undefined;
 
 /** gzip -6 of `bytes` by the browser's CompressionStream: what a server's default gzip sends. */
 async function gzipSize(bytes: Uint8Array): Promise<number> {
@@ -60,7 +63,8 @@ export async function runFormats(bytes: Uint8Array, progress: (line: string) => 
   const variant = mebo.simdSupported() ? 'simd' : 'scalar';
   moduleReady ??= mebo.init({ wasm: fetch(`wasm/mebo_${variant}.wasm`), variant });
   parquetReady ??= initParquet({ module_or_path: new URL('wasm/parquet_wasm_bg.wasm', location.href) });
-  await Promise.all([moduleReady, parquetReady]);
+  zstdReady ??= zstdCodec(ZstdCodec, fzstd);
+  const [, , zstd] = await Promise.all([moduleReady, parquetReady, zstdReady]);
   const input = pointsOf(bytes);
   const own = meboFormat(mebo, 'this blob', {});
   const parquetWasm = parquetWasmFormat(arrow, parquet);
@@ -71,6 +75,7 @@ export async function runFormats(bytes: Uint8Array, progress: (line: string) => 
     { ...meboFormat(mebo, 'mebo default', 'delta-none-gorilla-none'), mebo: true },
     { ...jsonFormat(), mebo: false },
     { ...arrowFormat(arrow), mebo: false },
+    { ...arrowFormat(arrow, zstd), mebo: false },
     { ...parquetWasm, mebo: false },
     { ...hyparquetFormat(hyparquet, compressors, parquetWasm), mebo: false },
   ];

@@ -33,6 +33,9 @@ test('the formats view loads its libraries on demand and compares every format o
   await page.waitForFunction(() => ['charted', 'listed', 'error'].includes(globalThis.meboDemo?.state), null, { timeout: TIMEOUT });
   assert.equal(await page.evaluate(() => globalThis.meboDemo.state), 'charted');
   assert.ok(!requested.some((p) => p.endsWith('/formats-run.js') || p.includes('parquet_wasm')), `first load fetched no peer library: ${requested.join(' ')}`);
+  // The real series are samples too, each encoded at build time.
+  const samples = await page.$$eval('#sample option', (options) => options.map((o) => o.value));
+  for (const id of ['co2', 'seattle', 'quakes', 'stocks']) assert.ok(samples.includes(id), `sample ${id} listed: ${samples.join(' ')}`);
 
   await page.click('#formats-run');
   await page.waitForFunction(() => /checked bit for bit|failed/.test(document.getElementById('formats-status').textContent), null, { timeout: TIMEOUT });
@@ -43,13 +46,15 @@ test('the formats view loads its libraries on demand and compares every format o
   const rows = await page.$$eval('#formats-table tbody tr', (trs) => trs.map((tr) => Array.from(tr.cells, (c) => c.textContent)));
   assert.deepEqual(
     rows.map((r) => r[0]),
-    ['this blob', 'mebo auto', 'mebo auto size', 'mebo default', 'json', 'arrow', 'parquet-wasm', 'hyparquet'],
+    ['this blob', 'mebo auto', 'mebo auto size', 'mebo default', 'json', 'arrow', 'arrow-zstd', 'parquet-wasm', 'hyparquet'],
   );
   const byFormat = Object.fromEntries(rows.map((r) => [r[0], r]));
   // The default sample is the CO2 blob, delta-none-alp-none: auto is never larger than the default configuration.
   assert.equal(byFormat['this blob'][1], 'delta-none-alp-none');
   assert.equal(byFormat['mebo default'][1], 'delta-none-gorilla-none');
   assert.ok(Number(byFormat['mebo auto'][2]) <= Number(byFormat['mebo default'][2]));
+  // zstd finds the CO2 series' repeats: its Arrow IPC is smaller than the plain one (written in the page by zstd-codec).
+  assert.ok(Number(byFormat['arrow-zstd'][2]) < Number(byFormat['arrow'][2]), `arrow-zstd ${byFormat['arrow-zstd'][2]} vs arrow ${byFormat['arrow'][2]} bytes`);
   for (const r of rows) {
     assert.ok(Number(r[2]) > 0 && Number(r[3]) > 0, `${r[0]}: bytes and gzip`);
     assert.ok(Number(r[4]) > 0 && Number(r[5]) > 0 && Number(r[5]) <= Number(r[4]), `${r[0]}: decode median and min`);

@@ -153,3 +153,34 @@ fn decimal_real_series_gain_from_auto() {
         assert!(blob.len() * 3 < default_blob.len() * 2, "{name}: {} vs {}", blob.len(), default_blob.len());
     }
 }
+
+#[test]
+fn finish_each_is_one_encoder_per_prefer() {
+    // One sampling pass for the three choices (what `mebo inspect` reports): the same bytes and
+    // configurations as an encoder per `prefer`.
+    for (name, input) in numeric_inputs() {
+        let tags = input.metrics.iter().any(|m| m.tags.is_some());
+        for layout in [Layout::V1, Layout::V2] {
+            let options = NumericEncoderOptions { layout, tags, ..Default::default() };
+            if encode_plain(&input, options).is_err() {
+                continue;
+            }
+            let mut enc = AutoEncoder::new(input.start_time, options, Prefer::Balanced);
+            for m in &input.metrics {
+                match (&m.name, input.by_name) {
+                    (Some(name), true) => enc.start_metric_name(name, m.timestamps.len()).unwrap(),
+                    _ => enc.start_metric_id(m.id, m.timestamps.len()).unwrap(),
+                }
+                enc.add_points(&m.timestamps, &m.values, m.tags.as_deref()).unwrap();
+                enc.end_metric().unwrap();
+            }
+            let each = enc.finish_each().unwrap();
+            assert_eq!(each.iter().map(|(p, _, _)| *p).collect::<Vec<_>>(), Prefer::ALL);
+            for (prefer, blob, config) in each {
+                let (want_blob, want_config) = encode_auto(&input, options, prefer);
+                assert_eq!((config, blob.len()), (want_config, want_blob.len()), "{name} {layout:?} {prefer:?}");
+                assert_eq!(blob, want_blob, "{name} {layout:?} {prefer:?}");
+            }
+        }
+    }
+}

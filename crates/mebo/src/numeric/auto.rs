@@ -148,13 +148,47 @@ fn sample<'a>(metrics: impl Iterator<Item = (&'a [i64], &'a [f64])> + Clone, bud
         .collect()
 }
 
-/// Pick the configuration for these metrics' columns (timestamps and values
-/// of each metric, in any order) under `prefer`, with `options`' byte order.
-pub fn choose<'a>(
+/// Every candidate's estimate over one sample of the columns: what [`choose`]
+/// picks from, under any [`Prefer`]. One sampling pass serves all three choices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutoCandidates {
+    /// Points in the sample the candidates were measured on.
+    pub sample_points: usize,
+    /// Every candidate (all 192), timestamp choices outermost.
+    pub candidates: Vec<Candidate>,
+}
+
+impl AutoCandidates {
+    /// The configuration `prefer` picks: the fewest bytes within its bound on
+    /// the modelled decode cost, on a tie the cheaper decode; the default when
+    /// no candidate is within it.
+    pub fn pick(&self, prefer: Prefer) -> ColumnConfig {
+        let default = ColumnConfig::default();
+        let default_cost = self.candidates.iter().find(|c| c.config == default).map_or(0.0, |c| c.cost_per_point);
+        let bound = prefer.bound(default_cost);
+        // A scan, not a sort: a sort instance of its own would cost the wasm build kilobytes
+        // (see crates/mebo/src/order.rs).
+        self.candidates
+            .iter()
+            .filter(|c| c.cost_per_point <= bound)
+            .min_by(|a, b| a.bytes.cmp(&b.bytes).then(a.cost_per_point.total_cmp(&b.cost_per_point)))
+            .map_or(default, |c| c.config)
+    }
+
+    /// What `prefer` picks, with the candidates it picked from.
+    pub fn choice(self, prefer: Prefer) -> AutoChoice {
+        AutoChoice { config: self.pick(prefer), sample_points: self.sample_points, candidates: self.candidates }
+    }
+}
+
+/// Encode a sample of these metrics' columns (timestamps and values of each
+/// metric, in any order) with every timestamp and value encoding, compress
+/// each with every codec, and estimate the 192 candidate configurations, with
+/// `options`' byte order.
+pub fn candidates<'a>(
     metrics: impl Iterator<Item = (&'a [i64], &'a [f64])> + Clone,
     options: NumericEncoderOptions,
-    prefer: Prefer,
-) -> Result<AutoChoice> {
+) -> Result<AutoCandidates> {
     let columns = sample(metrics, SAMPLE_POINTS);
     let points: usize = columns.iter().map(|(t, _)| t.len()).sum();
     let order = options.byte_order;
@@ -199,17 +233,18 @@ pub fn choose<'a>(
             })
         })
         .collect();
-    let default = ColumnConfig::default();
-    let default_cost = candidates.iter().find(|c| c.config == default).map_or(0.0, |c| c.cost_per_point);
-    let bound = prefer.bound(default_cost);
-    // The fewest bytes within the bound; on a tie the cheaper decode. A scan, not a sort: a sort
-    // instance of its own would cost the wasm build kilobytes (see crates/mebo/src/order.rs).
-    let config = candidates
-        .iter()
-        .filter(|c| c.cost_per_point <= bound)
-        .min_by(|a, b| a.bytes.cmp(&b.bytes).then(a.cost_per_point.total_cmp(&b.cost_per_point)))
-        .map_or(default, |c| c.config);
-    Ok(AutoChoice { config, sample_points: points, candidates })
+    Ok(AutoCandidates { sample_points: points, candidates })
+}
+
+/// Pick the configuration for these metrics' columns (timestamps and values
+/// of each metric, in any order) under `prefer`, with `options`' byte order:
+/// [`candidates`], then [`AutoCandidates::pick`].
+pub fn choose<'a>(
+    metrics: impl Iterator<Item = (&'a [i64], &'a [f64])> + Clone,
+    options: NumericEncoderOptions,
+    prefer: Prefer,
+) -> Result<AutoChoice> {
+    Ok(candidates(metrics, options)?.choice(prefer))
 }
 
 /// The inner encoder accepted a point with no metric open here: a defect, reported as the state error.
@@ -338,7 +373,13 @@ impl AutoEncoder {
 
     /// The configuration `finish` would try for the metrics ended so far.
     pub fn choice(&self) -> Result<AutoChoice> {
-        choose(self.ended.iter().map(|m| (&m.timestamps[..], &m.values[..])), self.options, self.prefer)
+        Ok(self.candidates()?.choice(self.prefer))
+    }
+
+    /// The candidates' estimates for the metrics ended so far: one sampling
+    /// pass, from which each `prefer`'s choice follows.
+    pub fn candidates(&self) -> Result<AutoCandidates> {
+        candidates(self.ended.iter().map(|m| (&m.timestamps[..], &m.values[..])), self.options)
     }
 
     /// The metrics ended so far, encoded with `config`.
@@ -362,12 +403,38 @@ impl AutoEncoder {
     /// The encoder is unchanged: more metrics may follow.
     pub fn finish_with_config(&self) -> Result<(Vec<u8>, ColumnConfig)> {
         let default_blob = self.checked.finish()?;
-        let choice = self.choice()?;
-        if choice.config == ColumnConfig::default() {
-            return Ok((default_blob, choice.config));
+        let chosen = self.choice()?.config;
+        self.finish_chosen(self.prefer, chosen, default_blob)
+    }
+
+    /// What `finish_with_config` would give under each of [`Prefer::ALL`],
+    /// from one sampling pass, the default blob encoded once and each
+    /// distinct choice once: the blobs are the same bytes as three encoders'
+    /// (one per `prefer`) would write. For a report of what `auto` gains.
+    pub fn finish_each(&self) -> Result<Vec<(Prefer, Vec<u8>, ColumnConfig)>> {
+        let default_blob = self.checked.finish()?;
+        let candidates = self.candidates()?;
+        let mut out: Vec<(Prefer, Vec<u8>, ColumnConfig)> = Vec::with_capacity(Prefer::ALL.len());
+        for prefer in Prefer::ALL {
+            let chosen = candidates.pick(prefer);
+            // `Speed` keeps its choice even when larger; the others fall back to a smaller default.
+            let same = out.iter().find(|(p, _, c)| *c == chosen && (*p == Prefer::Speed) == (prefer == Prefer::Speed));
+            let (blob, config) = match same {
+                Some((_, blob, config)) => (blob.clone(), *config),
+                None => self.finish_chosen(prefer, chosen, default_blob.clone())?,
+            };
+            out.push((prefer, blob, config));
         }
-        match self.encode_with(choice.config) {
-            Ok(blob) if self.prefer == Prefer::Speed || blob.len() < default_blob.len() => Ok((blob, choice.config)),
+        Ok(out)
+    }
+
+    /// The blob of `chosen` under `prefer`'s fallback rule, given the default configuration's.
+    fn finish_chosen(&self, prefer: Prefer, chosen: ColumnConfig, default_blob: Vec<u8>) -> Result<(Vec<u8>, ColumnConfig)> {
+        if chosen == ColumnConfig::default() {
+            return Ok((default_blob, chosen));
+        }
+        match self.encode_with(chosen) {
+            Ok(blob) if prefer == Prefer::Speed || blob.len() < default_blob.len() => Ok((blob, chosen)),
             Ok(_) | Err(Error::LimitExceeded { .. }) => Ok((default_blob, ColumnConfig::default())),
             Err(e) => Err(e),
         }
@@ -425,6 +492,24 @@ mod tests {
         // The pick is the smallest candidate.
         let pick = choice.candidates.iter().find(|c| c.config == choice.config).unwrap();
         assert_eq!(Some(pick.bytes), choice.candidates.iter().map(|c| c.bytes).min());
+    }
+
+    #[test]
+    fn one_sampling_pass_gives_each_prefers_choice() {
+        let t: Vec<i64> = (0..2500).map(|i| i * 60_000_000 + (i * 7919) % 1000).collect();
+        let v: Vec<f64> = (0..2500).map(|i| ((i % 97) as f64) / 4.0).collect();
+        let all = candidates([(&t[..], &v[..])].into_iter(), NumericEncoderOptions::default()).unwrap();
+        assert_eq!(all.sample_points, 2500);
+        for prefer in Prefer::ALL {
+            let alone = choose([(&t[..], &v[..])].into_iter(), NumericEncoderOptions::default(), prefer).unwrap();
+            assert_eq!(all.pick(prefer), alone.config, "{prefer:?}");
+            assert_eq!(all.candidates, alone.candidates);
+        }
+        // Independently: `size` is the fewest bytes of all 192, `speed` within half the default's cost.
+        let smallest = all.candidates.iter().map(|c| c.bytes).min().unwrap();
+        assert_eq!(all.candidates.iter().find(|c| c.config == all.pick(Prefer::Size)).unwrap().bytes, smallest);
+        let default_cost = all.candidates.iter().find(|c| c.config == ColumnConfig::default()).unwrap().cost_per_point;
+        assert!(all.candidates.iter().find(|c| c.config == all.pick(Prefer::Speed)).unwrap().cost_per_point <= default_cost / 2.0);
     }
 
     #[test]
