@@ -11,6 +11,8 @@
 //   json, arrow           JSON.parse / apache-arrow reads of the same data into typed arrays
 //   peers                 mebo (default, auto, best) beside JSON, Arrow IPC plain and zstd, Parquet zstd
 //                         (parquet-wasm, hyparquet) on the bench input and testdata/real (bench/peers/node.mjs)
+//   kernels               each timestamp and value decoder alone, ns per point, natively (mebo-bench
+//                         --kernels-json) and in Node (the same built for wasm32-wasip1, bench/kernels-node.mjs)
 //
 // plus encode (rust-native, wasm-node) of every numeric configuration, sizes
 // (blob vs JSON vs Arrow), the wasm binary sizes (full and decode-only), and
@@ -22,7 +24,7 @@
 // --rounds  run every runtime N times in turn (default 3; 1 with --quick) and keep
 //           each row's median over the rounds: other jobs' load drifts over all runtimes
 // --only    run only these runtimes (rust-native, go-reference, wasm-node,
-//           wasm-node-scalar, wasm-chromium, baselines, peers)
+//           wasm-node-scalar, wasm-chromium, baselines, peers, kernels)
 // --build   rebuild the wasm and the SDK first (default: only when missing)
 //
 // Ratios against the reference are taken against its timing in this run when
@@ -38,7 +40,8 @@ import { cpus, getPriority, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { printReport } from './report.mjs';
+import { nodeKernels } from './kernels-node.mjs';
+import { printKernels, printReport } from './report.mjs';
 import { runRounds, withReferences } from './run.mjs';
 import { printBounds, targetsFor } from './targets.mjs';
 
@@ -103,7 +106,7 @@ const machine = {
 const rounds = Number(valueOf('--rounds') ?? (quick ? 1 : 3));
 machine.rounds = rounds;
 machine.nice = getPriority();
-if (wants('rust-native')) run('cargo', ['build', '--release', '-p', 'mebo-bench']);
+if (wants('rust-native') || wants('kernels')) run('cargo', ['build', '--release', '-p', 'mebo-bench']);
 // The reference (bench/reference, GOMAXPROCS=1) is timed in this run wherever Go >= 1.25 is on PATH.
 const reference = wants('go-reference') ? buildReference(log) : { reason: 'not asked for (--only)' };
 if (reference.reason && wants('go-reference')) log(`bench: the reference is NOT timed in this run (${reference.reason}): the recorded figures of testdata/reference stand in`);
@@ -145,6 +148,15 @@ for (const t of targetsMin) console.log(t.line);
 if (chromium.crossOriginIsolated === false) console.log('note: the Chromium page was not cross-origin isolated (100 µs timer)');
 printBounds(results, breakdown);
 
+// The kernels alone, after the rounds: natively and in Node (simd and scalar builds).
+let kernels;
+if (wants('kernels')) {
+  const native = spawnSync(join(ROOT, 'target/release/mebo-bench'), ['--kernels-json', ...(quick ? ['--quick'] : [])], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 2] });
+  if (native.status !== 0) log(`bench: mebo-bench --kernels-json failed (exit ${native.status ?? native.signal})`);
+  else kernels = [{ variant: 'native', ...JSON.parse(native.stdout.trim().split('\n').pop()) }, ...(await nodeKernels({ quick, log }))];
+  if (kernels) printKernels(results, kernels);
+}
+
 // Peers: their own process, tables on stdout, figures into the results file.
 let peers;
 if (wants('peers')) {
@@ -154,7 +166,7 @@ if (wants('peers')) {
   else log(`bench: peers failed (exit ${result.status ?? result.signal})`);
 }
 
-writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, breakdown, sizes, wasm, peers, targets: targets.map(({ line, ...t }) => t), targets_min: targetsMin.map(({ line, ...t }) => t) }, null, 1)}\n`);
+writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, breakdown, sizes, wasm, kernels, peers, targets: targets.map(({ line, ...t }) => t), targets_min: targetsMin.map(({ line, ...t }) => t) }, null, 1)}\n`);
 log(`bench: wrote ${rows.length} rows to ${outFile}`);
 
 // ---------------------------------------------------------------- helpers

@@ -126,3 +126,30 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
   console.log('wasm binaries (wasm-opt -O3), bytes raw / gzip -9:');
   for (const w of wasm) console.log(`  ${w.name.padEnd(26)} ${String(w.bytes).padStart(8)} / ${String(w.gzip).padStart(7)}${w.note ? `   ${w.note}` : ''}`);
 }
+
+/**
+ * The column kernels alone beside the decode totals, ns per point: natively
+ * and in Node (wasm32-wasip1 builds of the same decoders, simd and scalar),
+ * so the reader sees which kernel bounds which configuration. A total above
+ * its two kernels' sum is the rest of a decode: opening, the index, copies.
+ */
+export function printKernels(results, kernels) {
+  const { cases, find, configName } = results;
+  const by = (variant) => kernels.find((k) => k.variant === variant);
+  const [native, simd, scalar] = ['native', 'simd', 'scalar'].map(by);
+  const ns = (x) => (x === undefined ? '-' : x.toFixed(2));
+  const perPoint = (row) => row && row.median_ns / row.points;
+  console.log('');
+  console.log(`column kernels alone, median ns per point over the bench input (${native?.points ?? '-'} points): timestamps (ts) and values (val),`);
+  console.log('natively and in Node (crates/mebo-bench for wasm32-wasip1 under node:wasi); total: the whole decode per point');
+  console.log('(native: open + decode_all; node-in: NumericBlob.from + decodeAllInto + free)');
+  console.log(mLine(['config', 'nat tot', 'nat ts', 'nat val', 'node-in', 'simd ts', 'simd val', 'scal ts', 'scal val']).trimEnd());
+  for (const c of cases.filter((c) => c.kind === 'numeric')) {
+    const config = configName(c);
+    const [ts, , value] = config.split('-');
+    const k = (v, side, enc) => v?.[side]?.[enc];
+    console.log(
+      mLine([config, ns(perPoint(find(config, 'rust-native'))), ns(k(native, 'timestamps', ts)), ns(k(native, 'values', value)), ns(perPoint(find(config, 'wasm-node', 'decode-into'))), ns(k(simd, 'timestamps', ts)), ns(k(simd, 'values', value)), ns(k(scalar, 'timestamps', ts)), ns(k(scalar, 'values', value))]).trimEnd(),
+    );
+  }
+}

@@ -16,7 +16,10 @@
 //! index or copies, so the table shows which kernel bounds which configuration
 //! (JSON fields `ts_kernel_ns_per_point`, `value_kernel_ns_per_point`).
 //! `--kernels` prints only those, each new kernel beside its scalar twin
-//! timed in alternation (`--kernels-rounds N`, default 5).
+//! timed in alternation (`--kernels-rounds N`, default 5). `--kernels-json`
+//! prints each encoding's kernel alone as one JSON object
+//! (`{"timestamps": {"delta": ns, ..}, "values": {"gorilla": ns, ..}}`):
+//! `npm run bench` runs it natively and, built for wasm32-wasip1, in Node.
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -300,6 +303,17 @@ fn main() {
     let table = |line: String| if stream { eprintln!("{line}") } else { println!("{line}") };
 
     let manifest = read_json(&bench_dir.join("manifest.json"));
+    if args.iter().any(|a| a == "--kernels-json") {
+        let first = manifest["cases"].as_array().unwrap().iter().find(|c| c["kind"] == "numeric").expect("a numeric case");
+        let input = mebo_testdata::read_input_file(&bench_dir.join(first["options"]["input"].as_str().unwrap()));
+        let mut kernels = Kernels::new(&input.metrics, samples);
+        let timestamps: serde_json::Map<String, Value> =
+            TimestampEncoding::ALL.iter().map(|&e| (e.name().to_string(), json!(kernels.timestamp_ns(e)))).collect();
+        let values: serde_json::Map<String, Value> =
+            ValueEncoding::ALL.iter().map(|&e| (e.name().to_string(), json!(kernels.value_ns(e)))).collect();
+        println!("{}", json!({ "points": kernels.points, "timestamps": timestamps, "values": values }));
+        return;
+    }
     if args.iter().any(|a| a == "--kernels") {
         let rounds = flag("--kernels-rounds").map_or(5, |n| n.parse().expect("--kernels-rounds N"));
         let first = manifest["cases"].as_array().unwrap().iter().find(|c| c["kind"] == "numeric").expect("a numeric case");

@@ -24,18 +24,22 @@ use super::delta::{long_varint, STOP_BLOCK};
 use crate::encoding::varint;
 
 /// Stop bits a group's table entry is chosen by: four varints of up to 3 bytes.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 const PATTERN_BITS: usize = 12;
 /// Varints a group decodes.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 const GROUP: usize = 4;
 
 /// The table entry of each 12-bit stop pattern (bit `i` set when byte `i`
 /// ends a varint): shuffle indexes (0x80: a zero byte) and bytes taken, 0 for
 /// a pattern whose first four varints are not all of 1 to 3 bytes.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 struct GroupTable {
     shuffles: [[u8; 16]; 1 << PATTERN_BITS],
     taken: [u8; 1 << PATTERN_BITS],
 }
 
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 const fn group_table() -> GroupTable {
     let mut table = GroupTable { shuffles: [[0x80; 16]; 1 << PATTERN_BITS], taken: [0; 1 << PATTERN_BITS] };
     let mut pattern = 0;
@@ -69,6 +73,7 @@ const fn group_table() -> GroupTable {
     table
 }
 
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 static GROUP_TABLE: GroupTable = group_table();
 
 /// Decode from `walk.start` while a stop window and the loads fit in `bytes`
