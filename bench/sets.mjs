@@ -8,11 +8,14 @@
 // - wide:   2,000 blobs of 100 metrics × 10 points.
 //
 // For each it times `NumericBlobSet.from` (open every blob) and
-// `materialize()` through the SDK (median of --runs), and, when Go is on the
-// PATH, the reference's Materialize on the same bytes (bench/reference/sets,
-// GOMAXPROCS=1), with the ratio of the two materialize times.
+// `materialize()` through the SDK (median of --runs after --warmup untimed
+// runs: V8 tiers the wasm up over a new process's first runs, which take 4-8
+// times as long; the first run's materialize is printed as `cold`), and, when
+// Go is on the PATH, the reference's Materialize on the same bytes, the same
+// way (bench/reference/sets, GOMAXPROCS=1), with the ratio of the two
+// materialize times.
 //
-//   node bench/sets.mjs [--runs 5] [--no-reference]
+//   node bench/sets.mjs [--runs 5] [--warmup 3] [--no-reference]
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,8 +25,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as mebo from 'mebo';
 
-const { values: flags } = parseArgs({ options: { runs: { type: 'string', default: '5' }, 'no-reference': { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({ options: { runs: { type: 'string', default: '5' }, warmup: { type: 'string', default: '3' }, 'no-reference': { type: 'boolean', default: false } } });
 const runs = Number(flags.runs);
+const warmup = Number(flags.warmup);
 const REFERENCE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'reference', 'sets');
 
 /** `blobs` windows of `metrics` metrics × `points` points; ids distinct per blob or shared. */
@@ -58,7 +62,8 @@ function timeSdk(blobs) {
   const open = [];
   const materialize = [];
   let points = 0;
-  for (let r = 0; r < runs; r++) {
+  let coldMs = 0;
+  for (let r = 0; r < warmup + runs; r++) {
     const t0 = performance.now();
     const set = mebo.NumericBlobSet.from(blobs);
     const t1 = performance.now();
@@ -66,10 +71,12 @@ function timeSdk(blobs) {
     const t2 = performance.now();
     points = columns.values.length;
     set.free();
+    if (r === 0) coldMs = t2 - t1;
+    if (r < warmup) continue;
     open.push(t1 - t0);
     materialize.push(t2 - t1);
   }
-  return { points, openMs: median(open), materializeMs: median(materialize) };
+  return { points, openMs: median(open), materializeMs: median(materialize), coldMs };
 }
 
 function timeReference(blobs, dir) {
@@ -83,7 +90,7 @@ function timeReference(blobs, dir) {
   }
   writeFileSync(file, Buffer.concat(parts));
   try {
-    const out = execFileSync('go', ['run', '.', '-file', file, '-runs', String(runs)], {
+    const out = execFileSync('go', ['run', '.', '-file', file, '-runs', String(runs), '-warmup', String(warmup)], {
       cwd: REFERENCE_DIR,
       env: { ...process.env, GOMAXPROCS: '1' },
       encoding: 'utf8',
@@ -112,6 +119,8 @@ try {
         refOpenMs: ref?.openMs,
         refMaterializeMs: ref?.materializeMs,
         materializeRatio: ref ? +(sdk.materializeMs / ref.materializeMs).toFixed(2) : undefined,
+        sdkColdMs: +sdk.coldMs.toFixed(1),
+        refColdMs: ref?.coldMaterializeMs,
         totalRatio: ref ? +((sdk.openMs + sdk.materializeMs) / (ref.openMs + ref.materializeMs)).toFixed(2) : undefined,
       };
       rows.push(row);

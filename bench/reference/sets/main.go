@@ -28,6 +28,7 @@ func median(xs []float64) float64 {
 func main() {
 	file := flag.String("file", "", "blobs, each after its uint32 LE length")
 	runs := flag.Int("runs", 5, "timed runs")
+	warmup := flag.Int("warmup", 3, "untimed runs before them (the SDK's wasm is tiered up by V8 over its first runs)")
 	flag.Parse()
 	data, err := os.ReadFile(*file)
 	if err != nil {
@@ -41,8 +42,9 @@ func main() {
 		at += 4 + n
 	}
 	var decodeMs, materializeMs []float64
+	coldMs := 0.0
 	points := 0
-	for r := 0; r < *runs; r++ {
+	for r := 0; r < *warmup+*runs; r++ {
 		t0 := time.Now()
 		blobs := make([]blob.NumericBlob, len(raw))
 		for i, b := range raw {
@@ -63,13 +65,18 @@ func main() {
 		t1 := time.Now()
 		m := set.Materialize()
 		t2 := time.Now()
-		decodeMs = append(decodeMs, float64(t1.Sub(t0).Microseconds())/1000)
-		materializeMs = append(materializeMs, float64(t2.Sub(t1).Microseconds())/1000)
+		if r == 0 {
+			coldMs = float64(t2.Sub(t1).Microseconds()) / 1000
+		}
+		if r >= *warmup {
+			decodeMs = append(decodeMs, float64(t1.Sub(t0).Microseconds())/1000)
+			materializeMs = append(materializeMs, float64(t2.Sub(t1).Microseconds())/1000)
+		}
 		points = 0
 		for _, id := range m.MetricIDs() {
 			points += m.DataPointCount(id)
 		}
 	}
-	out, _ := json.Marshal(map[string]any{"blobs": len(raw), "points": points, "openMs": median(decodeMs), "materializeMs": median(materializeMs)})
+	out, _ := json.Marshal(map[string]any{"blobs": len(raw), "points": points, "openMs": median(decodeMs), "materializeMs": median(materializeMs), "coldMaterializeMs": coldMs})
 	fmt.Println(string(out))
 }
