@@ -426,5 +426,25 @@ export interface NumericEncodeOptions {
                 Encoder::Auto(e) => check(e.finish()),
             }
         }
+
+        /// With `config: 'auto'`: the blob each `prefer` gives, from one
+        /// sampling pass (what `mebo inspect` reports), as
+        /// `[{ prefer, bytes }]` in `size`, `balanced`, `speed` order.
+        #[wasm_bindgen(js_name = finishEachPrefer)]
+        pub fn finish_each_prefer(&self) -> JsResult<js_sys::Array> {
+            let Encoder::Auto(e) = &self.encoder else {
+                return check(Err(mebo::Error::InvalidOptions { detail: "finishEachPrefer needs config 'auto'".into() }));
+            };
+            let out = js_sys::Array::new();
+            for (prefer, blob, _) in check(e.finish_each())? {
+                out.push(
+                    &js::JsObject::new()
+                        .set("prefer", prefer.name())
+                        .set("bytes", js_sys::Uint8Array::from(blob.as_slice()))
+                        .typed::<JsValue>(),
+                );
+            }
+            Ok(out)
+        }
     }
 }

@@ -2,7 +2,7 @@
 // metrics it holds, and (numeric blobs) what the `auto` configuration would
 // make of the same points.
 
-import { encodeNumeric, NumericBlob, type NumericMetricInput, type NumericSections, type TextSections } from '../src/index.js';
+import { NumericBlob, NumericEncoder, type NumericMetricInput, type NumericSections, type TextSections } from '../src/index.js';
 import { hex16, manifestOptions, type Blob } from './output.js';
 
 export interface InspectReport {
@@ -55,15 +55,26 @@ export function autoGains(blob: NumericBlob): AutoGain[] {
     const m = blob.metric(names?.[i] ?? id);
     return { ...(names ? { name: names[i]! } : { id }), timestamps: m.timestamps, values: m.values, ...(m.tags ? { tags: m.tags } : {}) };
   });
+  // One sampling pass serves the three choices (the blobs are those three encoders would write).
+  const encoder = new NumericEncoder(blob.startTime, {
+    config: 'auto',
+    layout: options.layout as 'v1' | 'v2' | 'v2-shared',
+    tags: options.tags as boolean,
+    bigEndian: options.bigEndian as boolean,
+  });
+  let each: { prefer: AutoGain['prefer']; bytes: Uint8Array }[];
+  try {
+    for (const m of metrics) {
+      encoder.startMetric(m.name ?? (m.id as bigint), m.timestamps.length);
+      encoder.addPoints(m.timestamps, m.values, m.tags);
+      encoder.endMetric();
+    }
+    each = encoder.finishEachPrefer();
+  } finally {
+    encoder.free();
+  }
   const autos = AUTO_PREFERS.map((prefer) => {
-    const bytes = encodeNumeric(metrics, {
-      config: 'auto',
-      prefer,
-      layout: options.layout as 'v1' | 'v2' | 'v2-shared',
-      tags: options.tags as boolean,
-      bigEndian: options.bigEndian as boolean,
-      startTime: blob.startTime,
-    });
+    const { bytes } = each.find((e) => e.prefer === prefer)!;
     return { prefer, bytes, blob: NumericBlob.from(bytes) };
   });
   try {

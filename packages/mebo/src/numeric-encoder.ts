@@ -4,6 +4,7 @@ import { NumericEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import type { NumericEncodeOptions } from './boundary-encode.js';
 import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput } from './encoder.js';
+import { call } from './errors.js';
 
 // How to write a numeric blob: declared with the constructor of the bindings
 // that reads it (see boundary-encode.ts).
@@ -13,7 +14,12 @@ export type { NumericEncodeOptions } from './boundary-encode.js';
 export type NumericMetricInput = MetricInput<Float64Array | readonly number[]>;
 
 /** The numeric encoder handle of the bindings, described structurally. */
-type NumericEncoderBindings = EncoderBindings<number, Float64Array>;
+type NumericEncoderBindings = EncoderBindings<number, Float64Array> & {
+  finishEachPrefer(): { prefer: AutoPrefer; bytes: Uint8Array }[];
+};
+
+/** What `config: 'auto'` optimizes for. */
+type AutoPrefer = NonNullable<NumericEncodeOptions['prefer']>;
 
 /**
  * Builds one numeric blob: `startMetric`, points, `endMetric`, for each
@@ -38,6 +44,14 @@ export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly 
     return this.#v1 && typeof message === 'string' && message.startsWith('points per metric')
       ? "the v1 layout's 16-bit offsets cap the points of one metric; the v2 layout holds up to 2,147,483,647 (layout: 'v2' in the SDK, --layout v2 in the CLI)"
       : undefined;
+  }
+
+  /**
+   * @internal With `config: 'auto'`: the blob each `prefer` would give, from
+   * one sampling pass (`size`, `balanced`, `speed`): what `mebo inspect` reports.
+   */
+  finishEachPrefer(): { prefer: AutoPrefer; bytes: Uint8Array }[] {
+    return call(() => this.live().finishEachPrefer());
   }
 
   /** @internal */

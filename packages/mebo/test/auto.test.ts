@@ -107,6 +107,21 @@ describe("config: 'auto'", () => {
     expect(expectDecodesTo(bytes, { startTime: ts[0]!, byName: true, metrics: [{ id: NumericBlob.from(bytes).metricIds[0]!, name: 'a', timestamps: ts, values: vs, valueBits: bitsOf(vs), texts: [] }] }, 'class')).toMatch(/-alp-/);
   });
 
+  it("gives each prefer's blob from one sampling pass, the bytes each prefer's own encoder writes (what inspect reports)", () => {
+    for (const file of ['stocks-monthly.json', 'seattle-hourly-normals.json', 'maunaloa-co2-weekly.json']) {
+      const metrics = numericMetricsOf(realInput(file));
+      using enc = new NumericEncoder(1_000n, { config: 'auto', layout: 'v2' });
+      for (const m of metrics) enc.startMetric(m.name ?? m.id!, m.timestamps.length).addPoints(m.timestamps, m.values).endMetric();
+      const each = enc.finishEachPrefer();
+      expect(each.map((e) => e.prefer)).toEqual(['size', 'balanced', 'speed']);
+      for (const { prefer, bytes } of each) {
+        expect(Buffer.from(bytes).equals(Buffer.from(encodeNumeric(metrics, { config: 'auto', prefer, layout: 'v2', startTime: 1_000n }))), `${file} ${prefer}`).toBe(true);
+      }
+    }
+    using fixed = new NumericEncoder(0n);
+    expect(() => fixed.finishEachPrefer()).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
+
   it('refuses prefer without auto, an unknown prefer, and column fields beside auto', () => {
     const m = [{ name: 'a', timestamps: [1n], values: [1] }];
     for (const options of [{ prefer: 'size' }, { config: 'auto', prefer: 'fast' }, { config: 'auto', valueEncoding: 'alp' }] as const) {
