@@ -23,7 +23,7 @@ import { compressors } from 'hyparquet-compressors';
 import * as mebo from 'mebo';
 import * as parquet from 'parquet-wasm';
 import { BENCH_DIR, ROOT, manifest, readNumericInput } from 'mebo-tooling/data';
-import { arrowFormat, checkSeries, hyparquetFormat, inInputOrder, jsonFormat, meboFormat, parquetWasmFormat, roundRobin } from 'mebo-tooling/peers';
+import { arrowFormat, checkSeries, hyparquetFormat, inInputOrder, jsonFormat, meboFormat, parquetWasmFormat, roundRobin, zstdCodec } from 'mebo-tooling/peers';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -36,12 +36,7 @@ const timing = { rounds: quick ? 5 : 21, sampleMs: quick ? 1 : 3 };
 const DEFAULT_CONFIG = 'delta-none-gorilla-none';
 
 await mebo.init();
-const zstd = await new Promise((resolve) => {
-  createRequire(import.meta.url)('zstd-codec').ZstdCodec.run((codec) => {
-    const simple = new codec.Simple();
-    resolve({ compress: (data) => simple.compress(data, 3), decompress: (data) => fzstd.decompress(data) });
-  });
-});
+const zstd = await zstdCodec(createRequire(import.meta.url)('zstd-codec').ZstdCodec, fzstd);
 
 // ---------------------------------------------------------------- data
 
