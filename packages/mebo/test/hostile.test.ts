@@ -39,6 +39,7 @@ const EXPECTED: Record<string, MeboErrorCode> = {
   'bomb-lz4': 'SIZE_CAP',
   'bomb-zstd-undeclared': 'SIZE_CAP',
   'bomb-text-zstd': 'SIZE_CAP',
+  'zstd-98-bytes-declaring-256mib': 'SIZE_CAP',
   'count-billions': 'SIZE_CAP',
   'metric-count-huge': 'TRUNCATED',
   'offset-past-end': 'OFFSET_OUT_OF_RANGE',
