@@ -139,7 +139,8 @@ fn text_decoding_under_refusals_is_exact_or_out_of_memory() {
         ];
         // Codes, timestamps and the value lookup at least: the refusals reached them.
         assert!(large[1] >= 3, "{large:?}");
-        for (m, want) in blob.metrics().zip(&per_metric) {
+        // A few metrics: each makes the same allocations.
+        for (m, want) in blob.metrics().zip(&per_metric).take(12) {
             each_refusal("metric", want, || Ok((m.timestamps()?, m.values()?, m.tags()?)));
         }
     }
