@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // Resources past one blob, per scenario of issue 26 (set materialize is
 // bench/sets.mjs): the outcome (an error code, or "correct" when the result
-// was checked), the time, the module's peak linear memory and the process's
-// RSS before and after (and its peak). A benchmark, not a test: it prints one
+// was checked), the time, the module's linear memory after and at its peak,
+// and the process's RSS before and after (collected) and at its peak. A benchmark, not a test: it prints one
 // JSON line per scenario, each run in a child process of its own so that its
 // RSS is its own.
 //
-// - oneBlob:      decodeAll of one blob of --points points (default 64 Mi:
-//                 delta timestamps, constant ALP values, zstd; a few KB), the
-//                 default budget; then a vector must decode exactly;
-// - eightOpen:    eight such blobs held open, each decodeAll'd, then freed;
+// - oneBlob:      one blob of --points points (default 64 Mi: delta
+//                 timestamps, constant ALP values, zstd; a few KB) decoded
+//                 (columnsView) under the default budget; then a small blob
+//                 must decode exactly, and reset() give the memory back;
+// - eightOpen:    eight blobs of --valid-points points (each within the
+//                 budget) held open, each decoded (columnsView), then freed;
 // - limit:<name>: each crafted blob of the core's hostile fixtures
 //                 (bombs, the 98-byte zstd frame declaring 256 MiB, counts,
 //                 short columns) through NumericBlob/TextBlob, in one child;
@@ -101,6 +103,11 @@ async function measure(name, mebo, run) {
   }
   const ms = performance.now() - t0;
   const info = mebo.memoryInfo();
+  // A reset instance's memory goes when it is collected: collect before reading RSS (children run with --expose-gc).
+  for (let i = 0; i < 2; i++) {
+    globalThis.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 50)); // finalizers run between collections
+  }
   console.log(
     JSON.stringify({
       scenario: name,
@@ -108,7 +115,6 @@ async function measure(name, mebo, run) {
       ms: Math.round(ms),
       moduleMB: mb(info.memoryBytes),
       peakModuleMB: mb(info.peakMemoryBytes),
-      peakHeapMB: mb(info.peakHeapBytes),
       rssBeforeMB: mb(rssBefore),
       rssAfterMB: mb(process.memoryUsage.rss()),
       rssPeakMB: Math.round(process.resourceUsage().maxRSS / 1024),
@@ -116,26 +122,31 @@ async function measure(name, mebo, run) {
   );
 }
 
+/** oneBlob: the --points blob; eightOpen: eight of the --valid-points blob (each within the budget), held open. */
 async function decodeScenario(name, dir) {
   const mebo = await import(pathToFileURL(resolve(flags.sdk)).href);
   await mebo.init();
-  const bytes = readFileSync(join(dir, 'big.mebo'));
+  const [file, n, count] = name === 'eightOpen' ? ['valid.mebo', validPoints, 8] : ['big.mebo', points, 1];
+  const bytes = readFileSync(join(dir, file));
   const small = smallBlob(mebo);
-  await measure(name, mebo, () => {
+  await measure(name, mebo, async () => {
     const held = [];
     let outcome = 'correct';
     try {
-      for (let i = 0; i < (name === 'eightOpen' ? 8 : 1); i++) {
+      for (let i = 0; i < count; i++) {
         const blob = mebo.NumericBlob.from(bytes);
         held.push(blob);
-        const c = blob.decodeAll();
-        if (c.values.length !== points || c.timestamps[points - 1] !== BigInt(points - 1) * 1000n) return 'WRONG';
+        const c = blob.columnsView(); // decoded into memory the blob keeps while open
+        if (c.values.length !== n || c.timestamps[n - 1] !== BigInt(n - 1) * 1000n || c.values[n - 1] !== 1.5) return 'WRONG';
       }
     } catch (error) {
-      outcome = `${outcomeOf(error)} at blob ${held.length}`;
+      outcome = `${outcomeOf(error)} at blob ${held.length} of ${count} (${held.length - 1} decoded before)`;
     }
     for (const b of held) b.free(); // throws nothing: every handle freeable
-    return `${outcome}; ${held.length} freed; then a blob ${decodesExactly(mebo, small)}`;
+    const exactAfter = decodesExactly(mebo, small);
+    const grown = mb(mebo.wasmMemoryBytes());
+    await mebo.reset();
+    return `${outcome}; ${held.length} freed; then a blob ${exactAfter}; module ${grown} MB, after reset() ${mb(mebo.wasmMemoryBytes())} MB`;
   });
 }
 
@@ -270,7 +281,7 @@ else {
   const sizes = Object.fromEntries(['big.mebo', 'valid.mebo'].map((f) => [f, readFileSync(join(dir, f)).length]));
   console.log(JSON.stringify({ sdk: flags.sdk, points, validPoints, blobBytes: sizes, node: process.version }));
   for (const name of ['oneBlob', 'eightOpen', 'limits', 'pool']) {
-    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--sdk', flags.sdk, '--points', String(points), '--scenario', name, '--dir', dir], {
+    const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--sdk', flags.sdk, '--points', String(points), '--scenario', name, '--dir', dir], {
       encoding: 'utf8',
       timeout: 900_000,
     });
