@@ -18,7 +18,9 @@
 // - pool:*:       a DecodePool of one worker: a hostile job then a valid one;
 //                 a call past its timeoutMs; a call aborted by its signal; a
 //                 worker that dies in a call (a thread script that exits on a
-//                 marked job) — each followed by a valid call that must be exact;
+//                 marked job) — each followed by a valid call that must be exact
+//                 (module figures are the main thread's; the workers' own
+//                 modules show in the process RSS, which they share);
 // - cli:*:        `mebo decode` of the 98-byte bomb, of the --points blob
 //                 (default flags: SIZE_CAP), and of a valid 16 Mi-point blob
 //                 (the CLI's default --max-points) as JSON and as CSV to /dev/null.
