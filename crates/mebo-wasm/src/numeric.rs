@@ -160,6 +160,13 @@ impl NumericBlobHandle {
         let m = self.metric(index)?;
         METRIC_SCRATCH.with_borrow_mut(|(timestamps, values)| {
             // `resize` keeps the capacity and zero-fills only growth: no allocation, no memset per call.
+            // Growth is sized by the blob: reserved fallibly.
+            for (reserved, what) in [
+                (timestamps.try_reserve_exact(m.len().saturating_sub(timestamps.len())), "timestamp column"),
+                (values.try_reserve_exact(m.len().saturating_sub(values.len())), "value column"),
+            ] {
+                check(reserved.map_err(|_| mebo::Error::OutOfMemory { what, bytes: m.len().saturating_mul(8) }))?;
+            }
             timestamps.resize(m.len(), 0);
             values.resize(m.len(), 0.0);
             check(m.timestamps_into(timestamps))?;

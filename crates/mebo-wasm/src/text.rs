@@ -181,8 +181,8 @@ pub(crate) fn columns(c: &DictionaryColumns) -> JsResult<RawTextColumns> {
 /// [`columns`] of a set's materialized columns (their ids, offsets and
 /// timestamps copied out once, not cloned first).
 pub(crate) fn string_columns(c: &TextColumns) -> JsResult<RawTextColumns> {
-    let tags = c.tags.as_ref().map(Dictionary::of);
-    columns_of(&c.ids, &c.offsets, &c.timestamps, &Dictionary::of(&c.values), tags.as_ref())
+    let tags = c.tags.as_ref().map(Dictionary::of).transpose();
+    columns_of(&c.ids, &c.offsets, &c.timestamps, &check(Dictionary::of(&c.values))?, check(tags)?.as_ref())
 }
 
 fn columns_of(

@@ -100,6 +100,24 @@ fn fixtures() -> Vec<Fixture> {
         out.push(fixture("bomb-zstd-undeclared", Numeric, "SIZE_CAP", "zstd frame of 100 MiB that declares no size", b));
     }
     {
+        // The 98-byte frame: a declared content size of 256 MiB, one
+        // RLE block of 1000 bytes, padded with a skippable frame to 98 bytes.
+        let mut frame = vec![0x28, 0xb5, 0x2f, 0xfd, 0xa0];
+        frame.extend_from_slice(&(256u32 << 20).to_le_bytes());
+        frame.extend_from_slice(&(1u32 | (1 << 1) | (1000 << 3)).to_le_bytes()[..3]);
+        frame.push(b'x');
+        frame.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18]);
+        frame.extend_from_slice(&(98u32 - 21).to_le_bytes());
+        frame.resize(98, 0);
+        let o = NumericEncoderOptions {
+            value_compression: Compression::Zstd,
+            ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2)
+        };
+        let mut b = numeric(o, 2, 50);
+        replace_payload(&mut b, Payload::Values, &frame);
+        out.push(fixture("zstd-98-bytes-declaring-256mib", Numeric, "SIZE_CAP", "a 98-byte zstd value payload declaring 256 MiB", b));
+    }
+    {
         let mut b = text_blob(TextEncoderOptions { data_compression: Compression::Zstd, ..Default::default() }, false);
         let data_off = get_u32(&b, 20);
         b.truncate(data_off);

@@ -60,6 +60,45 @@ pub(crate) fn filled<T: Clone>(len: usize, fill: T, what: &'static str) -> Resul
     Ok(v)
 }
 
+/// An empty vector with room for exactly `capacity` items, allocated fallibly.
+pub(crate) fn with_capacity<T>(capacity: usize, what: &'static str) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    reserve(&mut v, capacity, what)?;
+    Ok(v)
+}
+
+/// A copy of `items`, allocated fallibly.
+pub(crate) fn copied<T: Clone>(items: &[T], what: &'static str) -> Result<Vec<T>> {
+    let mut v = with_capacity(items.len(), what)?;
+    v.extend_from_slice(items);
+    Ok(v)
+}
+
+/// The items of `iter` (at most `len` of them expected; more grow the vector
+/// fallibly), or its first error. `collect` would reserve infallibly.
+pub(crate) fn collect<T>(iter: impl IntoIterator<Item = Result<T>>, len: usize, what: &'static str) -> Result<Vec<T>> {
+    let mut v = with_capacity(len, what)?;
+    for item in iter {
+        push(&mut v, item?, what)?;
+    }
+    Ok(v)
+}
+
+/// Append `item`, growing the vector fallibly (amortized, as `push` does).
+pub(crate) fn push<T>(v: &mut Vec<T>, item: T, what: &'static str) -> Result<()> {
+    room_for_one(v, what)?;
+    v.push(item);
+    Ok(())
+}
+
+/// Room for one more item: the vector grown fallibly when full (amortized).
+pub(crate) fn room_for_one<T>(v: &mut Vec<T>, what: &'static str) -> Result<()> {
+    if v.len() == v.capacity() {
+        v.try_reserve(1).map_err(|_| Error::OutOfMemory { what, bytes: v.len().saturating_mul(std::mem::size_of::<T>()) })?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +114,23 @@ mod tests {
         let mut v = vec![1u32, 2, 3];
         resize(&mut v, 1, 0, "x").unwrap();
         assert_eq!(v, [1]);
+    }
+
+    #[test]
+    fn fallible_constructors_hold_what_the_infallible_ones_would() {
+        let v: Vec<u64> = with_capacity(5, "x").unwrap();
+        assert!(v.is_empty() && v.capacity() == 5);
+        assert_eq!(copied(&[3u16, 1, 2], "x").unwrap(), [3, 1, 2]);
+        assert_eq!(collect([Ok(1u8), Ok(2), Ok(3)], 2, "x").unwrap(), [1, 2, 3]);
+        let err = collect([Ok(1u8), Err(Error::Truncated { what: "t", needed: 2, available: 1 }), Ok(3)], 3, "x").unwrap_err();
+        assert_eq!(err.code(), "TRUNCATED");
+        let mut grown = Vec::new();
+        for i in 0..100u32 {
+            push(&mut grown, i, "x").unwrap();
+        }
+        assert_eq!(grown, (0..100).collect::<Vec<_>>());
+        let err = with_capacity::<u64>(usize::MAX / 4, "huge").unwrap_err();
+        assert!(matches!(err, Error::OutOfMemory { what: "huge", .. }), "{err}");
+        assert!(matches!(collect(std::iter::empty::<Result<u64>>(), usize::MAX / 4, "c"), Err(Error::OutOfMemory { what: "c", .. })));
     }
 }

@@ -12,6 +12,7 @@ use std::borrow::Cow;
 
 use crate::error::Result;
 use crate::hash::metric_id;
+use crate::limits;
 use crate::order;
 use crate::section::metric_names::MetricNames;
 
@@ -33,12 +34,18 @@ impl<'a> MetricKeys<'a> {
         }
         // Positions fit u32: an index holds at most u32::MAX entries. Ids in
         // order already (every v2 numeric index) need no sort.
+        // Sized by the blob's index: reserved fallibly.
         let by_id: Vec<u32> = if ids.windows(2).all(|w| w[0] <= w[1]) {
-            (0..ids.len() as u32).collect()
+            limits::collect((0..ids.len() as u32).map(Ok), ids.len(), "metric lookup")?
         } else {
-            order::stable_order(ids.iter().copied()).into_iter().map(|i| i as u32).collect()
+            let order = order::try_stable_order(ids.iter().copied(), ids.len())?;
+            limits::collect(order.into_iter().map(|i| Ok(i as u32)), ids.len(), "metric lookup")?
         };
-        Ok(MetricKeys { ids, names: names.map(|n| n.into_iter().map(Cow::Borrowed).collect()), by_id })
+        let names = match names {
+            Some(n) => Some(limits::collect(n.into_iter().map(|s| Ok(Cow::Borrowed(s))), ids.len(), "metric names")?),
+            None => None,
+        };
+        Ok(MetricKeys { ids, names, by_id })
     }
 
     /// Metric ids in index order.

@@ -17,6 +17,13 @@ pub fn stable_order(keys: impl IntoIterator<Item = u64>) -> Vec<usize> {
     pairs.into_iter().map(|(_, position)| position).collect()
 }
 
+/// [`stable_order`] of `len` keys sized by a blob, allocated fallibly.
+pub fn try_stable_order(keys: impl IntoIterator<Item = u64>, len: usize) -> crate::Result<Vec<usize>> {
+    let mut pairs: Vec<(u64, usize)> = crate::limits::collect(keys.into_iter().zip(0..).map(Ok), len, "metric order")?;
+    pairs.sort_unstable();
+    crate::limits::collect(pairs.into_iter().map(|(_, position)| Ok(position)), len, "metric order")
+}
+
 /// `items` in the stable order of `key`.
 pub fn sorted_by_key<T>(items: Vec<T>, key: impl Fn(&T) -> u64) -> Vec<T> {
     let order = stable_order(items.iter().map(key));

@@ -35,7 +35,10 @@ export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
  * - `FREED`: a call on an object after `free()`.
  * - `LIVE_HANDLES`: `reset()` while a blob, set or encoder is still alive (free it first).
  * - `INTERNAL`: anything else the module threw (a defect: please report it);
- *   a WebAssembly trap says so and keeps it as `cause` (`reset()` gives a fresh module).
+ *   a WebAssembly trap says so and keeps it as `cause`. The instance is not
+ *   called again: the next call replaces it with a fresh one.
+ * - `STALE_HANDLE`: a call on a blob, set or encoder made before the instance
+ *   was replaced after a trap (its memory went with the old instance): open it again.
  * - `WORKER_FAILED`: a `mebo/worker` pool worker did not load or died during the call (`cause` says why); the pool replaces it.
  * - `TIMEOUT`: a pool call took longer than its `timeoutMs`; a worker stuck in it is replaced.
  * - `ABORTED`: a pool call's `signal` was aborted (`cause` is the signal's reason).
@@ -43,7 +46,18 @@ export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
  * `OUT_OF_MEMORY` (a core code) is also what a JavaScript allocation refused
  * inside a call (a typed array too large for the engine) becomes.
  */
-export const SDK_ERROR_CODES = ['NOT_INITIALIZED', 'WASM_LOAD', 'INVALID_ARGUMENT', 'FREED', 'LIVE_HANDLES', 'INTERNAL', 'WORKER_FAILED', 'TIMEOUT', 'ABORTED'] as const;
+export const SDK_ERROR_CODES = [
+  'NOT_INITIALIZED',
+  'WASM_LOAD',
+  'INVALID_ARGUMENT',
+  'FREED',
+  'LIVE_HANDLES',
+  'INTERNAL',
+  'STALE_HANDLE',
+  'WORKER_FAILED',
+  'TIMEOUT',
+  'ABORTED',
+] as const;
 export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
 
 export type MeboErrorCode = CoreErrorCode | SdkErrorCode;
@@ -78,11 +92,23 @@ function toMeboError(thrown: unknown): MeboError {
       return new MeboError('INVALID_ARGUMENT', thrown.message, { cause: thrown });
     }
     if (typeof WebAssembly !== 'undefined' && thrown instanceof WebAssembly.RuntimeError) {
-      return new MeboError('INTERNAL', `the module trapped (${thrown.message}): free what is alive and reset() for a fresh module`, { cause: thrown });
+      trapListener?.();
+      return new MeboError(
+        'INTERNAL',
+        `the module trapped (${thrown.message}): the next call replaces the instance; objects made before it throw STALE_HANDLE`,
+        { cause: thrown },
+      );
     }
     return new MeboError('INTERNAL', `${thrown.name}: ${thrown.message}`, { cause: thrown });
   }
   return new MeboError('INTERNAL', String(thrown), { cause: thrown });
+}
+
+let trapListener: (() => void) | undefined;
+
+/** @internal Called when a call into the bindings traps (module.ts marks the instance). */
+export function onTrap(listener: () => void): void {
+  trapListener = listener;
 }
 
 /** @internal Run a call into the bindings, rethrowing what it throws as a MeboError. */

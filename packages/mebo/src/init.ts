@@ -8,7 +8,7 @@
 import instantiateGlue, { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
 import { describe } from './args.js';
-import { applyMemoryBudget, instance, memoryInfo, setMaxMemoryBytes, type WasmInfo, type WasmVariant } from './module.js';
+import { install, instance, memoryInfo, setMaxMemoryBytes, type WasmInfo, type WasmVariant } from './module.js';
 import { simdMismatch } from './simd-check.js';
 import { wasmLocation } from './wasm-location.js';
 
@@ -92,8 +92,7 @@ export function initSync(source: WasmModule | ArrayBuffer | ArrayBufferView, var
   if (instantiating) throw new MeboError('WASM_LOAD', 'init() is instantiating the module: await it instead of calling initSync()');
   const module = loadError(() => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source as BufferSource)));
   const exports = loadError(() => instantiateGlueSync({ module }), 'instantiating');
-  instance.loaded = { variant, memory: exports.memory, module };
-  applyMemoryBudget();
+  install({ variant, memory: exports.memory, module });
 }
 
 /**
@@ -277,8 +276,7 @@ async function instantiate(module: WebAssembly.Module, variant: WasmVariant | un
   instantiating = true;
   try {
     const exports = await loadError(() => instantiateGlue({ module_or_path: module }), 'instantiating');
-    instance.loaded = { variant, memory: exports.memory, module };
-  applyMemoryBudget();
+    install({ variant, memory: exports.memory, module });
   } finally {
     instantiating = false;
   }

@@ -1,11 +1,11 @@
 // The loaded module's state: the bottom layer of the SDK. Blobs, sets and
 // encoders ask it whether the module is there (`ready()`) and for its memory;
-// the loader above them (init.ts) is the only writer of `instance`.
+// the loader above them (init.ts) installs each instance (`install`), and
+// `ready()` replaces one that trapped (see `replaceTrapped`).
 
-import { memoryBudget, setMemoryBudget } from '../wasm/mebo_wasm.js';
-import { MeboError } from './errors.js';
+import { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync, memoryBudget, setMemoryBudget } from '../wasm/mebo_wasm.js';
+import { MeboError, onTrap } from './errors.js';
 import { describe } from './args.js';
-import { liveHandles } from './owned.js';
 
 /** The two builds shipped in `wasm/`: with WebAssembly SIMD (simd128) and without. */
 export type WasmVariant = 'simd' | 'scalar';
@@ -35,7 +35,64 @@ export const instance: {
   resets: number;
   /** `reset()` is replacing the instance: calls until it settles get NOT_INITIALIZED, saying so. */
   resetting: boolean;
-} = { loaded: undefined, simdCheck: { simdCheck: 'not run' }, peakBytes: 0, resets: 0, resetting: false };
+  /** Counts the instances installed: an SDK object made under one generation is stale under the next. */
+  generation: number;
+  /** A call into this instance trapped: the next call replaces it (`replaceTrapped`). */
+  trapped: boolean;
+  /** Times a trapped instance was replaced. */
+  trapRecoveries: number;
+  /** SDK objects of this generation neither freed nor collected (see owned.ts). */
+  liveHandles: number;
+} = {
+  loaded: undefined,
+  simdCheck: { simdCheck: 'not run' },
+  peakBytes: 0,
+  resets: 0,
+  resetting: false,
+  generation: 0,
+  trapped: false,
+  trapRecoveries: 0,
+  liveHandles: 0,
+};
+
+// A WebAssembly trap may leave the instance inconsistent (a handle left
+// borrowed, an allocator mid-update): it is not called again.
+onTrap(() => (instance.trapped = instance.loaded !== undefined));
+
+/**
+ * @internal Make `loaded` the instance in use: a new generation (objects of
+ * the last one are stale), nothing alive in it yet, the memory budget applied.
+ */
+export function install(loaded: Loaded): void {
+  instance.loaded = loaded;
+  instance.generation++;
+  instance.trapped = false;
+  instance.liveHandles = 0;
+  applyMemoryBudget();
+}
+
+/**
+ * Replace an instance a call trapped in with a fresh one from the same
+ * compiled module, synchronously (the module is small enough for every
+ * engine's synchronous instantiation). Objects made in the old one are stale:
+ * their calls throw STALE_HANDLE, their `free()` releases nothing (the old
+ * instance's memory goes with it).
+ */
+function replaceTrapped(): void {
+  const { module, variant } = instance.loaded!;
+  instance.loaded = undefined;
+  instance.trapped = false;
+  forgetGlueInstance();
+  let exports: { memory: WebAssembly.Memory };
+  try {
+    exports = instantiateGlueSync({ module });
+  } catch (cause) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    throw new MeboError('WASM_LOAD', `replacing the instance that trapped: ${detail}; call init() again`, { cause });
+  }
+  install({ variant, memory: exports.memory, module });
+  instance.trapRecoveries++;
+}
 
 export function isInitialized(): boolean {
   return instance.loaded !== undefined;
@@ -66,6 +123,8 @@ export interface MemoryInfo {
   liveHandles: number;
   /** Times `reset()` replaced the instance. */
   resets: number;
+  /** Times a call trapped and the next call replaced the instance (objects of the old one then throw STALE_HANDLE). */
+  trapRecoveries: number;
   /** The memory budget (`InitOptions.maxMemoryBytes`, `setMaxMemoryBytes`), in bytes. */
   maxMemoryBytes: number;
   /** Bytes the module's heap holds now: what the budget counts. */
@@ -81,8 +140,9 @@ export function memoryInfo(): MemoryInfo {
   return {
     memoryBytes,
     peakMemoryBytes: instance.peakBytes,
-    liveHandles: liveHandles(),
+    liveHandles: instance.liveHandles,
     resets: instance.resets,
+    trapRecoveries: instance.trapRecoveries,
     maxMemoryBytes: maxMemoryBytes!,
     heapBytes: heapBytes!,
     peakHeapBytes: peakHeapBytes!,
@@ -123,8 +183,12 @@ export function wasmMemory(): { readonly buffer: ArrayBuffer } {
   return instance.loaded!.memory;
 }
 
-/** @internal Throws NOT_INITIALIZED unless the module is instantiated. */
+/**
+ * @internal Throws NOT_INITIALIZED unless the module is instantiated; first
+ * replaces an instance that trapped.
+ */
 export function ready(): void {
+  if (instance.trapped) replaceTrapped();
   if (!instance.loaded) {
     if (instance.resetting) throw new MeboError('NOT_INITIALIZED', 'mebo is resetting its memory: await reset() before this call');
     throw new MeboError('NOT_INITIALIZED', 'mebo is not initialized: call `await init()` (or `initSync(module)`) first');

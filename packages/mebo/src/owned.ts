@@ -4,10 +4,13 @@
 // bindings' glue registers each handle with a FinalizationRegistry, so an
 // object that is never freed is released after it is garbage-collected.
 // The SDK counts its live objects: `reset()` may replace the module only when
-// none is left (memoryInfo().liveHandles).
+// none is left (memoryInfo().liveHandles). An object belongs to the instance
+// (generation) it was made in: after a trap replaced that instance its calls
+// throw STALE_HANDLE and `free()` releases nothing.
 
 import { NumericBlobHandle, NumericBlobSetHandle, TextBlobHandle, TextBlobSetHandle } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
+import { instance, ready } from './module.js';
 
 /**
  * The bindings' reading handle classes: a blob or set wraps one of these and
@@ -16,14 +19,13 @@ import { MeboError } from './errors.js';
  */
 const HANDLE_CLASSES = [NumericBlobHandle, NumericBlobSetHandle, TextBlobHandle, TextBlobSetHandle];
 
-let live = 0;
-/** Objects collected without `free()` stop counting when the collector gets to them. */
-const collected = typeof FinalizationRegistry === 'undefined' ? undefined : new FinalizationRegistry<null>(() => live--);
-
-/** @internal SDK objects that hold module memory: made and not yet freed (nor collected). */
-export function liveHandles(): number {
-  return live;
-}
+/** Objects collected without `free()` stop counting when the collector gets to them (those of a replaced instance no longer count). */
+const collected =
+  typeof FinalizationRegistry === 'undefined'
+    ? undefined
+    : new FinalizationRegistry<number>((generation) => {
+        if (generation === instance.generation) instance.liveHandles--;
+      });
 
 /** The part of every bindings handle the SDK relies on. */
 export interface Freeable {
@@ -32,6 +34,8 @@ export interface Freeable {
 
 export abstract class Owned<H extends Freeable> {
   #handle: H | undefined;
+  /** The instance the handle lives in (`instance.generation` when made). */
+  readonly #generation: number;
 
   /** `made`: the subclass made `handle` itself (the encoders); otherwise it must be a reading handle. */
   protected constructor(handle: H, made = false) {
@@ -40,13 +44,25 @@ export abstract class Owned<H extends Freeable> {
       throw new MeboError('INVALID_ARGUMENT', `${new.target.name} is not constructed directly: use ${new.target.name}.from(...)`);
     }
     this.#handle = handle;
-    live++;
-    collected?.register(this, null, this);
+    this.#generation = instance.generation;
+    instance.liveHandles++;
+    collected?.register(this, this.#generation, this);
   }
 
-  /** @internal The handle, or a FREED error after `free()`. */
+  /**
+   * @internal The handle; a FREED error after `free()`, STALE_HANDLE when
+   * the instance it lives in trapped (replacing that instance first, so the
+   * next call works).
+   */
   protected live(): H {
     if (this.#handle === undefined) throw new MeboError('FREED', `this ${this.constructor.name} was freed`);
+    ready();
+    if (this.#generation !== instance.generation) {
+      throw new MeboError(
+        'STALE_HANDLE',
+        `this ${this.constructor.name} lived in a module instance replaced after a trap (memoryInfo().trapRecoveries): make it again`,
+      );
+    }
     return this.#handle;
   }
 
@@ -60,8 +76,11 @@ export abstract class Owned<H extends Freeable> {
     const handle = this.#handle;
     if (handle === undefined) return;
     this.#handle = undefined;
-    live--;
     collected?.unregister(this);
+    // A stale handle's pointer means nothing to the current instance: the
+    // glue would free it there. Its memory went with the old instance.
+    if (this.#generation !== instance.generation || instance.trapped) return;
+    instance.liveHandles--;
     try {
       handle.free();
     } catch {

@@ -1,6 +1,11 @@
 // Freed objects give their wasm memory back: decoding in a loop keeps the
 // linear memory (which only ever grows) at its size after warm-up.
 
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_MAX_MEMORY_BYTES,
@@ -9,13 +14,14 @@ import {
   MeboError,
   memoryInfo,
   NumericBlob,
+  NumericEncoder,
   NumericBlobSet,
   reset,
   setMaxMemoryBytes,
   TextBlob,
   wasmMemoryBytes,
 } from '../src/index.js';
-import { manifest, readBlob, readInput } from './helpers/vectors.js';
+import { manifest, PACKAGE_ROOT, readBlob, readInput } from './helpers/vectors.js';
 
 beforeAll(() => init());
 
@@ -142,5 +148,63 @@ describe('the module memory budget', () => {
     } finally {
       setMaxMemoryBytes(DEFAULT_MAX_MEMORY_BYTES);
     }
+  });
+});
+
+describe('memory the engine will not grow', () => {
+  // The budget admits what WebAssembly cannot hold: V8's --wasm-max-mem-pages
+  // caps this child's linear memory at 64 MiB (the same refusal as growing
+  // past 4 GiB, at a size a CI machine affords: pages reserved, never touched),
+  // while the budget is 4 GiB. A decode needing two 48 MiB columns then meets
+  // a memory.grow that fails: OUT_OF_MEMORY, and the module goes on.
+  it('is OUT_OF_MEMORY, the blob stays freeable and the module decodes exactly afterwards', () => {
+    const dist = pathToFileURL(join(PACKAGE_ROOT, 'dist/index.js')).href;
+    // The blob is made here: its encoder holds 96 MiB of points, past the child's memory.
+    const points = 6 * 2 ** 20;
+    const enc = new NumericEncoder(0n, { layout: 'v2', timestampEncoding: 'delta', valueEncoding: 'alp', timestampCompression: 'zstd', valueCompression: 'zstd' });
+    enc.startMetric('big', points);
+    for (let at = 0; at < points; at += 2 ** 20) {
+      enc.addPoints(BigInt64Array.from({ length: 2 ** 20 }, (_, i) => BigInt(at + i) * 1000n), new Float64Array(2 ** 20).fill(1.5));
+    }
+    const file = join(mkdtempSync(join(tmpdir(), 'mebo-grow-')), 'big.mebo');
+    writeFileSync(file, enc.endMetric().finish());
+    enc.free();
+    const script = `
+      import * as mebo from ${JSON.stringify(dist)};
+      import { readFileSync } from 'node:fs';
+      await mebo.init({ maxMemoryBytes: 2 ** 32 });
+      const bytes = readFileSync(${JSON.stringify(file)});
+      const out = { blobBytes: bytes.length };
+      const blob = mebo.NumericBlob.from(bytes);
+      try {
+        blob.decodeAll();
+        out.decodeAll = 'ok';
+      } catch (error) {
+        out.decodeAll = { name: error.name, code: error.code, message: error.message };
+      }
+      out.pointCount = blob.pointCount('big');
+      blob.free();
+      const info = mebo.memoryInfo();
+      out.memoryBytes = info.memoryBytes;
+      out.maxMemoryBytes = info.maxMemoryBytes;
+      out.liveHandles = info.liveHandles;
+      // A small blob decodes exactly afterwards.
+      const ts = BigInt64Array.from({ length: 1000 }, (_, i) => 1_700_000_000_000_000n + BigInt(i) * 15_000_000n);
+      const vs = Float64Array.from({ length: 1000 }, (_, i) => Math.sin(i) * 100);
+      const small = mebo.NumericBlob.from(mebo.encodeNumeric([{ name: 'small', timestamps: ts, values: vs }]));
+      const m = small.metric('small');
+      out.smallExact = m.timestamps.every((t, i) => t === ts[i]) && m.values.every((v, i) => Object.is(v, vs[i])) && m.values.length === 1000;
+      small.free();
+      console.log(JSON.stringify(out));
+    `;
+    const started = performance.now();
+    const stdout = execFileSync(process.execPath, ['--wasm-max-mem-pages=1024', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    const out = JSON.parse(stdout);
+    expect(out.decodeAll).toMatchObject({ name: 'MeboError', code: 'OUT_OF_MEMORY', message: expect.stringMatching(/out of memory: \d+ bytes for .* were refused/) });
+    // The budget was not what refused: 4 GiB (less a byte: wasm32's usize), and the memory never reached 64 MiB.
+    expect(out).toMatchObject({ pointCount: 6 * 2 ** 20, maxMemoryBytes: 2 ** 32 - 1, liveHandles: 0, smallExact: true });
+    expect(out.memoryBytes).toBeLessThanOrEqual(64 << 20);
+    expect(out.blobBytes).toBeLessThan(1 << 20);
+    console.log(`memory that cannot grow: ${JSON.stringify(out.decodeAll.message)}, ${Math.round(performance.now() - started)} ms in a child process`);
   });
 });

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -241,5 +241,23 @@ describe('DecodePool: broken workers', () => {
     // A pool that kept the process alive would run into the timeout.
     const { stdout } = await promisify(execFile)(process.execPath, [join(dir, 'main.mjs')], { timeout: 60_000 });
     expect(stdout.trim()).toMatch(/^(numeric|text) \d+$/);
+  });
+
+  it('a Node process started with V8 flags (a worker refuses them listed) runs a pool, from a file and from -e', async () => {
+    const blob = join(mkdtempSync(join(tmpdir(), 'mebo-pool-flags-')), 'blob.mebo');
+    writeFileSync(blob, sampleBlobs()[0].bytes);
+    const script = `import { readFileSync } from 'node:fs';
+       const { DecodePool } = await import(${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'dist/worker/pool-node.js')).href)});
+       const pool = await DecodePool.create({ size: 1 });
+       const columns = await pool.decodeAll(new Uint8Array(readFileSync(${JSON.stringify(blob)})));
+       console.log(columns.kind, columns.ids.length, typeof gc);
+       pool.terminate();`;
+    const file = join(dirname(blob), 'main.mjs');
+    writeFileSync(file, script);
+    const flags = ['--expose-gc', '--max-old-space-size=512'];
+    for (const args of [[...flags, file], [...flags, '--input-type=module', '-e', script]]) {
+      const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: 60_000 });
+      expect(stdout.trim(), args.join(' ')).toMatch(/^(numeric|text) \d+ function$/);
+    }
   });
 });

@@ -8,6 +8,7 @@
 use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
 use crate::hash::metric_id;
+use crate::limits;
 
 /// Most names the payload can hold: it counts them in a u16.
 pub const MAX_NAMES: usize = u16::MAX as usize;
@@ -57,7 +58,7 @@ impl MetricNames {
         if count > room / 2 {
             return Err(Error::MetricNames { detail: format!("{count} names cannot fit in the {room} bytes after the count") });
         }
-        let mut names = Vec::with_capacity(count);
+        let mut names = limits::with_capacity(count, "metric names")?;
         let mut pos = 2usize;
         for index in 0..count {
             let len = order.read_u16(data, pos, "metric name length").map_err(|_| Error::MetricNames {

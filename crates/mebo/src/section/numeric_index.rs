@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::section::numeric_header::IndexKind;
 
 /// One metric's entry with absolute column ranges into the decompressed payloads.
@@ -45,7 +46,7 @@ impl NumericIndexEntry {
             return Err(Error::Truncated { what: "metric index", needed, available: data.len() });
         }
         let needed = needed as usize;
-        data[..needed].chunks_exact(size).map(|e| Self::parse(e, kind, order)).collect()
+        limits::collect(data[..needed].chunks_exact(size).map(|e| Self::parse(e, kind, order)), metric_count, "metric index")
     }
 
     fn parse(e: &[u8], kind: IndexKind, order: ByteOrder) -> Result<NumericIndexEntry> {
@@ -86,7 +87,7 @@ impl NumericIndexEntry {
 /// Turn offset deltas into absolute column ranges, checking that offsets only
 /// move forward and stay inside their payloads.
 pub fn resolve_ranges(raw: &[NumericIndexEntry], ts_len: usize, val_len: usize, tag_len: usize) -> Result<Vec<ColumnRanges>> {
-    let mut starts = Vec::with_capacity(raw.len());
+    let mut starts = limits::with_capacity(raw.len(), "column offsets")?;
     let (mut t, mut v, mut g) = (0usize, 0usize, 0usize);
     for e in raw {
         // u32 deltas summed over at most 2^32 entries cannot overflow u64/usize on
@@ -102,15 +103,12 @@ pub fn resolve_ranges(raw: &[NumericIndexEntry], ts_len: usize, val_len: usize, 
             return Err(Error::OffsetOutOfRange { what, offset, limit });
         }
     }
-    Ok(raw
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let (t, v, g) = starts[i];
-            let (te, ve, ge) = starts.get(i + 1).copied().unwrap_or((ts_len, val_len, tag_len));
-            ColumnRanges { id: e.id, count: e.count as usize, timestamps: t..te, values: v..ve, tags: g..ge }
-        })
-        .collect())
+    let ranges = raw.iter().enumerate().map(|(i, e)| {
+        let (t, v, g) = starts[i];
+        let (te, ve, ge) = starts.get(i + 1).copied().unwrap_or((ts_len, val_len, tag_len));
+        Ok(ColumnRanges { id: e.id, count: e.count as usize, timestamps: t..te, values: v..ve, tags: g..ge })
+    });
+    limits::collect(ranges, raw.len(), "column ranges")
 }
 
 #[cfg(test)]

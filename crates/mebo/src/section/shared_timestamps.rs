@@ -9,6 +9,7 @@
 
 use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
+use crate::limits;
 
 /// One canonical metric and the metrics that reuse its timestamp column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,8 +42,8 @@ impl SharedTimestampTable {
             return Err(invalid("the table has no groups".into()));
         }
         // 0 = unused, 1 = canonical, 2 = member
-        let mut role = vec![0u8; metric_count];
-        let mut groups = Vec::with_capacity(group_count.min(data.len() / 4));
+        let mut role = limits::filled(metric_count, 0u8, "shared-timestamp roles")?;
+        let mut groups = limits::with_capacity(group_count.min(data.len() / 4), "shared-timestamp groups")?;
         for g in 0..group_count {
             let canonical = next("canonical index")?;
             let member_count = next("member count")?;
@@ -53,7 +54,7 @@ impl SharedTimestampTable {
                 return Err(invalid(format!("group {g}: metric {canonical} already has a role")));
             }
             role[canonical] = 1;
-            let mut members = Vec::with_capacity(member_count.min(data.len() / 2));
+            let mut members = limits::with_capacity(member_count.min(data.len() / 2), "shared-timestamp members")?;
             for _ in 0..member_count {
                 let m = next("member index")?;
                 if m >= metric_count {
@@ -130,5 +131,8 @@ mod tests {
         selfref.write(ByteOrder::Little, &mut b);
         assert!(SharedTimestampTable::parse(&b, ByteOrder::Little, 5).is_err());
         assert!(SharedTimestampTable::parse(&[0, 0], ByteOrder::Little, 5).is_err());
+        // A metric count no memory holds roles for: refused, not aborted on.
+        let err = SharedTimestampTable::parse(&out, ByteOrder::Little, usize::MAX / 2).unwrap_err();
+        assert!(matches!(err, Error::OutOfMemory { what: "shared-timestamp roles", .. }), "{err}");
     }
 }

@@ -8,6 +8,7 @@
 use crate::byte_order::ByteOrder;
 use crate::encoding::varint::{put_uvarint, read_uvarint};
 use crate::error::{Error, Result};
+use crate::limits;
 
 /// Longest tag, in bytes, that the reference encoder accepts.
 pub const MAX_TAG_LEN: usize = 255;
@@ -52,7 +53,8 @@ impl TagColumn {
         if count > col.len() {
             return Err(Error::corrupt("tag", format!("{count} tags cannot fit in {} bytes", col.len())));
         }
-        let mut tags = Vec::with_capacity(count);
+        // Up to one tag a byte, each a (pointer, length) here: fallibly.
+        let mut tags = limits::with_capacity(count, "tag column")?;
         let mut pos = 0usize;
         for index in 0..count {
             let len = read_uvarint(col, &mut pos)

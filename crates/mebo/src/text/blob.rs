@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use crate::compress::decompress;
 use crate::error::{Error, Result};
-use crate::limits::DecodeLimits;
+use crate::limits::{self, DecodeLimits};
 use crate::lookup::MetricKeys;
 use crate::payload::Payload;
 use crate::section::flags::HEADER_SIZE;
@@ -112,8 +112,10 @@ impl<'a> TextBlob<'a> {
 
         let layout = RowLayout::new(options.timestamp_encoding, options.tags, order, header.start_time);
         let data_size = header.data_size as usize;
-        let mut ids = Vec::with_capacity(count);
-        let mut spans: Vec<Span> = Vec::with_capacity(count);
+        // `count` is bounded by the blob's length (checked above), but each
+        // entry takes more room here than in the blob: reserved fallibly.
+        let mut ids = limits::with_capacity(count, "metric ids")?;
+        let mut spans: Vec<Span> = limits::with_capacity(count, "text metric spans")?;
         let mut total_points = 0u64;
         for raw in index.chunks_exact(ENTRY_SIZE) {
             let entry = TextIndexEntry::parse(raw, order)?;
@@ -374,12 +376,12 @@ impl<'b> TextMetric<'b> {
 
     /// Decode the timestamps.
     pub fn timestamps(&self) -> Result<Vec<i64>> {
-        self.rows().map(|row| row.map(|r| r.ts)).collect()
+        limits::collect(self.rows().map(|row| row.map(|r| r.ts)), self.count, "timestamp column")
     }
 
     /// Decode the values (borrowed from the blob).
     pub fn values(&self) -> Result<Vec<&'b str>> {
-        self.rows().enumerate().map(|(i, row)| utf8(row?.value, "text value", i)).collect()
+        limits::collect(self.rows().enumerate().map(|(i, row)| utf8(row?.value, "text value", i)), self.count, "value column")
     }
 
     /// The per-point tags, when the blob has tags.
@@ -387,7 +389,7 @@ impl<'b> TextMetric<'b> {
         if !self.layout.tags {
             return Ok(None);
         }
-        self.rows().enumerate().map(|(i, row)| utf8(row?.tag, "text tag", i)).collect::<Result<_>>().map(Some)
+        limits::collect(self.rows().enumerate().map(|(i, row)| utf8(row?.tag, "text tag", i)), self.count, "tag column").map(Some)
     }
 
     /// Row `index`, after checking every row of the metric.
@@ -427,15 +429,12 @@ impl<'b> TextMetric<'b> {
     /// Every point as `(timestamp, value, tag)`, decoded once up front.
     pub fn points(&self) -> Result<impl ExactSizeIterator<Item = (i64, &'b str, Option<&'b str>)>> {
         let tags = self.layout.tags;
-        let points = self
-            .rows()
-            .enumerate()
-            .map(|(i, row)| {
-                let row = row?;
-                let tag = if tags { Some(utf8(row.tag, "text tag", i)?) } else { None };
-                Ok((row.ts, utf8(row.value, "text value", i)?, tag))
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let points = self.rows().enumerate().map(|(i, row)| {
+            let row = row?;
+            let tag = if tags { Some(utf8(row.tag, "text tag", i)?) } else { None };
+            Ok((row.ts, utf8(row.value, "text value", i)?, tag))
+        });
+        let points = limits::collect(points, self.count, "points")?;
         Ok(points.into_iter())
     }
 }

@@ -29,6 +29,7 @@ impl TextBlob<'_> {
     fn fill_columns(&self, c: &mut TextColumns) -> Result<()> {
         c.clear();
         let points = self.total_points();
+        limits::reserve(&mut c.ids, self.len(), "metric ids")?;
         c.ids.extend_from_slice(self.metric_ids());
         limits::reserve(&mut c.offsets, self.len() + 1, "point offsets")?;
         c.offsets.push(0);
@@ -46,9 +47,9 @@ impl TextBlob<'_> {
         for metric in self.metrics() {
             metric.rows().try_for_each_row(|i, row| {
                 c.timestamps.push(row.ts);
-                c.values.push(utf8(row.value, "text value", i)?);
+                c.values.try_push(utf8(row.value, "text value", i)?)?;
                 if let Some(tags) = &mut tags {
-                    tags.push(utf8(row.tag, "text tag", i)?);
+                    tags.try_push(utf8(row.tag, "text tag", i)?)?;
                 }
                 Ok(())
             })?;
@@ -63,32 +64,32 @@ impl TextBlob<'_> {
     /// [`Dictionary`](super::Dictionary)): strings borrow the blob, each
     /// distinct one checked for UTF-8 once.
     pub fn decode_dictionary(&self) -> Result<DictionaryColumns<'_>> {
+        // Every buffer sized by the blob is reserved fallibly: a refusal is
+        // `OutOfMemory`, not an abort.
         let points = self.total_points();
-        let mut offsets = Vec::with_capacity(self.len() + 1);
+        let mut offsets = limits::with_capacity(self.len() + 1, "point offsets")?;
         offsets.push(0);
-        let mut timestamps = Vec::new();
-        limits::reserve(&mut timestamps, points, "timestamp column")?;
-        let mut values = DictionaryBuilder::with_capacity(points);
-        let mut tags = self.options().tags.then(|| DictionaryBuilder::with_capacity(points));
+        let mut timestamps = limits::with_capacity(points, "timestamp column")?;
+        let mut values = DictionaryBuilder::new(points, "value codes")?;
+        let mut tags = match self.options().tags {
+            true => Some(DictionaryBuilder::new(points, "tag codes")?),
+            false => None,
+        };
+        let ids = limits::copied(self.metric_ids(), "metric ids")?;
         for metric in self.metrics() {
             metric.rows().try_for_each_row(|i, row| {
+                // Reserved for the blob's points: no growth here.
                 timestamps.push(row.ts);
-                values.push(row.value).map_err(|_| Error::InvalidUtf8 { what: "text value", index: i })?;
+                values.push(row.value).map_err(|refused| refused.into_error("text value", i))?;
                 if let Some(tags) = &mut tags {
-                    tags.push(row.tag).map_err(|_| Error::InvalidUtf8 { what: "text tag", index: i })?;
+                    tags.push(row.tag).map_err(|refused| refused.into_error("text tag", i))?;
                 }
                 Ok(())
             })?;
             // Fits: points are bounded by the u32 data size.
             offsets.push(timestamps.len() as u32);
         }
-        Ok(DictionaryColumns {
-            ids: self.metric_ids().to_vec(),
-            offsets,
-            timestamps,
-            values: values.finish(),
-            tags: tags.map(DictionaryBuilder::finish),
-        })
+        Ok(DictionaryColumns { ids, offsets, timestamps, values: values.finish(), tags: tags.map(DictionaryBuilder::finish) })
     }
 }
 
@@ -119,6 +120,16 @@ impl StringColumn {
     fn reserve(&mut self, strings: usize, bytes: usize) -> Result<()> {
         limits::reserve(&mut self.offsets, strings, "string offsets")?;
         self.bytes.try_reserve_exact(bytes).map_err(|_| Error::OutOfMemory { what: "strings", bytes })
+    }
+
+    /// Append one string, its bytes and offset grown fallibly (amortized):
+    /// the tag column reserves no bytes up front, as tags share the data
+    /// payload with values and timestamps.
+    fn try_push(&mut self, s: &str) -> Result<()> {
+        limits::reserve_str(&mut self.bytes, s.len(), "strings")?;
+        limits::room_for_one(&mut self.offsets, "string offsets")?;
+        self.push(s);
+        Ok(())
     }
 
     /// Append one string.

@@ -14,6 +14,8 @@
 use std::collections::HashMap;
 
 use super::columns::StringColumn;
+use crate::error::{Error, Result};
+use crate::limits;
 
 /// A string column as a dictionary: `strings[codes[i]]` is point `i`'s string.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -25,14 +27,14 @@ pub struct Dictionary<'a> {
 }
 
 impl<'a> Dictionary<'a> {
-    /// The dictionary of a decoded column.
-    pub fn of(column: &'a StringColumn) -> Dictionary<'a> {
-        let mut builder = DictionaryBuilder::with_capacity(column.len());
-        for s in column.iter() {
-            // A `str` is UTF-8: the check cannot fail.
-            let _ = builder.push(s.as_bytes());
+    /// The dictionary of a decoded column; `OutOfMemory` when its codes or
+    /// strings cannot be allocated.
+    pub fn of(column: &'a StringColumn) -> Result<Dictionary<'a>> {
+        let mut builder = DictionaryBuilder::new(column.len(), "dictionary codes")?;
+        for (i, s) in column.iter().enumerate() {
+            builder.push(s.as_bytes()).map_err(|refused| refused.into_error("string", i))?;
         }
-        builder.finish()
+        Ok(builder.finish())
     }
 
     /// Number of points.
@@ -91,16 +93,46 @@ pub(crate) struct DictionaryBuilder<'a> {
 /// Slots of [`DictionaryBuilder::recent`]: a power of two.
 const RECENT_SLOTS: usize = 64;
 
+/// Why [`DictionaryBuilder::push`] did not add a point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refused {
+    /// The point's string is new and not UTF-8.
+    NotUtf8,
+    /// Room for the point or its new string was refused.
+    OutOfMemory { what: &'static str, bytes: usize },
+}
+
+impl Refused {
+    /// The error for point `index` of the column `what` ("text value", …).
+    pub fn into_error(self, what: &'static str, index: usize) -> Error {
+        match self {
+            Refused::NotUtf8 => Error::InvalidUtf8 { what, index },
+            Refused::OutOfMemory { what, bytes } => Error::OutOfMemory { what, bytes },
+        }
+    }
+}
+
+/// Grow `v` by one slot when full, fallibly (amortized, as `push` does).
+#[inline]
+fn room_for_one<T>(v: &mut Vec<T>, what: &'static str) -> Result<(), Refused> {
+    if v.len() == v.capacity() {
+        v.try_reserve(1).map_err(|_| Refused::OutOfMemory { what, bytes: v.len().saturating_mul(std::mem::size_of::<T>()) })?;
+    }
+    Ok(())
+}
+
 impl<'a> DictionaryBuilder<'a> {
-    pub fn with_capacity(points: usize) -> Self {
-        let codes = Vec::with_capacity(points);
-        DictionaryBuilder { strings: Vec::new(), fingerprints: Vec::new(), index: HashMap::new(), codes, recent: [0; RECENT_SLOTS] }
+    /// A builder with room for the codes of `points` points, reserved
+    /// fallibly (they are sized by the blob); `what` names them in the error.
+    pub fn new(points: usize, what: &'static str) -> Result<Self> {
+        let codes = limits::with_capacity(points, what)?;
+        Ok(DictionaryBuilder { strings: Vec::new(), fingerprints: Vec::new(), index: HashMap::new(), codes, recent: [0; RECENT_SLOTS] })
     }
 
-    /// Append one point's string. `Err` when it is new and not UTF-8 (the
-    /// point is then not added).
+    /// Append one point's string. `Err` when it is new and not UTF-8, or
+    /// when memory for it is refused (the point is then not added).
     #[inline]
-    pub fn push(&mut self, bytes: &'a [u8]) -> Result<(), std::str::Utf8Error> {
+    pub fn push(&mut self, bytes: &'a [u8]) -> Result<(), Refused> {
         let print = fingerprint(bytes);
         // The top bits of a multiplicative mix of the fingerprint.
         let slot = (print.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % RECENT_SLOTS;
@@ -113,12 +145,14 @@ impl<'a> DictionaryBuilder<'a> {
                 code
             }
         };
+        // Reserved for every point up front: this only grows past that.
+        room_for_one(&mut self.codes, "dictionary codes")?;
         self.codes.push(code);
         Ok(())
     }
 
     /// The code of `bytes`, added when new.
-    fn lookup(&mut self, bytes: &'a [u8], print: u64) -> Result<u32, std::str::Utf8Error> {
+    fn lookup(&mut self, bytes: &'a [u8], print: u64) -> Result<u32, Refused> {
         let known = if self.index.is_empty() {
             self.fingerprints.iter().zip(&self.strings).position(|(&p, s)| p == print && same(s.as_bytes(), bytes)).map(|k| k as u32)
         } else {
@@ -130,20 +164,32 @@ impl<'a> DictionaryBuilder<'a> {
         }
     }
 
-    /// A new distinct string: checked, given the next code.
+    /// A new distinct string: checked, given the next code. Every table
+    /// grows fallibly: distinct strings are as many as the blob's points.
     #[cold]
-    fn add(&mut self, bytes: &'a [u8], print: u64) -> Result<u32, std::str::Utf8Error> {
-        let s = std::str::from_utf8(bytes)?;
+    fn add(&mut self, bytes: &'a [u8], print: u64) -> Result<u32, Refused> {
+        let s = std::str::from_utf8(bytes).map_err(|_| Refused::NotUtf8)?;
         // Codes fit u32: points are bounded by the u32 data size of a blob.
         let code = self.strings.len() as u32;
-        self.strings.push(s);
+        room_for_one(&mut self.strings, "dictionary strings")?;
+        let lookup_room = |map: &mut HashMap<&'a [u8], u32>, more: usize| {
+            let bytes = map.len().saturating_add(more).saturating_mul(std::mem::size_of::<(&[u8], u32)>());
+            map.try_reserve(more).map_err(|_| Refused::OutOfMemory { what: "dictionary lookup", bytes })
+        };
         if self.index.is_empty() {
-            self.fingerprints.push(print);
-            if self.strings.len() > LINEAR_LOOKUP {
+            if self.strings.len() + 1 > LINEAR_LOOKUP {
+                lookup_room(&mut self.index, self.strings.len() + 1)?;
+                self.strings.push(s);
                 self.index.extend(self.strings.iter().enumerate().map(|(k, d)| (d.as_bytes(), k as u32)));
                 self.fingerprints = Vec::new();
+            } else {
+                room_for_one(&mut self.fingerprints, "dictionary fingerprints")?;
+                self.strings.push(s);
+                self.fingerprints.push(print);
             }
         } else {
+            lookup_room(&mut self.index, 1)?;
+            self.strings.push(s);
             self.index.insert(bytes, code);
         }
         Ok(code)
@@ -229,7 +275,7 @@ mod tests {
     fn dictionary_of_a_column() {
         let words = ["up", "down", "up", "up", "", "down", "ünïcode"];
         let c = column(&words);
-        let d = Dictionary::of(&c);
+        let d = Dictionary::of(&c).unwrap();
         assert_eq!(d.strings, vec!["up", "down", "", "ünïcode"]);
         assert_eq!(d.codes, vec![0, 1, 0, 0, 2, 1, 3]);
         assert!(words.iter().enumerate().all(|(i, w)| d.get(i) == Some(*w)));
@@ -244,7 +290,7 @@ mod tests {
         let names: Vec<String> = (0..400).map(|i| format!("status-{:02}-middle-{}-suffix!!", i % 37, i % 3)).collect();
         let words: Vec<&str> = names.iter().map(String::as_str).collect();
         let c = column(&words);
-        let d = Dictionary::of(&c);
+        let d = Dictionary::of(&c).unwrap();
         let mut expected: Vec<&str> = Vec::new();
         for w in &words {
             if !expected.contains(w) {
@@ -257,11 +303,28 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_refused_once_new() {
-        let mut b = DictionaryBuilder::with_capacity(3);
+        let mut b = DictionaryBuilder::new(3, "codes").unwrap();
         assert!(b.push(b"ok").is_ok());
-        assert!(b.push(&[0xff, 0xfe]).is_err());
+        assert_eq!(b.push(&[0xff, 0xfe]), Err(Refused::NotUtf8));
         assert!(b.push(b"ok").is_ok());
         let d = b.finish();
         assert_eq!((d.strings, d.codes), (vec!["ok"], vec![0, 0]));
+        assert_eq!(Refused::NotUtf8.into_error("text tag", 4).code(), "INVALID_UTF8");
+    }
+
+    /// Codes sized by a crafted point count are refused, not aborted on.
+    #[test]
+    fn codes_for_a_crafted_point_count_are_out_of_memory() {
+        let err = DictionaryBuilder::new(usize::MAX / 2, "value codes").err().expect("refused");
+        assert!(matches!(err, Error::OutOfMemory { what: "value codes", .. }), "{err}");
+        // Past the reserved room the codes still grow (fallibly).
+        let mut b = DictionaryBuilder::new(0, "codes").unwrap();
+        let words: Vec<String> = (0..40).map(|i| format!("w{}", i % 20)).collect();
+        for w in &words {
+            b.push(w.as_bytes()).unwrap();
+        }
+        let d = b.finish();
+        assert_eq!(d.strings.len(), 20);
+        assert!(words.iter().enumerate().all(|(i, w)| d.get(i) == Some(w.as_str())));
     }
 }

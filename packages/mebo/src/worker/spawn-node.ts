@@ -9,10 +9,27 @@ import type { Endpoint } from './endpoint.js';
 
 const THREAD = ['.', 'thread-node.js'].join('/');
 
+/**
+ * A worker inherits the process's flags, V8's (--expose-gc, --max-old-space-size)
+ * included, but refuses them when they are listed in `execArgv`
+ * (ERR_WORKER_INVALID_EXEC_ARGV): the list is given only to drop
+ * --input-type (of `node -e`), which refuses a file; without it, the flags
+ * it cannot take are dropped too.
+ */
+function startWorker(url: URL): Worker {
+  const argv = process.execArgv;
+  if (!argv.some((flag) => flag.startsWith('--input-type'))) return new Worker(url);
+  try {
+    return new Worker(url, { execArgv: argv.filter((flag) => !flag.startsWith('--input-type')) });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+    return new Worker(url, { execArgv: [] });
+  }
+}
+
 export function spawnWorker(): Endpoint {
   const url = new URL(THREAD, import.meta.url);
-  // A worker inherits the process's flags; --input-type (of `node -e`) refuses a file and would fail it.
-  const worker = new Worker(url, { execArgv: process.execArgv.filter((flag) => !flag.startsWith('--input-type')) });
+  const worker = startWorker(url);
   return {
     script: url.href,
     post: (message, transfer) => worker.postMessage(message, transfer),
