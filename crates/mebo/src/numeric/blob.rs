@@ -182,7 +182,7 @@ impl<'a> NumericBlob<'a> {
             None
         };
 
-        let mut timestamp_source: Vec<u32> = (0..metric_count as u32).collect();
+        let mut timestamp_source: Vec<u32> = crate::limits::collect((0..metric_count as u32).map(Ok), metric_count, "timestamp sources")?;
         if let Some(table) = &shared {
             for g in &table.groups {
                 let range = entries[g.canonical].timestamps.clone();
@@ -216,7 +216,7 @@ impl<'a> NumericBlob<'a> {
             }
         }
 
-        let keys = MetricKeys::new(entries.iter().map(|e| e.id).collect(), names)?;
+        let keys = MetricKeys::new(crate::limits::collect(entries.iter().map(|e| Ok(e.id)), entries.len(), "metric ids")?, names)?;
         if header.index_kind.is_sorted() && keys.ids().windows(2).any(|w| w[0] > w[1]) {
             return Err(Error::InvalidHeader { detail: "v2 index is not sorted by metric id".into() });
         }

@@ -52,6 +52,7 @@ impl NumericBlob<'_> {
     fn fill_columns(&self, c: &mut NumericColumns) -> Result<()> {
         let total = self.total_points();
         c.ids.clear();
+        limits::reserve(&mut c.ids, self.len(), "metric ids")?;
         c.ids.extend_from_slice(self.metric_ids());
         c.offsets.clear();
         limits::reserve(&mut c.offsets, self.len() + 1, "point offsets")?;
