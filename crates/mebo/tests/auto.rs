@@ -61,7 +61,8 @@ fn encode_plain(input: &Input, options: NumericEncoderOptions) -> mebo::Result<V
     enc.finish()
 }
 
-fn encode_auto(input: &Input, options: NumericEncoderOptions, prefer: Prefer) -> (Vec<u8>, ColumnConfig) {
+/// An auto encoder holding every metric of `input`, by name where the input says so.
+fn auto_encoder(input: &Input, options: NumericEncoderOptions, prefer: Prefer) -> AutoEncoder {
     let mut enc = AutoEncoder::new(input.start_time, options, prefer);
     for m in &input.metrics {
         match (&m.name, input.by_name) {
@@ -71,7 +72,11 @@ fn encode_auto(input: &Input, options: NumericEncoderOptions, prefer: Prefer) ->
         enc.add_points(&m.timestamps, &m.values, m.tags.as_deref()).unwrap();
         enc.end_metric().unwrap();
     }
-    enc.finish_with_config().unwrap()
+    enc
+}
+
+fn encode_auto(input: &Input, options: NumericEncoderOptions, prefer: Prefer) -> (Vec<u8>, ColumnConfig) {
+    auto_encoder(input, options, prefer).finish_with_config().unwrap()
 }
 
 /// The blob holds exactly the input: every metric's timestamps and value bits, and its header the config.
@@ -165,16 +170,7 @@ fn finish_each_is_one_encoder_per_prefer() {
             if encode_plain(&input, options).is_err() {
                 continue;
             }
-            let mut enc = AutoEncoder::new(input.start_time, options, Prefer::Balanced);
-            for m in &input.metrics {
-                match (&m.name, input.by_name) {
-                    (Some(name), true) => enc.start_metric_name(name, m.timestamps.len()).unwrap(),
-                    _ => enc.start_metric_id(m.id, m.timestamps.len()).unwrap(),
-                }
-                enc.add_points(&m.timestamps, &m.values, m.tags.as_deref()).unwrap();
-                enc.end_metric().unwrap();
-            }
-            let each = enc.finish_each().unwrap();
+            let each = auto_encoder(&input, options, Prefer::Balanced).finish_each().unwrap();
             assert_eq!(each.iter().map(|(p, _, _)| *p).collect::<Vec<_>>(), Prefer::ALL);
             for (prefer, blob, config) in each {
                 let (want_blob, want_config) = encode_auto(&input, options, prefer);
