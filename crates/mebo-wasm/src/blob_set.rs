@@ -42,15 +42,13 @@ macro_rules! set_handle {
     ($handle:ident, $blob:ident) => {
         #[wasm_bindgen]
         impl $handle {
-            /// Open the blobs `bytes` holds back to back, `lengths[i]` bytes each.
-            pub fn open(
-                bytes: &[u8],
-                lengths: &[u32],
-                max_decompressed_bytes: Option<usize>,
-                max_points: Option<u64>,
-            ) -> JsResult<$handle> {
+            /// Open the blobs the last `stageInput` holds back to back,
+            /// `lengths[i]` bytes each (see `input.rs`).
+            #[wasm_bindgen(js_name = openStaged)]
+            pub fn open_staged(lengths: &[u32], max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<$handle> {
                 let limits = js::decode_limits(max_decompressed_bytes, max_points);
-                let blobs = open_each(bytes, lengths, &limits, |b, l| $blob::open_with_limits(b, l).map($blob::into_owned))?;
+                let (staged, range) = crate::input::take_staged()?;
+                let blobs = open_each(&staged[range], lengths, &limits, |b, l| $blob::open_with_limits(b, l).map($blob::into_owned))?;
                 Ok($handle { set: check(Windows::new(blobs))? })
             }
 

@@ -18,12 +18,14 @@
 //!   arrays straight from Rust slices.
 //! - Strings leave as one string plus UTF-16 end offsets, so JavaScript decodes
 //!   UTF-8 once and slices (see [`js::strings`]).
-//! - Handles own what they read: blobs are opened, then made owned, so the
-//!   input bytes the glue copied in are freed when the call returns.
+//! - Input bytes cross once: JavaScript copies them into a buffer the module
+//!   stages for them ([`input`]), which a blob's handle then keeps (a set's
+//!   blobs are made owned and the buffer freed).
 
 mod accessors;
 pub mod blob_set;
 mod budget;
+mod input;
 mod js;
 pub mod numeric;
 pub mod text;

@@ -88,11 +88,13 @@ impl NumericBlobHandle {
 
 #[wasm_bindgen]
 impl NumericBlobHandle {
-    /// Open a blob. Absent limits keep the core's defaults.
-    /// The bytes arrive as one copy in wasm memory that the handle keeps.
-    pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
+    /// Open the blob the last `stageInput` holds (see `input.rs`); the handle
+    /// keeps those bytes. Absent limits keep the core's defaults.
+    #[wasm_bindgen(js_name = openStaged)]
+    pub fn open_staged(max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
-        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned(bytes, &limits))?, columns: None })
+        let (bytes, range) = crate::input::take_staged()?;
+        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned_range(bytes, range, &limits))?, columns: None })
     }
 
     /// Where the blob's bytes go (the core's `sections()`): `{ total,

@@ -79,11 +79,13 @@ impl TextBlobHandle {
 
 #[wasm_bindgen]
 impl TextBlobHandle {
-    /// Open a blob. Absent limits keep the core's defaults.
-    /// The bytes arrive as one copy in wasm memory that the handle keeps.
-    pub fn open(bytes: Vec<u8>, max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<TextBlobHandle> {
+    /// Open the blob the last `stageInput` holds (see `input.rs`); the handle
+    /// keeps those bytes. Absent limits keep the core's defaults.
+    #[wasm_bindgen(js_name = openStaged)]
+    pub fn open_staged(max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<TextBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
-        Ok(TextBlobHandle { blob: check(TextBlob::open_owned(bytes, &limits))? })
+        let (bytes, range) = crate::input::take_staged()?;
+        Ok(TextBlobHandle { blob: check(TextBlob::open_owned_range(bytes, range, &limits))? })
     }
 
     /// Where the blob's bytes go (the core's `sections()`): `{ total,

@@ -7,7 +7,7 @@ import * as args from './args.js';
 import type { JoinedStrings, NumericColumns, RawSeries, RawTextColumns } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { metricId } from './hash.js';
-import { ready } from './module.js';
+import { ready, stage } from './module.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { Owned } from './owned.js';
 import { splitOptionalStrings, splitStrings } from './strings.js';
@@ -50,23 +50,20 @@ interface NumericSetHandle extends SetHandle<Float64Array, NumericColumns> {
 type TextSetHandle = SetHandle<JoinedStrings, RawTextColumns>;
 
 interface SetHandleClass<H> {
-  open(bytes: Uint8Array, lengths: Uint32Array, maxBytes?: number, maxPoints?: bigint): H;
+  openStaged(lengths: Uint32Array, maxBytes?: number, maxPoints?: bigint): H;
 }
 
-/** Concatenate the blobs so one call into wasm opens the whole set. */
+/** Copy the blobs back to back into wasm memory, so one call opens the whole set. */
 function openSet<H>(handleClass: SetHandleClass<H>, blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): H {
   ready();
   const parts = args.items(blobs, 'blobs').map((b, i) => args.bytes(b, `blob ${i}`));
   if (parts.length === 0) throw invalidArgument('a blob set needs at least one blob');
   const lengths = Uint32Array.from(parts, (p) => p.byteLength);
-  const all = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.byteLength;
-  }
   const [maxBytes, maxPoints] = limitArgs(limits);
-  return call(() => handleClass.open(all, lengths, maxBytes, maxPoints));
+  return call(() => {
+    stage(parts);
+    return handleClass.openStaged(lengths, maxBytes, maxPoints);
+  });
 }
 
 /** A metric key as an id: names are hashed, as blobs key metrics. */

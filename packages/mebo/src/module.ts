@@ -3,7 +3,7 @@
 // the loader above them (init.ts) installs each instance (`install`), and
 // `ready()` replaces one that trapped (see `replaceTrapped`).
 
-import { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync, memoryBudget, setMemoryBudget } from '../wasm/mebo_wasm.js';
+import { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync, memoryBudget, setMemoryBudget, stageInput } from '../wasm/mebo_wasm.js';
 import { MeboError, onTrap } from './errors.js';
 import { describe } from './args.js';
 
@@ -172,6 +172,23 @@ export function setMaxMemoryBytes(bytes: number): void {
 /** @internal Give a new instance the budget (the loader calls it after each instantiation). */
 export function applyMemoryBudget(): void {
   setMemoryBudget(maxMemoryBytes);
+}
+
+/**
+ * @internal Copy `parts`, back to back, into a buffer the module stages for
+ * the next `openStaged` (crates/mebo-wasm input.rs: placed at the first part's
+ * offset modulo 64, which keeps Chromium's copy off its slow path). Inside
+ * `call()`: a buffer past the memory budget is OUT_OF_MEMORY.
+ */
+export function stage(parts: readonly Uint8Array[]): void {
+  const total = parts.reduce((n, p) => n + p.byteLength, 0);
+  let at = stageInput(total, parts[0]?.byteOffset ?? 0);
+  // After the call: staging may have grown the memory (a new buffer).
+  const memory = new Uint8Array(wasmMemory().buffer);
+  for (const p of parts) {
+    memory.set(p, at);
+    at += p.byteLength;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import * as args from './args.js';
 import { BlobReader, type BlobHandle } from './blob.js';
 import type { NumericBlobOptions, NumericColumns, NumericSections, RawSeries } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
-import { ready, wasmMemory } from './module.js';
+import { ready, stage, wasmMemory } from './module.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { decimateArgs, timeBound, unpackDecimated, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
 import { splitOptionalStrings } from './strings.js';
@@ -57,7 +57,12 @@ export class NumericBlob extends BlobReader<NumericHandle> {
     ready();
     const input = args.bytes(bytes, 'blob bytes');
     const [maxBytes, maxPoints] = limitArgs(limits);
-    return new NumericBlob(call(() => NumericBlobHandle.open(input, maxBytes, maxPoints)));
+    return new NumericBlob(
+      call(() => {
+        stage([input]);
+        return NumericBlobHandle.openStaged(maxBytes, maxPoints);
+      }),
+    );
   }
 
   get options(): NumericBlobOptions {

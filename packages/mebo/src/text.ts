@@ -5,7 +5,7 @@ import * as args from './args.js';
 import { BlobReader, type BlobHandle } from './blob.js';
 import type { JoinedStrings, RawSeries, RawTextColumns, TextBlobOptions, TextSections } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
-import { ready } from './module.js';
+import { ready, stage } from './module.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { splitOptionalStrings, splitStrings } from './strings.js';
 import { timeBound, type TimeBound } from './series.js';
@@ -139,7 +139,12 @@ export class TextBlob extends BlobReader<TextHandle> {
     ready();
     const input = args.bytes(bytes, 'blob bytes');
     const [maxBytes, maxPoints] = limitArgs(limits);
-    return new TextBlob(call(() => TextBlobHandle.open(input, maxBytes, maxPoints)));
+    return new TextBlob(
+      call(() => {
+        stage([input]);
+        return TextBlobHandle.openStaged(maxBytes, maxPoints);
+      }),
+    );
   }
 
   get options(): TextBlobOptions {

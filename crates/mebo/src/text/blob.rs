@@ -179,8 +179,17 @@ impl<'a> TextBlob<'a> {
     ///
     /// [`open_with_limits`]: TextBlob::open_with_limits
     pub fn open_owned(bytes: Vec<u8>, limits: &DecodeLimits) -> Result<TextBlob<'static>> {
+        let all = 0..bytes.len();
+        Self::open_owned_range(bytes, all, limits)
+    }
+
+    /// [`open_owned`](Self::open_owned) of the blob at `range` of `bytes`
+    /// (the rest of them held, unread).
+    pub fn open_owned_range(bytes: Vec<u8>, range: Range<usize>, limits: &DecodeLimits) -> Result<TextBlob<'static>> {
         let input = Arc::new(bytes);
-        let blob = TextBlob::open_with_limits(&input, limits)?;
+        let available = input.len();
+        let blob_bytes = input.get(range.clone()).ok_or(Error::Truncated { what: "blob", needed: range.end, available })?;
+        let blob = TextBlob::open_with_limits(blob_bytes, limits)?;
         Ok(blob.map_payload(|payload| payload.anchored_in(&input)))
     }
 
