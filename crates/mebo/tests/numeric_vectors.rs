@@ -107,6 +107,14 @@ fn every_numeric_vector_decodes_bit_exactly() {
         let owned =
             NumericBlob::open_owned(c.blob.clone(), &DecodeLimits::default()).unwrap_or_else(|e| panic!("{}: open_owned: {e}", c.name));
         assert_decodes_to(&owned, &inputs[&c.dataset], &c.name);
+        // The same blob held amid other bytes (as the wasm module stages input).
+        let mut amid = vec![0xa5; 37];
+        amid.extend_from_slice(&c.blob);
+        amid.extend_from_slice(&[0x5a; 11]);
+        let in_range = NumericBlob::open_owned_range(amid, 37..37 + c.blob.len(), &DecodeLimits::default())
+            .unwrap_or_else(|e| panic!("{}: open_owned_range: {e}", c.name));
+        assert_decodes_to(&in_range, &inputs[&c.dataset], &c.name);
+        assert_eq!(in_range.sections(), blob.sections(), "{}", c.name);
         let cut = c.blob[..c.blob.len() / 2].to_vec();
         assert_eq!(
             NumericBlob::open_owned(cut.clone(), &DecodeLimits::default()).err().map(|e| e.code()),
@@ -114,6 +122,8 @@ fn every_numeric_vector_decodes_bit_exactly() {
             "{}",
             c.name
         );
+        let past_the_end = NumericBlob::open_owned_range(c.blob.clone(), 1..c.blob.len() + 1, &DecodeLimits::default());
+        assert_eq!(past_the_end.err().map(|e| e.code()), Some("TRUNCATED"), "{}", c.name);
     }
 }
 

@@ -83,6 +83,11 @@ fn assert_decodes_to_input(name: &str, bytes: &[u8], case: &Case) {
     // Opened from bytes it holds (a data payload without a codec read in place).
     let owned = TextBlob::open_owned(bytes.to_vec(), &DecodeLimits::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_blob_holds_input(name, &owned, case);
+    // The same blob held amid other bytes (as the wasm module stages input).
+    let amid = [&[0xa5; 37][..], bytes, &[0x5a; 11]].concat();
+    let in_range =
+        TextBlob::open_owned_range(amid, 37..37 + bytes.len(), &DecodeLimits::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_blob_holds_input(name, &in_range, case);
 }
 
 fn assert_blob_holds_input(name: &str, blob: &TextBlob, case: &Case) {
