@@ -148,13 +148,23 @@ for (const t of targetsMin) console.log(t.line);
 if (chromium.crossOriginIsolated === false) console.log('note: the Chromium page was not cross-origin isolated (100 µs timer)');
 printBounds(results, breakdown);
 
-// The kernels alone, after the rounds: natively and in Node (simd and scalar builds).
+// The kernels alone, after the rounds, as many times as there are rounds (each figure the median
+// over them: one sitting can fall in a load spike): natively and in Node (simd and scalar builds).
 let kernels;
 if (wants('kernels')) {
-  const native = spawnSync(join(ROOT, 'target/release/mebo-bench'), ['--kernels-json', ...(quick ? ['--quick'] : [])], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 2] });
-  if (native.status !== 0) log(`bench: mebo-bench --kernels-json failed (exit ${native.status ?? native.signal})`);
-  else kernels = [{ variant: 'native', ...JSON.parse(native.stdout.trim().split('\n').pop()) }, ...(await nodeKernels({ quick, log }))];
-  if (kernels) printKernels(results, kernels);
+  const sittings = [];
+  for (let r = 0; r < rounds; r++) {
+    const native = spawnSync(join(ROOT, 'target/release/mebo-bench'), ['--kernels-json', ...(quick ? ['--quick'] : [])], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 2] });
+    if (native.status !== 0) {
+      log(`bench: mebo-bench --kernels-json failed (exit ${native.status ?? native.signal})`);
+      break;
+    }
+    sittings.push([{ variant: 'native', ...JSON.parse(native.stdout.trim().split('\n').pop()) }, ...(await nodeKernels({ quick, log }))]);
+  }
+  if (sittings.length) {
+    kernels = medianKernels(sittings);
+    printKernels(results, kernels);
+  }
 }
 
 // Peers: their own process, tables on stdout, figures into the results file.
@@ -170,6 +180,15 @@ writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, breakdown, si
 log(`bench: wrote ${rows.length} rows to ${outFile}`);
 
 // ---------------------------------------------------------------- helpers
+
+/** Each variant's kernels, every figure the median over the sittings (each sitting lists the same variants). */
+function medianKernels(sittings) {
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  return sittings[0].map((first, i) => {
+    const of = (side) => Object.fromEntries(Object.keys(first[side]).map((enc) => [enc, median(sittings.map((s) => s[i][side][enc]))]));
+    return { ...first, timestamps: of('timestamps'), values: of('values'), sittings: sittings.length };
+  });
+}
 
 /** binaryen's wasm-opt: the workspace's pinned npm build, else PATH (as scripts/build.mjs). */
 function findWasmOpt() {

@@ -140,7 +140,7 @@ export function printKernels(results, kernels) {
   const ns = (x) => (x === undefined ? '-' : x.toFixed(2));
   const perPoint = (row) => row && row.median_ns / row.points;
   console.log('');
-  console.log(`column kernels alone, median ns per point over the bench input (${native?.points ?? '-'} points): timestamps (ts) and values (val),`);
+  console.log(`column kernels alone, median ns per point over the bench input (${native?.points ?? '-'} points; median of ${native?.sittings ?? 1} sittings): timestamps (ts) and values (val),`);
   console.log('natively and in Node (crates/mebo-bench for wasm32-wasip1 under node:wasi); total: the whole decode per point');
   console.log('(native: open + decode_all; node-in: NumericBlob.from + decodeAllInto + free)');
   console.log(mLine(['config', 'nat tot', 'nat ts', 'nat val', 'node-in', 'simd ts', 'simd val', 'scal ts', 'scal val']).trimEnd());
