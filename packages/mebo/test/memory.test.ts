@@ -138,6 +138,27 @@ describe('the module memory budget', () => {
     again.free();
   });
 
+  it('refuses input bytes past it with OUT_OF_MEMORY before any is copied in, for a blob and a set alike', () => {
+    const heapBefore = memoryInfo().heapBytes;
+    // The smallest budget allowed; a blob of 24 MiB: staging its bytes in the module's memory passes it.
+    expect(heapBefore).toBeLessThan(8 << 20);
+    setMaxMemoryBytes(16 << 20);
+    const large = new Uint8Array(24 << 20);
+    large.set(bytes);
+    try {
+      oom(() => NumericBlob.from(large));
+      oom(() => NumericBlobSet.from([large.subarray(0, 12 << 20), large.subarray(12 << 20)]));
+      // Within it, the blob itself opens (its 32 MiB of columns are not decoded here).
+      const small = NumericBlob.from(bytes);
+      expect(small.totalPoints).toBe(points);
+      expect(small.metricIds.length).toBe(1);
+      small.free();
+    } finally {
+      setMaxMemoryBytes(DEFAULT_MAX_MEMORY_BYTES);
+    }
+    expect(memoryInfo().heapBytes).toBeLessThan(heapBefore + (1 << 20));
+  });
+
   it('reset() gives the memory back and keeps the budget', async () => {
     setMaxMemoryBytes(64 << 20);
     try {

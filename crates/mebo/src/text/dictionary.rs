@@ -112,13 +112,10 @@ impl Refused {
     }
 }
 
-/// Grow `v` by one slot when full, fallibly (amortized, as `push` does).
+/// [`limits::room_for_one`], refused as the builder reports it.
 #[inline]
 fn room_for_one<T>(v: &mut Vec<T>, what: &'static str) -> Result<(), Refused> {
-    if v.len() == v.capacity() {
-        v.try_reserve(1).map_err(|_| Refused::OutOfMemory { what, bytes: v.len().saturating_mul(std::mem::size_of::<T>()) })?;
-    }
-    Ok(())
+    limits::room_for_one(v, what).map_err(|_| Refused::OutOfMemory { what, bytes: v.len().saturating_mul(std::mem::size_of::<T>()) })
 }
 
 impl<'a> DictionaryBuilder<'a> {
