@@ -24,6 +24,12 @@ use crate::encoding::varint;
 /// Stop bits a group's table entry is chosen by: four varints of up to 3 bytes.
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 const PATTERN_BITS: usize = 12;
+/// Groups a window always holds when they are short: each takes at most 12
+/// bytes, so the fifth starts by byte 48, its pattern within the 64 stop bits.
+/// A fixed count, so that the loop's exit is predicted (a count that follows
+/// the data mispredicted once a window).
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+const WINDOW_GROUPS: usize = (STOP_BLOCK - PATTERN_BITS) / (3 * GROUP) + 1;
 /// Varints a group decodes.
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 const GROUP: usize = 4;
@@ -122,6 +128,29 @@ fn walk_groups(
             break Ok(());
         };
         let (stops, window_start) = (stop_bits(window), start);
+        // The common case, without a bounds check a group: every varint
+        // ending in the window is the column's, and `out` has room for the
+        // most groups a window holds. Stops at the first long varint.
+        let fast = (start + STOP_BLOCK <= valid).then(|| out.get_mut(done..done + WINDOW_GROUPS * GROUP)).flatten();
+        if let (Some(slots), Some(window)) = (fast, bytes.get(start..start + STOP_BLOCK + 16)) {
+            let (mut offset, mut groups) = (0, 0);
+            while groups < WINDOW_GROUPS {
+                let pattern = (stops >> offset) as usize & ((1 << PATTERN_BITS) - 1);
+                let taken = usize::from(GROUP_TABLE.taken[pattern]);
+                if taken == 0 {
+                    break;
+                }
+                let group = window[offset..offset + 16].try_into().unwrap_or(&[0; 16]);
+                let dods = decode_four(group, pattern);
+                add_up(&mut slots[groups * GROUP..groups * GROUP + GROUP], dods, &mut delta, &mut ts);
+                groups += 1;
+                offset += taken;
+            }
+            if groups > 0 {
+                (start, done) = (start + offset, done + groups * GROUP);
+                continue;
+            }
+        }
         // `start` - `window_start`: where the next group is in the window.
         while start - window_start <= STOP_BLOCK - PATTERN_BITS {
             let Some(slots) = out.get_mut(done..done + GROUP) else { break 'windows Ok(()) };
@@ -145,17 +174,24 @@ fn walk_groups(
             let group = bytes.get(start..).and_then(|b| b.first_chunk::<16>());
             let Some(group) = group.filter(|_| start + taken <= valid) else { break 'windows Ok(()) };
             let dods = decode_four(group, pattern);
-            for (slot, dod) in slots.iter_mut().zip(dods) {
-                delta = delta.wrapping_add(dod);
-                ts = ts.wrapping_add(delta);
-                *slot = ts;
-            }
+            add_up(slots, dods, &mut delta, &mut ts);
             done += GROUP;
             start += taken;
         }
     };
     *walk = StopWalk { start, done, ts, delta };
     result
+}
+
+/// The two prefix sums: delta-of-deltas to deltas to the timestamps in `slots`.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn add_up(slots: &mut [i64], dods: [i64; GROUP], delta: &mut i64, ts: &mut i64) {
+    for (slot, dod) in slots.iter_mut().zip(dods) {
+        *delta = delta.wrapping_add(dod);
+        *ts = ts.wrapping_add(*delta);
+        *slot = *ts;
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
