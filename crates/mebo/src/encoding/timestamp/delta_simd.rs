@@ -26,8 +26,6 @@ use crate::encoding::varint;
 const PATTERN_BITS: usize = 12;
 /// Groups a window always holds when they are short: each takes at most 12
 /// bytes, so the fifth starts by byte 48, its pattern within the 64 stop bits.
-/// A fixed count, so that the loop's exit is predicted (a count that follows
-/// the data mispredicted once a window).
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 const WINDOW_GROUPS: usize = (STOP_BLOCK - PATTERN_BITS) / (3 * GROUP) + 1;
 /// Varints a group decodes.
@@ -124,41 +122,21 @@ fn walk_groups(
     let StopWalk { mut start, mut done, mut ts, mut delta } = *walk;
     let result = 'windows: loop {
         // A window of stop bits, and room for the last group's 16-byte load.
-        let Some(window) = bytes.get(start..start.saturating_add(STOP_BLOCK + 16)).and_then(|w| w.first_chunk::<STOP_BLOCK>()) else {
+        let Some(window) = bytes.get(start..start.saturating_add(STOP_BLOCK + 16)) else {
             break Ok(());
         };
-        let (stops, window_start) = (stop_bits(window), start);
-        // The common case, without a bounds check a group: every varint
-        // ending in the window is the column's, and `out` has room for the
-        // most groups a window holds. Stops at the first long varint.
-        let fast = (start + STOP_BLOCK <= valid).then(|| out.get_mut(done..done + WINDOW_GROUPS * GROUP)).flatten();
-        if let (Some(slots), Some(window)) = (fast, bytes.get(start..start + STOP_BLOCK + 16)) {
-            let (mut offset, mut groups) = (0, 0);
-            while groups < WINDOW_GROUPS {
-                let pattern = (stops >> offset) as usize & ((1 << PATTERN_BITS) - 1);
-                let taken = usize::from(GROUP_TABLE.taken[pattern]);
-                if taken == 0 {
-                    break;
-                }
-                let group = window[offset..offset + 16].try_into().unwrap_or(&[0; 16]);
-                let dods = decode_four(group, pattern);
-                add_up(&mut slots[groups * GROUP..groups * GROUP + GROUP], dods, &mut delta, &mut ts);
-                groups += 1;
-                offset += taken;
-            }
-            if groups > 0 {
-                (start, done) = (start + offset, done + groups * GROUP);
-                continue;
-            }
-        }
-        // `start` - `window_start`: where the next group is in the window.
-        while start - window_start <= STOP_BLOCK - PATTERN_BITS {
+        let stops = stop_bits(window.first_chunk::<STOP_BLOCK>().unwrap_or(&[0; STOP_BLOCK]));
+        // A fixed count of groups a window, so that the loop's exit is
+        // predicted (a count that follows the data mispredicted once a window).
+        let mut offset = 0;
+        for _ in 0..WINDOW_GROUPS {
             let Some(slots) = out.get_mut(done..done + GROUP) else { break 'windows Ok(()) };
-            let ahead = stops >> (start - window_start);
+            let ahead = stops >> offset;
             let pattern = ahead as usize & ((1 << PATTERN_BITS) - 1);
             let taken = usize::from(GROUP_TABLE.taken[pattern]);
             if taken == 0 {
-                // A long varint, or one of 4+ bytes ahead: one the plain way.
+                // A long varint, or one of 4+ bytes ahead: one the plain way,
+                // then a window from after it.
                 let end = start + ahead.trailing_zeros() as usize + 1;
                 let zigzag = match long_varint(col, start, end) {
                     Ok(value) => value,
@@ -169,14 +147,14 @@ fn walk_groups(
                 slots[0] = ts;
                 done += 1;
                 start = end;
-                continue;
+                continue 'windows;
             }
-            let group = bytes.get(start..).and_then(|b| b.first_chunk::<16>());
+            let group = window.get(offset..).and_then(|b| b.first_chunk::<16>());
             let Some(group) = group.filter(|_| start + taken <= valid) else { break 'windows Ok(()) };
-            let dods = decode_four(group, pattern);
-            add_up(slots, dods, &mut delta, &mut ts);
+            add_up(slots, decode_four(group, pattern), &mut delta, &mut ts);
             done += GROUP;
             start += taken;
+            offset += taken;
         }
     };
     *walk = StopWalk { start, done, ts, delta };
