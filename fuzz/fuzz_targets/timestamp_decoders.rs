@@ -4,7 +4,8 @@
 //! count as u16 little endian, then the column. A column that decodes must
 //! survive a re-encode/decode cycle unchanged. Delta columns are also decoded
 //! by every delta-of-delta kernel (varint loop, stop bits, shuffle), which
-//! must give the same timestamps or the same error.
+//! must give the same timestamps or the same error; deltapacked columns by
+//! both of its kernels (table, shuffle), likewise.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -27,6 +28,14 @@ fuzz_target!(|data: &[u8]| {
         for kernel in DeltaKernel::ALL {
             assert_eq!(by(kernel), reference, "{kernel:?} vs the varint loop");
         }
+    }
+    if enc == TimestampEncoding::DeltaPacked {
+        use mebo::internals::{DeltaPackedTimestamps, PackedKernel};
+        let by = |kernel| {
+            let mut out = vec![0i64; count];
+            DeltaPackedTimestamps::decode_with(kernel, col, &mut out).map(|()| out).map_err(|e| e.to_string())
+        };
+        assert_eq!(by(PackedKernel::Shuffle), by(PackedKernel::Table), "deltapacked shuffle vs the table kernel");
     }
     if decoded.is_err() {
         return;

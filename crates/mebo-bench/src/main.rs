@@ -236,6 +236,7 @@ fn compare_kernels(kernels: &Kernels, rounds: usize) {
         measured: HashMap::new(),
     };
     let long_delta_cols = one_column.timestamp_columns(TimestampEncoding::Delta);
+    let packed_cols = kernels.timestamp_columns(TimestampEncoding::DeltaPacked);
     for _ in 0..rounds {
         for kernel in mebo::internals::DeltaKernel::ALL {
             let t = kernels.time_timestamps(&delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
@@ -243,6 +244,10 @@ fn compare_kernels(kernels: &Kernels, rounds: usize) {
             let t =
                 one_column.time_timestamps(&long_delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
             note(format!("timestamps delta {kernel:?}, one column"), t);
+        }
+        for kernel in mebo::internals::PackedKernel::ALL {
+            let t = kernels.time_timestamps(&packed_cols, |col, out| mebo::internals::DeltaPackedTimestamps::decode_with(kernel, col, out));
+            note(format!("timestamps deltapacked {kernel:?}"), t);
         }
     }
     use mebo::internals::{ChimpValues, GorillaValues};

@@ -68,7 +68,7 @@ pub mod internals {
     #[cfg(feature = "encode")]
     pub use crate::compress::compress;
     pub use crate::compress::decompress;
-    pub use crate::encoding::timestamp::{DeltaKernel, DeltaTimestamps};
+    pub use crate::encoding::timestamp::{DeltaKernel, DeltaPackedTimestamps, DeltaTimestamps, PackedKernel};
     pub use crate::encoding::value::{allow_xor_bmi2, ChimpValues, GorillaValues};
     pub use crate::encoding::{decode_timestamps, decode_values, decode_values_four, decode_values_two};
     #[cfg(feature = "encode")]

@@ -11,6 +11,10 @@
 //! of 1 to 3 bytes (a long one, or fewer than four in 12 bytes) has no entry:
 //! that varint goes through the plain reader, and the walk goes on.
 //!
+//! deltapacked's groups (a control byte, then four values of 1, 2, 4 or 8
+//! bytes) take the same shuffle when no value is of 8 bytes: the control byte
+//! picks it from a 256-entry table ([`decode_packed_groups`]).
+//!
 //! SSSE3 natively (`pshufb`, detected at run time), simd128 in wasm
 //! (`i8x16.swizzle`, the simd build); elsewhere nothing: the caller's
 //! [`StopWalk`] decodes everything. The tests compare both with it.
@@ -18,6 +22,9 @@
 use super::delta::StopWalk;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 use super::delta::{long_varint, STOP_BLOCK};
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+use super::delta_packed::{group_len as packed_group_len, WIDTHS};
+use super::DeltaState;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 use crate::encoding::varint;
 
@@ -161,6 +168,83 @@ fn walk_groups(
     result
 }
 
+/// deltapacked: the shuffle of each control byte that moves its group's
+/// four values (the 16 bytes after the control byte) into four 32-bit lanes,
+/// when all are of 1, 2 or 4 bytes; all 0x80 for a control with a value of 8.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+static PACKED_TABLE: [[u8; 16]; 256] = packed_table();
+
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+const fn packed_table() -> [[u8; 16]; 256] {
+    let mut table = [[0x80; 16]; 256];
+    let mut control = 0;
+    while control < 256 {
+        let mut shuffle = [0x80u8; 16];
+        let (mut offset, mut lane, mut short) = (0, 0, true);
+        while lane < GROUP {
+            let width = WIDTHS[(control >> (2 * lane)) & 3] as usize;
+            let mut byte = 0;
+            while byte < width && width < 8 {
+                shuffle[lane * 4 + byte] = (offset + byte) as u8;
+                byte += 1;
+            }
+            short &= width < 8;
+            offset += width;
+            lane += 1;
+        }
+        if short {
+            table[control] = shuffle;
+        }
+        control += 1;
+    }
+    table
+}
+
+/// deltapacked's whole groups from `state.pos` while every value of the
+/// group is of 1, 2 or 4 bytes, the group and a 16-byte load fit in `col` and
+/// four points are left in `out[*done..]`, with the shuffle the target has;
+/// returns at once where there is none. The table kernel goes on from there.
+#[inline]
+pub(super) fn decode_packed_groups(col: &[u8], state: &mut DeltaState, done: &mut usize, out: &mut [i64]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("ssse3") {
+            // SAFETY: as in `decode_groups`.
+            #[allow(unsafe_code)]
+            return unsafe { x86::decode_packed_groups_ssse3(col, state, done, out) };
+        }
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        return walk_packed(col, state, done, out, wasm::packed_four);
+    }
+    #[allow(unreachable_code)]
+    {
+        let _ = (col, state, done, out);
+    }
+}
+
+/// The walk over deltapacked groups, given the target's
+/// `packed_four(values, control)`: the four delta-of-deltas of a group of
+/// short values.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn walk_packed(col: &[u8], state: &mut DeltaState, done: &mut usize, out: &mut [i64], packed_four: impl Fn(&[u8; 16], u8) -> [i64; GROUP]) {
+    let DeltaState { mut pos, mut ts, mut delta } = *state;
+    let mut next = *done;
+    while let (Some(slots), Some(window)) = (out.get_mut(next..next + GROUP), col.get(pos..).and_then(<[u8]>::first_chunk::<17>)) {
+        let [control, values @ ..] = window;
+        // Width code 3 (both bits of a pair set): a value of 8 bytes.
+        if control & (control >> 1) & 0x55 != 0 {
+            break;
+        }
+        add_up(slots, packed_four(values, *control), &mut delta, &mut ts);
+        next += GROUP;
+        pos += packed_group_len(*control);
+    }
+    (*state, *done) = (DeltaState { pos, ts, delta }, next);
+}
+
 /// The two prefix sums: delta-of-deltas to deltas to the timestamps in `slots`.
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
@@ -174,21 +258,35 @@ fn add_up(slots: &mut [i64], dods: [i64; GROUP], delta: &mut i64, ts: &mut i64) 
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{walk_groups, StopWalk, GROUP, GROUP_TABLE, STOP_BLOCK};
+    use super::{walk_groups, walk_packed, DeltaState, StopWalk, GROUP, GROUP_TABLE, PACKED_TABLE, STOP_BLOCK};
     use core::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_cvtsi128_si64, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32, _mm_set_epi64x, _mm_setzero_si128,
         _mm_shuffle_epi8, _mm_srli_epi32, _mm_sub_epi32, _mm_unpackhi_epi64, _mm_xor_si128,
     };
 
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    fn load(bytes: &[u8; 16]) -> __m128i {
+        let (lo, hi) = bytes.split_at(8);
+        let lo = i64::from_le_bytes(lo.try_into().unwrap_or([0; 8]));
+        let hi = i64::from_le_bytes(hi.try_into().unwrap_or([0; 8]));
+        _mm_set_epi64x(hi, lo)
+    }
+
+    /// Four zigzag values in 32-bit lanes, unzigzagged, as i64.
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    fn unzigzag_lanes(zigzag: __m128i) -> [i64; GROUP] {
+        // (z >> 1) ^ -(z & 1), in 32 bits: the values take at most 32.
+        let sign = _mm_sub_epi32(_mm_setzero_si128(), _mm_and_si128(zigzag, _mm_set1_epi32(1)));
+        let dods = _mm_xor_si128(_mm_srli_epi32::<1>(zigzag), sign);
+        let (a, b) = (_mm_cvtsi128_si64(dods), _mm_cvtsi128_si64(_mm_unpackhi_epi64(dods, dods)));
+        [i64::from(a as i32), a >> 32, i64::from(b as i32), b >> 32]
+    }
+
     /// [`walk_groups`] with `pshufb`, and `pmovmskb` for the stop bits.
     #[target_feature(enable = "ssse3")]
     pub(super) fn decode_groups_ssse3(bytes: &[u8], valid: usize, walk: &mut StopWalk, out: &mut [i64]) -> Result<(), usize> {
-        let load = |bytes: &[u8; 16]| -> __m128i {
-            let (lo, hi) = bytes.split_at(8);
-            let lo = i64::from_le_bytes(lo.try_into().unwrap_or([0; 8]));
-            let hi = i64::from_le_bytes(hi.try_into().unwrap_or([0; 8]));
-            _mm_set_epi64x(hi, lo)
-        };
         let stop_bits = |block: &[u8; STOP_BLOCK]| -> u64 {
             let mut continued = 0u64;
             for (i, chunk) in block.chunks_exact(16).enumerate() {
@@ -203,20 +301,22 @@ mod x86 {
             let low = _mm_and_si128(lanes, _mm_set1_epi32(0x7f));
             let mid = _mm_and_si128(_mm_srli_epi32::<1>(lanes), _mm_set1_epi32(0x3f80));
             let high = _mm_and_si128(_mm_srli_epi32::<2>(lanes), _mm_set1_epi32(0x1f_c000));
-            let zigzag = _mm_or_si128(_mm_or_si128(low, mid), high);
-            // Unzigzag: (z >> 1) ^ -(z & 1), in 32 bits (the values take at most 21).
-            let sign = _mm_sub_epi32(_mm_setzero_si128(), _mm_and_si128(zigzag, _mm_set1_epi32(1)));
-            let dods = _mm_xor_si128(_mm_srli_epi32::<1>(zigzag), sign);
-            let (a, b) = (_mm_cvtsi128_si64(dods), _mm_cvtsi128_si64(_mm_unpackhi_epi64(dods, dods)));
-            let four: [i64; GROUP] = [i64::from(a as i32), a >> 32, i64::from(b as i32), b >> 32];
-            four
+            unzigzag_lanes(_mm_or_si128(_mm_or_si128(low, mid), high))
+        })
+    }
+
+    /// [`walk_packed`] with `pshufb`.
+    #[target_feature(enable = "ssse3")]
+    pub(super) fn decode_packed_groups_ssse3(col: &[u8], state: &mut DeltaState, done: &mut usize, out: &mut [i64]) {
+        walk_packed(col, state, done, out, |values, control| {
+            unzigzag_lanes(_mm_shuffle_epi8(load(values), load(&PACKED_TABLE[usize::from(control)])))
         })
     }
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm {
-    use super::{GROUP, GROUP_TABLE, STOP_BLOCK};
+    use super::{GROUP, GROUP_TABLE, PACKED_TABLE, STOP_BLOCK};
     use core::arch::wasm32::{
         i32x4_splat, i32x4_sub, i64x2, i64x2_extract_lane, i8x16_swizzle, u32x4_shr, u8x16_bitmask, v128, v128_and, v128_or, v128_xor,
     };
@@ -239,6 +339,15 @@ mod wasm {
         !continued
     }
 
+    /// Four zigzag values in 32-bit lanes, unzigzagged, as i64.
+    #[inline(always)]
+    fn unzigzag_lanes(zigzag: v128) -> [i64; GROUP] {
+        let sign = i32x4_sub(i32x4_splat(0), v128_and(zigzag, i32x4_splat(1)));
+        let dods = v128_xor(u32x4_shr(zigzag, 1), sign);
+        let (a, b) = (i64x2_extract_lane::<0>(dods), i64x2_extract_lane::<1>(dods));
+        [i64::from(a as i32), a >> 32, i64::from(b as i32), b >> 32]
+    }
+
     /// The x86 decode with `i8x16.swizzle` (an index of 0x80 also gives 0).
     #[inline(always)]
     pub(super) fn decode_four(bytes: &[u8; 16], pattern: usize) -> [i64; GROUP] {
@@ -246,10 +355,12 @@ mod wasm {
         let low = v128_and(lanes, i32x4_splat(0x7f));
         let mid = v128_and(u32x4_shr(lanes, 1), i32x4_splat(0x3f80));
         let high = v128_and(u32x4_shr(lanes, 2), i32x4_splat(0x1f_c000));
-        let zigzag = v128_or(v128_or(low, mid), high);
-        let sign = i32x4_sub(i32x4_splat(0), v128_and(zigzag, i32x4_splat(1)));
-        let dods = v128_xor(u32x4_shr(zigzag, 1), sign);
-        let (a, b) = (i64x2_extract_lane::<0>(dods), i64x2_extract_lane::<1>(dods));
-        [i64::from(a as i32), a >> 32, i64::from(b as i32), b >> 32]
+        unzigzag_lanes(v128_or(v128_or(low, mid), high))
+    }
+
+    /// The x86 deltapacked group with `i8x16.swizzle`.
+    #[inline(always)]
+    pub(super) fn packed_four(values: &[u8; 16], control: u8) -> [i64; GROUP] {
+        unzigzag_lanes(i8x16_swizzle(load(values), load(&PACKED_TABLE[usize::from(control)])))
     }
 }

@@ -11,7 +11,7 @@ mod delta_simd;
 pub mod raw;
 
 pub use delta::{DeltaKernel, DeltaTimestamps};
-pub use delta_packed::DeltaPackedTimestamps;
+pub use delta_packed::{DeltaPackedTimestamps, PackedKernel};
 pub use raw::RawTimestamps;
 
 use crate::encoding::varint;
