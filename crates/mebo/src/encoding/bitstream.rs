@@ -96,10 +96,57 @@ pub struct BitReader<'a> {
     pos: usize,
 }
 
+/// A stream's last 16 bytes (all of it when shorter), then 16 zeros: the
+/// reads within 16 bytes of its end come from here, inline, on a branch the
+/// hot path does not take. It lives beside the decoder, not in the reader:
+/// an array indexed at run time kept the whole reader in memory, its
+/// position stored every value (and a call to copy the bytes instead kept
+/// every value's state live across a call: spilled).
+pub struct Tail {
+    bytes: [u8; 32],
+    /// Where `bytes` starts in the stream.
+    start: usize,
+}
+
+impl Tail {
+    #[inline(always)]
+    pub fn of(data: &[u8]) -> Tail {
+        let mut bytes = [0u8; 32];
+        let start = data.len().saturating_sub(16);
+        match data.last_chunk::<16>() {
+            Some(last) => bytes[..16].copy_from_slice(last),
+            None => {
+                for (to, from) in bytes.iter_mut().zip(data) {
+                    *to = *from;
+                }
+            }
+        }
+        Tail { bytes, start }
+    }
+}
+
+/// What a read past the end of the data sees.
+const ZEROS: [u8; 16] = [0; 16];
+
 impl<'a> BitReader<'a> {
     #[inline]
     pub fn new(data: &'a [u8]) -> Self {
         BitReader { data, pos: 0 }
+    }
+
+    /// The 16 bytes from `byte` on, zero past the end of the data.
+    #[inline(always)]
+    fn bytes_16<'s>(&'s self, tail: &'s Tail, byte: usize) -> &'s [u8; 16] {
+        match self.data.get(byte..byte.wrapping_add(16)).and_then(|s| s.first_chunk::<16>()) {
+            Some(bytes) => bytes,
+            None => {
+                // A branch, not a select: a select would put its compare on
+                // every value's chain from position to load.
+                core::hint::cold_path();
+                let at = byte.wrapping_sub(tail.start);
+                tail.bytes.get(at..at.wrapping_add(16)).and_then(|s| s.first_chunk::<16>()).unwrap_or(&ZEROS)
+            }
+        }
     }
 
     #[cfg(test)] // the codecs read through `lookahead`
@@ -121,6 +168,14 @@ impl<'a> BitReader<'a> {
         }
     }
 
+    /// The 16 bytes from the reader's byte on (zero past the end of the
+    /// data; `tail` is [`Tail::of`] the reader's data), for [`Chunk`]'s reads.
+    #[inline(always)]
+    pub fn chunk<'s>(&'s self, tail: &'s Tail) -> Chunk<'s> {
+        let (byte, offset) = (self.pos >> 3, (self.pos & 7) as u32);
+        Chunk { bytes: self.bytes_16(tail, byte), offset }
+    }
+
     #[cfg(test)] // the codecs read through `lookahead`
     #[inline(always)]
     fn peek_at(&self, bit_pos: usize) -> u64 {
@@ -129,19 +184,6 @@ impl<'a> BitReader<'a> {
             Some(bytes) => window_of(bytes, offset),
             None => window_of(&self.bytes_near_end::<9>(byte), offset),
         }
-    }
-
-    /// `N` bytes from `byte` on, zero past the end of the data: the loads
-    /// within `N` bytes of the end (or past it), off the hot path.
-    #[cold]
-    #[inline(never)]
-    fn bytes_near_end<const N: usize>(&self, byte: usize) -> [u8; N] {
-        let mut bytes = [0u8; N];
-        if let Some(rest) = self.data.get(byte..) {
-            let n = rest.len().min(N);
-            bytes[..n].copy_from_slice(&rest[..n]);
-        }
-        bytes
     }
 
     /// Consume `n` bits.
@@ -190,6 +232,19 @@ impl<'a> BitReader<'a> {
         self.pos = pos;
     }
 
+    /// `N` bytes from `byte` on, zero past the end of the data: the loads
+    /// within `N` bytes of the end (or past it), off the hot path.
+    #[cold]
+    #[inline(never)]
+    fn bytes_near_end<const N: usize>(&self, byte: usize) -> [u8; N] {
+        let mut bytes = [0u8; N];
+        if let Some(rest) = self.data.get(byte..) {
+            let n = rest.len().min(N);
+            bytes[..n].copy_from_slice(&rest[..n]);
+        }
+        bytes
+    }
+
     /// Whether any bit past the end of the data has been consumed.
     #[inline]
     pub fn overran(&self) -> bool {
@@ -201,6 +256,44 @@ impl<'a> BitReader<'a> {
     /// part), at most the data length.
     pub fn consumed_bytes(&self) -> usize {
         self.pos.div_ceil(8).min(self.data.len())
+    }
+}
+
+/// The stream from a reader's position: 16 bytes and the bit offset into
+/// the first. A codec reads its header from [`head`](Chunk::head) and the
+/// value bits after it with [`field`](Chunk::field), a load of its own: the
+/// next position needs only the header, so the field's load and shifts stay
+/// off the chain from value to value, and no two-register shift (`shld`,
+/// several micro-ops on x86) is needed.
+#[derive(Clone, Copy)]
+pub struct Chunk<'s> {
+    bytes: &'s [u8; 16],
+    /// Bit offset into `bytes[0]`, 0..=7.
+    offset: u32,
+}
+
+impl Chunk<'_> {
+    /// The next 64 bits, MSB-aligned, of which only the first 57 are sure to
+    /// be stream bits (the rest read as zero).
+    #[inline(always)]
+    pub fn head(self) -> u64 {
+        let [b0, b1, b2, b3, b4, b5, b6, b7, ..] = *self.bytes;
+        u64_from_be([b0, b1, b2, b3, b4, b5, b6, b7]) << self.offset
+    }
+
+    /// The `width` bits (1..=64) that start `skip` bits (0..=56) after the
+    /// position, as the low bits of the result.
+    #[inline(always)]
+    pub fn field(self, skip: u32, width: u32) -> u64 {
+        let start = self.offset + skip;
+        // Masked to 0..=7 so the nine bytes read are in the array (skip <= 56
+        // keeps it exact).
+        let byte = (start >> 3) as usize & 7;
+        let shift = start & 7;
+        let Some((word, [ninth, ..])) = self.bytes[byte..].split_first_chunk::<8>() else { return 0 };
+        // `ninth << shift >> 8`: the top `shift` bits of the ninth byte.
+        let bits = (u64_from_be(*word) << shift) | ((u64::from(*ninth) << shift) >> 8);
+        bits >> (64 - width)
     }
 }
 
@@ -413,6 +506,25 @@ mod tests {
             prop_assert_eq!(r.peek(), bits_from(start));
             prop_assert_eq!(r.lookahead().head(), bits_from(start));
             prop_assert_eq!(r.lookahead().after(skip), bits_from(start + skip));
+        }
+
+        /// `Chunk` (through `Tail` within 16 bytes of the end and past it)
+        /// reads what a plain bit-by-bit reader reads.
+        #[test]
+        fn chunk_head_and_field_match_bit_by_bit(
+            bytes in prop::collection::vec(any::<u8>(), 0..40),
+            start in 0u32..400,
+            skip in 0u32..=56,
+            width in 1u32..=64,
+        ) {
+            let bit = |i: usize| bytes.get(i / 8).map_or(0, |b| u64::from(b >> (7 - i % 8) & 1));
+            let bits_from = |from: u32, n: u32| (0..n).fold(0u64, |acc, i| (acc << 1) | bit((from + i) as usize));
+            let mut r = BitReader::new(&bytes);
+            r.skip(start);
+            let tail = Tail::of(&bytes);
+            let chunk = r.chunk(&tail);
+            prop_assert_eq!(chunk.head() >> 7, bits_from(start, 57));
+            prop_assert_eq!(chunk.field(skip, width), bits_from(start + skip, width));
         }
     }
 }

@@ -18,7 +18,7 @@ use core::hint::select_unpredictable;
 
 use super::xor_stream::{self, XorStream};
 use crate::byte_order::ByteOrder;
-use crate::encoding::bitstream::{BitReader, BitWriter};
+use crate::encoding::bitstream::{BitReader, BitWriter, Tail};
 use crate::error::{Error, Result};
 
 /// Chimp XOR float64 column.
@@ -165,7 +165,7 @@ impl<'a> XorStream<'a> for ChimpStream<'a> {
     }
 
     #[inline(always)]
-    fn step(&mut self, out: &mut [f64], next: usize) -> Result<usize> {
+    fn step(&mut self, _tail: &Tail, out: &mut [f64], next: usize) -> Result<usize> {
         let ahead = self.reader.lookahead();
         let window = ahead.head();
         let flag = (window >> 62) as u32;

@@ -17,7 +17,7 @@
 
 use super::xor_stream::{self, XorStream};
 use crate::byte_order::ByteOrder;
-use crate::encoding::bitstream::{BitReader, BitWriter};
+use crate::encoding::bitstream::{BitReader, BitWriter, Tail};
 use crate::error::{Error, Result};
 
 /// Gorilla XOR float64 column.
@@ -137,12 +137,14 @@ impl<'a> XorStream<'a> for GorillaStream<'a> {
     }
 
     #[inline(always)]
-    fn step(&mut self, out: &mut [f64], next: usize) -> Result<usize> {
-        let ahead = self.reader.lookahead();
+    fn step(&mut self, tail: &Tail, out: &mut [f64], next: usize) -> Result<usize> {
+        let ahead = self.reader.chunk(tail);
+        // Its first 57 bits are the stream's.
         let window = ahead.head();
         if window >> 63 == 0 {
-            // A run of unchanged values: one 0 bit each, taken in one go.
-            let run = (window.leading_zeros() as usize).min(out.len() - next);
+            // A run of unchanged values: one 0 bit each, taken in one go (up
+            // to 57: zeros past those may not be the stream's).
+            let run = (window.leading_zeros().min(57) as usize).min(out.len() - next);
             out[next..next + run].fill(f64::from_bits(self.prev));
             self.reader.skip(run as u32);
             return Ok(next + run);
@@ -164,7 +166,7 @@ impl<'a> XorStream<'a> for GorillaStream<'a> {
         }
         let header = if new_window { NEW_BLOCK_HEADER_BITS } else { 2 };
         // win_size is 1..=64 and win_trailing 0..=63: both shifts are in range.
-        let meaningful = ahead.after(header) >> (64 - self.win_size);
+        let meaningful = ahead.field(header, self.win_size);
         self.reader.skip(header + self.win_size);
         self.prev ^= meaningful << self.win_trailing;
         out[next] = f64::from_bits(self.prev);

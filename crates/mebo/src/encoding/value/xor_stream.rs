@@ -6,7 +6,7 @@
 //! most of the core idle. Two columns have independent chains: stepping both
 //! in one loop lets the CPU run them side by side.
 
-use crate::encoding::bitstream::{u64_from_be, BitReader};
+use crate::encoding::bitstream::{u64_from_be, BitReader, Tail};
 use crate::error::{Error, Result};
 
 /// One column's decoder, advanced a step at a time.
@@ -19,8 +19,9 @@ pub(crate) trait XorStream<'a>: Sized {
     fn new(stream: BitReader<'a>, first: u64) -> Self;
 
     /// Decode from `out[next]` on (`next < out.len()`): one value, or a run of
-    /// unchanged ones. Returns the index after what it wrote.
-    fn step(&mut self, out: &mut [f64], next: usize) -> Result<usize>;
+    /// unchanged ones. Returns the index after what it wrote. `tail` is the
+    /// stream's [`Tail`].
+    fn step(&mut self, tail: &Tail, out: &mut [f64], next: usize) -> Result<usize>;
 
     /// Where the decoder is in its stream.
     fn reader(&self) -> &BitReader<'a>;
@@ -30,15 +31,21 @@ pub(crate) trait XorStream<'a>: Sized {
 }
 
 /// Read the column's first value (8 bytes, big endian) into `out[0]` (`out`
-/// is not empty) and return the decoder positioned after it.
+/// is not empty) and return the decoder positioned after it, with its
+/// stream's [`Tail`].
 #[inline(always)]
-fn start<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64]) -> Result<S> {
+fn start<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64]) -> Result<(S, Tail)> {
     let Some((first, stream)) = col.split_first_chunk::<8>() else {
-        return Err(Error::corrupt("value", format!("{} column of {} bytes has no first value", S::CODEC, col.len())));
+        return Err(no_first_value(S::CODEC, col.len()));
     };
     let first = u64_from_be(*first);
     out[0] = f64::from_bits(first);
-    Ok(S::new(BitReader::new(stream), first))
+    Ok((S::new(BitReader::new(stream), first), Tail::of(stream)))
+}
+
+#[cold]
+fn no_first_value(codec: &str, len: usize) -> Error {
+    Error::corrupt("value", format!("{codec} column of {len} bytes has no first value"))
 }
 
 /// After the last point: fail if the stream was shorter than the points.
@@ -55,10 +62,10 @@ pub(crate) fn decode_one<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64]) -
     if out.is_empty() {
         return Ok(());
     }
-    let mut stream = start::<S>(col, out)?;
+    let (mut stream, tail) = start::<S>(col, out)?;
     let mut next = 1;
     while next < out.len() {
-        next = stream.step(out, next)?;
+        next = stream.step(&tail, out, next)?;
     }
     finish(&stream, col, out.len())
 }
@@ -75,17 +82,17 @@ pub(crate) fn decode_two<'a, S: XorStream<'a>>(
         decode_one::<S>(col_a, out_a)?;
         return decode_one::<S>(col_b, out_b);
     }
-    let (mut a, mut b) = (start::<S>(col_a, out_a)?, start::<S>(col_b, out_b)?);
+    let ((mut a, tail_a), (mut b, tail_b)) = (start::<S>(col_a, out_a)?, start::<S>(col_b, out_b)?);
     let (mut next_a, mut next_b) = (1, 1);
     while next_a < out_a.len() && next_b < out_b.len() {
-        next_a = a.step(out_a, next_a)?;
-        next_b = b.step(out_b, next_b)?;
+        next_a = a.step(&tail_a, out_a, next_a)?;
+        next_b = b.step(&tail_b, out_b, next_b)?;
     }
     while next_a < out_a.len() {
-        next_a = a.step(out_a, next_a)?;
+        next_a = a.step(&tail_a, out_a, next_a)?;
     }
     while next_b < out_b.len() {
-        next_b = b.step(out_b, next_b)?;
+        next_b = b.step(&tail_b, out_b, next_b)?;
     }
     finish(&a, col_a, out_a.len())?;
     finish(&b, col_b, out_b.len())
@@ -106,29 +113,32 @@ pub(crate) fn decode_four<'a, S: XorStream<'a>>(
         decode_two::<S>((col_a, out_a), (col_b, out_b))?;
         return decode_two::<S>((col_c, out_c), (col_d, out_d));
     }
-    let (mut a, mut b) = (start::<S>(col_a, out_a)?, start::<S>(col_b, out_b)?);
-    let (mut c, mut d) = (start::<S>(col_c, out_c)?, start::<S>(col_d, out_d)?);
+    let ((mut a, tail_a), (mut b, tail_b)) = (start::<S>(col_a, out_a)?, start::<S>(col_b, out_b)?);
+    let ((mut c, tail_c), (mut d, tail_d)) = (start::<S>(col_c, out_c)?, start::<S>(col_d, out_d)?);
     let (mut next_a, mut next_b, mut next_c, mut next_d) = (1, 1, 1, 1);
     while next_a < out_a.len() && next_b < out_b.len() && next_c < out_c.len() && next_d < out_d.len() {
-        next_a = a.step(out_a, next_a)?;
-        next_b = b.step(out_b, next_b)?;
-        next_c = c.step(out_c, next_c)?;
-        next_d = d.step(out_d, next_d)?;
+        next_a = a.step(&tail_a, out_a, next_a)?;
+        next_b = b.step(&tail_b, out_b, next_b)?;
+        next_c = c.step(&tail_c, out_c, next_c)?;
+        next_d = d.step(&tail_d, out_d, next_d)?;
     }
     while next_a < out_a.len() && next_b < out_b.len() {
-        next_a = a.step(out_a, next_a)?;
-        next_b = b.step(out_b, next_b)?;
+        next_a = a.step(&tail_a, out_a, next_a)?;
+        next_b = b.step(&tail_b, out_b, next_b)?;
     }
     while next_c < out_c.len() && next_d < out_d.len() {
-        next_c = c.step(out_c, next_c)?;
-        next_d = d.step(out_d, next_d)?;
+        next_c = c.step(&tail_c, out_c, next_c)?;
+        next_d = d.step(&tail_d, out_d, next_d)?;
     }
-    for (stream, out, next) in
-        [(&mut a, &mut *out_a, next_a), (&mut b, &mut *out_b, next_b), (&mut c, &mut *out_c, next_c), (&mut d, &mut *out_d, next_d)]
-    {
+    for (stream, tail, out, next) in [
+        (&mut a, &tail_a, &mut *out_a, next_a),
+        (&mut b, &tail_b, &mut *out_b, next_b),
+        (&mut c, &tail_c, &mut *out_c, next_c),
+        (&mut d, &tail_d, &mut *out_d, next_d),
+    ] {
         let mut next = next;
         while next < out.len() {
-            next = stream.step(out, next)?;
+            next = stream.step(tail, out, next)?;
         }
     }
     finish(&a, col_a, out_a.len())?;
@@ -144,11 +154,11 @@ pub(crate) fn step_positions<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64
     if out.is_empty() {
         return Ok(positions);
     }
-    let mut stream = start::<S>(col, out)?;
+    let (mut stream, tail) = start::<S>(col, out)?;
     let mut next = 1;
     while next < out.len() {
         positions.push(stream.reader().position());
-        next = stream.step(out, next)?;
+        next = stream.step(&tail, out, next)?;
     }
     finish(&stream, col, out.len())?;
     Ok(positions)
@@ -158,10 +168,17 @@ pub(crate) fn step_positions<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64
 /// step's recorded position, a load off the chain, so no step waits on where
 /// the one before it ended; only the steps' own instructions remain.
 #[inline(always)]
-fn step_at<'a, S: XorStream<'a>>(stream: &mut S, positions: &[usize], step: &mut usize, out: &mut [f64], next: usize) -> Result<usize> {
+fn step_at<'a, S: XorStream<'a>>(
+    stream: &mut S,
+    tail: &Tail,
+    positions: &[usize],
+    step: &mut usize,
+    out: &mut [f64],
+    next: usize,
+) -> Result<usize> {
     stream.reader_mut().set_position(positions.get(*step).copied().unwrap_or(usize::MAX));
     *step += 1;
-    stream.step(out, next)
+    stream.step(tail, out, next)
 }
 
 /// The probe's timed pass, one column: [`decode_one`] with each step started
@@ -171,10 +188,10 @@ pub(crate) fn decode_one_at<'a, S: XorStream<'a>>(col: &'a [u8], positions: &[us
     if out.is_empty() {
         return Ok(());
     }
-    let mut stream = start::<S>(col, out)?;
+    let (mut stream, tail) = start::<S>(col, out)?;
     let (mut next, mut step) = (1, 0);
     while next < out.len() {
-        next = step_at(&mut stream, positions, &mut step, out, next)?;
+        next = step_at(&mut stream, &tail, positions, &mut step, out, next)?;
     }
     Ok(())
 }
@@ -190,25 +207,25 @@ pub(crate) fn decode_four_at<'a, S: XorStream<'a>>(cols: [(&'a [u8], &[usize], &
         decode_one_at::<S>(col_c, pos_c, out_c)?;
         return decode_one_at::<S>(col_d, pos_d, out_d);
     }
-    let (mut a, mut b) = (start::<S>(col_a, out_a)?, start::<S>(col_b, out_b)?);
-    let (mut c, mut d) = (start::<S>(col_c, out_c)?, start::<S>(col_d, out_d)?);
+    let ((mut a, tail_a), (mut b, tail_b)) = (start::<S>(col_a, out_a)?, start::<S>(col_b, out_b)?);
+    let ((mut c, tail_c), (mut d, tail_d)) = (start::<S>(col_c, out_c)?, start::<S>(col_d, out_d)?);
     let (mut next_a, mut next_b, mut next_c, mut next_d) = (1, 1, 1, 1);
     let (mut step_a, mut step_b, mut step_c, mut step_d) = (0, 0, 0, 0);
     while next_a < out_a.len() && next_b < out_b.len() && next_c < out_c.len() && next_d < out_d.len() {
-        next_a = step_at(&mut a, pos_a, &mut step_a, out_a, next_a)?;
-        next_b = step_at(&mut b, pos_b, &mut step_b, out_b, next_b)?;
-        next_c = step_at(&mut c, pos_c, &mut step_c, out_c, next_c)?;
-        next_d = step_at(&mut d, pos_d, &mut step_d, out_d, next_d)?;
+        next_a = step_at(&mut a, &tail_a, pos_a, &mut step_a, out_a, next_a)?;
+        next_b = step_at(&mut b, &tail_b, pos_b, &mut step_b, out_b, next_b)?;
+        next_c = step_at(&mut c, &tail_c, pos_c, &mut step_c, out_c, next_c)?;
+        next_d = step_at(&mut d, &tail_d, pos_d, &mut step_d, out_d, next_d)?;
     }
-    for (stream, positions, step, out, next) in [
-        (&mut a, pos_a, step_a, &mut *out_a, next_a),
-        (&mut b, pos_b, step_b, &mut *out_b, next_b),
-        (&mut c, pos_c, step_c, &mut *out_c, next_c),
-        (&mut d, pos_d, step_d, &mut *out_d, next_d),
+    for (stream, tail, positions, step, out, next) in [
+        (&mut a, &tail_a, pos_a, step_a, &mut *out_a, next_a),
+        (&mut b, &tail_b, pos_b, step_b, &mut *out_b, next_b),
+        (&mut c, &tail_c, pos_c, step_c, &mut *out_c, next_c),
+        (&mut d, &tail_d, pos_d, step_d, &mut *out_d, next_d),
     ] {
         let (mut next, mut step) = (next, step);
         while next < out.len() {
-            next = step_at(stream, positions, &mut step, out, next)?;
+            next = step_at(stream, tail, positions, &mut step, out, next)?;
         }
     }
     Ok(())
