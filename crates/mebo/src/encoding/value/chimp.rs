@@ -197,7 +197,7 @@ impl<'a> XorStream<'a> for ChimpStream<'a> {
         }
         self.stored_width = select_unpredictable(is_trimmed, NO_WIDTH, width);
         // width is 1..=64 and trailing 0..=63: both shifts are in range.
-        let meaningful = ahead.after(header) >> (64 - width);
+        let meaningful = ahead.field(header, width);
         self.reader.skip(header + width);
         self.prev ^= meaningful << trailing;
         out[next] = f64::from_bits(self.prev);

@@ -138,8 +138,8 @@ impl<'a> XorStream<'a> for GorillaStream<'a> {
 
     #[inline(always)]
     fn step(&mut self, tail: &Tail, out: &mut [f64], next: usize) -> Result<usize> {
-        let ahead = self.reader.chunk(tail);
-        // Its first 57 bits are the stream's.
+        let ahead = self.reader.ahead(tail);
+        // Its first 57 bits are the stream's (all 64 in a `Lookahead`).
         let window = ahead.head();
         if window >> 63 == 0 {
             // A run of unchanged values: one 0 bit each, taken in one go (up

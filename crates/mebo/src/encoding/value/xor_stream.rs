@@ -36,16 +36,11 @@ pub(crate) trait XorStream<'a>: Sized {
 #[inline(always)]
 fn start<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64]) -> Result<(S, Tail)> {
     let Some((first, stream)) = col.split_first_chunk::<8>() else {
-        return Err(no_first_value(S::CODEC, col.len()));
+        return Err(Error::corrupt("value", format!("{} column of {} bytes has no first value", S::CODEC, col.len())));
     };
     let first = u64_from_be(*first);
     out[0] = f64::from_bits(first);
     Ok((S::new(BitReader::new(stream), first), Tail::of(stream)))
-}
-
-#[cold]
-fn no_first_value(codec: &str, len: usize) -> Error {
-    Error::corrupt("value", format!("{codec} column of {len} bytes has no first value"))
 }
 
 /// After the last point: fail if the stream was shorter than the points.
