@@ -131,20 +131,21 @@ impl ChimpValues {
     }
 
     /// Bench probe, timed pass: [`decode`](Self::decode) with each step
-    /// started from its recorded position, so no value waits on the one
-    /// before it (the loop's chain removed). Not a decoder: the positions
-    /// must come from [`probe_step_positions`](Self::probe_step_positions).
+    /// started from where the step before ended (`chain`) or from its
+    /// recorded position (not: no value waits on the one before it), the
+    /// same instructions either way. Not a decoder: the positions must come
+    /// from [`probe_step_positions`](Self::probe_step_positions).
     #[doc(hidden)]
     #[inline(never)]
-    pub fn probe_decode_at(col: &[u8], positions: &[usize], out: &mut [f64]) -> Result<()> {
-        xor_stream::run_one_at::<ChimpStream>(col, positions, out)
+    pub fn probe_decode_at(chain: bool, col: &[u8], positions: &[usize], out: &mut [f64]) -> Result<()> {
+        xor_stream::run_one_at::<ChimpStream>(chain, col, positions, out)
     }
 
     /// Bench probe, timed pass of [`decode_four`](Self::decode_four).
     #[doc(hidden)]
     #[inline(never)]
-    pub fn probe_decode_four_at(cols: [(&[u8], &[usize], &mut [f64]); 4]) -> Result<()> {
-        xor_stream::run_four_at::<ChimpStream>(cols)
+    pub fn probe_decode_four_at(chain: bool, cols: [(&[u8], &[usize], &mut [f64]); 4]) -> Result<()> {
+        xor_stream::run_four_at::<ChimpStream>(chain, cols)
     }
 }
 

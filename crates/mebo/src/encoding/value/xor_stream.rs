@@ -159,58 +159,68 @@ pub(crate) fn step_positions<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64
     Ok(positions)
 }
 
-/// One step of the probe's timed pass: the stream is first moved to the
-/// step's recorded position, a load off the chain, so no step waits on where
-/// the one before it ended; only the steps' own instructions remain.
+/// One step of the probe's timed pass. Both the position where the step
+/// before ended (`chained`) and the one the first pass recorded for it are
+/// at hand; `CHAIN` picks which the step starts from, and the other is folded
+/// into `seen`, so both variants run the same instructions. Without the
+/// chain no step waits on where the one before it ended (the recorded
+/// position is a load off the chain): the difference between the two is
+/// what the chain costs.
 #[inline(always)]
-fn step_at<'a, S: XorStream<'a>>(
+fn step_at<'a, S: XorStream<'a>, const CHAIN: bool>(
     stream: &mut S,
     tail: &Tail,
     positions: &[usize],
-    step: &mut usize,
+    (step, seen): (&mut usize, &mut usize),
     out: &mut [f64],
     next: usize,
 ) -> Result<usize> {
-    stream.reader_mut().set_position(positions.get(*step).copied().unwrap_or(usize::MAX));
+    let recorded = positions.get(*step).copied().unwrap_or(usize::MAX);
     *step += 1;
+    let chained = stream.reader().position();
+    let (used, other) = if CHAIN { (chained, recorded) } else { (recorded, chained) };
+    *seen ^= other;
+    stream.reader_mut().set_position(used);
     stream.step(tail, out, next)
 }
 
-/// The probe's timed pass, one column: [`decode_one`] with each step started
-/// from `positions` (from [`step_positions`]) instead of where the last ended.
+/// The probe's timed pass, one column: [`decode_one`] with each step
+/// started as [`step_at`] says (`positions` from [`step_positions`]).
 #[inline(always)]
-pub(crate) fn decode_one_at<'a, S: XorStream<'a>>(col: &'a [u8], positions: &[usize], out: &mut [f64]) -> Result<()> {
+pub(crate) fn decode_one_at<'a, S: XorStream<'a>, const CHAIN: bool>(col: &'a [u8], positions: &[usize], out: &mut [f64]) -> Result<()> {
     if out.is_empty() {
         return Ok(());
     }
     let (mut stream, tail) = start::<S>(col, out)?;
-    let (mut next, mut step) = (1, 0);
+    let (mut next, mut step, mut seen) = (1, 0, 0);
     while next < out.len() {
-        next = step_at(&mut stream, &tail, positions, &mut step, out, next)?;
+        next = step_at::<S, CHAIN>(&mut stream, &tail, positions, (&mut step, &mut seen), out, next)?;
     }
+    core::hint::black_box(seen);
     Ok(())
 }
 
 /// The probe's timed pass, four columns stepped in one loop as
 /// [`decode_four`] does (the rest one column at a time).
 #[inline(always)]
-pub(crate) fn decode_four_at<'a, S: XorStream<'a>>(cols: [(&'a [u8], &[usize], &mut [f64]); 4]) -> Result<()> {
+pub(crate) fn decode_four_at<'a, S: XorStream<'a>, const CHAIN: bool>(cols: [(&'a [u8], &[usize], &mut [f64]); 4]) -> Result<()> {
     let [(col_a, pos_a, out_a), (col_b, pos_b, out_b), (col_c, pos_c, out_c), (col_d, pos_d, out_d)] = cols;
     if out_a.is_empty() || out_b.is_empty() || out_c.is_empty() || out_d.is_empty() {
-        decode_one_at::<S>(col_a, pos_a, out_a)?;
-        decode_one_at::<S>(col_b, pos_b, out_b)?;
-        decode_one_at::<S>(col_c, pos_c, out_c)?;
-        return decode_one_at::<S>(col_d, pos_d, out_d);
+        decode_one_at::<S, CHAIN>(col_a, pos_a, out_a)?;
+        decode_one_at::<S, CHAIN>(col_b, pos_b, out_b)?;
+        decode_one_at::<S, CHAIN>(col_c, pos_c, out_c)?;
+        return decode_one_at::<S, CHAIN>(col_d, pos_d, out_d);
     }
     let ((mut a, tail_a), (mut b, tail_b)) = (start::<S>(col_a, out_a)?, start::<S>(col_b, out_b)?);
     let ((mut c, tail_c), (mut d, tail_d)) = (start::<S>(col_c, out_c)?, start::<S>(col_d, out_d)?);
     let (mut next_a, mut next_b, mut next_c, mut next_d) = (1, 1, 1, 1);
     let (mut step_a, mut step_b, mut step_c, mut step_d) = (0, 0, 0, 0);
+    let mut seen = 0;
     while next_a < out_a.len() && next_b < out_b.len() && next_c < out_c.len() && next_d < out_d.len() {
-        next_a = step_at(&mut a, &tail_a, pos_a, &mut step_a, out_a, next_a)?;
-        next_b = step_at(&mut b, &tail_b, pos_b, &mut step_b, out_b, next_b)?;
-        next_c = step_at(&mut c, &tail_c, pos_c, &mut step_c, out_c, next_c)?;
-        next_d = step_at(&mut d, &tail_d, pos_d, &mut step_d, out_d, next_d)?;
+        next_a = step_at::<S, CHAIN>(&mut a, &tail_a, pos_a, (&mut step_a, &mut seen), out_a, next_a)?;
+        next_b = step_at::<S, CHAIN>(&mut b, &tail_b, pos_b, (&mut step_b, &mut seen), out_b, next_b)?;
+        next_c = step_at::<S, CHAIN>(&mut c, &tail_c, pos_c, (&mut step_c, &mut seen), out_c, next_c)?;
+        next_d = step_at::<S, CHAIN>(&mut d, &tail_d, pos_d, (&mut step_d, &mut seen), out_d, next_d)?;
     }
     for (stream, tail, positions, step, out, next) in [
         (&mut a, &tail_a, pos_a, step_a, &mut *out_a, next_a),
@@ -220,9 +230,10 @@ pub(crate) fn decode_four_at<'a, S: XorStream<'a>>(cols: [(&'a [u8], &[usize], &
     ] {
         let (mut next, mut step) = (next, step);
         while next < out.len() {
-            next = step_at(stream, tail, positions, &mut step, out, next)?;
+            next = step_at::<S, CHAIN>(stream, tail, positions, (&mut step, &mut seen), out, next)?;
         }
     }
+    core::hint::black_box(seen);
     Ok(())
 }
 
@@ -291,28 +302,46 @@ pub(crate) fn run_four<'a, S: XorStream<'a>>(
     decode_four::<S>(a, b, c, d)
 }
 
-/// [`decode_one_at`], in its BMI2 build where the CPU has one.
+/// [`decode_one_at`] (with the chain or not), in its BMI2 build where the
+/// CPU has one.
 #[inline(always)]
-pub(crate) fn run_one_at<'a, S: XorStream<'a>>(col: &'a [u8], positions: &[usize], out: &mut [f64]) -> Result<()> {
+pub(crate) fn run_one_at<'a, S: XorStream<'a>>(chain: bool, col: &'a [u8], positions: &[usize], out: &mut [f64]) -> Result<()> {
     #[cfg(target_arch = "x86_64")]
     if bmi2() {
         // SAFETY: as in `run_one`.
         #[allow(unsafe_code)]
-        return unsafe { with_bmi2_features::decode_one_at::<S>(col, positions, out) };
+        return unsafe {
+            match chain {
+                true => with_bmi2_features::decode_one_at::<S, true>(col, positions, out),
+                false => with_bmi2_features::decode_one_at::<S, false>(col, positions, out),
+            }
+        };
     }
-    decode_one_at::<S>(col, positions, out)
+    match chain {
+        true => decode_one_at::<S, true>(col, positions, out),
+        false => decode_one_at::<S, false>(col, positions, out),
+    }
 }
 
-/// [`decode_four_at`], in its BMI2 build where the CPU has one.
+/// [`decode_four_at`] (with the chain or not), in its BMI2 build where the
+/// CPU has one.
 #[inline(always)]
-pub(crate) fn run_four_at<'a, S: XorStream<'a>>(cols: [(&'a [u8], &[usize], &mut [f64]); 4]) -> Result<()> {
+pub(crate) fn run_four_at<'a, S: XorStream<'a>>(chain: bool, cols: [(&'a [u8], &[usize], &mut [f64]); 4]) -> Result<()> {
     #[cfg(target_arch = "x86_64")]
     if bmi2() {
         // SAFETY: as in `run_one`.
         #[allow(unsafe_code)]
-        return unsafe { with_bmi2_features::decode_four_at::<S>(cols) };
+        return unsafe {
+            match chain {
+                true => with_bmi2_features::decode_four_at::<S, true>(cols),
+                false => with_bmi2_features::decode_four_at::<S, false>(cols),
+            }
+        };
     }
-    decode_four_at::<S>(cols)
+    match chain {
+        true => decode_four_at::<S, true>(cols),
+        false => decode_four_at::<S, false>(cols),
+    }
 }
 
 /// The decoders compiled with BMI2 and LZCNT.
@@ -342,13 +371,17 @@ mod with_bmi2_features {
     }
 
     #[target_feature(enable = "bmi2,lzcnt")]
-    pub(super) fn decode_one_at<'a, S: XorStream<'a>>(col: &'a [u8], positions: &[usize], out: &mut [f64]) -> Result<()> {
-        super::decode_one_at::<S>(col, positions, out)
+    pub(super) fn decode_one_at<'a, S: XorStream<'a>, const CHAIN: bool>(
+        col: &'a [u8],
+        positions: &[usize],
+        out: &mut [f64],
+    ) -> Result<()> {
+        super::decode_one_at::<S, CHAIN>(col, positions, out)
     }
 
     #[target_feature(enable = "bmi2,lzcnt")]
-    pub(super) fn decode_four_at<'a, S: XorStream<'a>>(cols: [(&'a [u8], &[usize], &mut [f64]); 4]) -> Result<()> {
-        super::decode_four_at::<S>(cols)
+    pub(super) fn decode_four_at<'a, S: XorStream<'a>, const CHAIN: bool>(cols: [(&'a [u8], &[usize], &mut [f64]); 4]) -> Result<()> {
+        super::decode_four_at::<S, CHAIN>(cols)
     }
 }
 
