@@ -331,8 +331,13 @@ impl Chunk<'_> {
         let byte = (start >> 3) as usize & 7;
         let shift = start & 7;
         let Some((word, [ninth, ..])) = self.bytes[byte..].split_first_chunk::<8>() else { return 0 };
-        // `ninth << shift >> 8`: the top `shift` bits of the ninth byte.
-        let bits = (u64_from_be(*word) << shift) | ((u64::from(*ninth) << shift) >> 8);
+        let mut bits = u64_from_be(*word) << shift;
+        // Eight bytes hold the field unless it is wider than 64 - shift bits
+        // (57 or more; rare): then the top `shift` bits of the ninth byte.
+        if width + shift > 64 {
+            core::hint::cold_path();
+            bits |= (u64::from(*ninth) << shift) >> 8;
+        }
         bits >> (64 - width)
     }
 }
