@@ -80,14 +80,41 @@ impl GorillaValues {
     /// decoded side by side. On an error, which column failed is not known.
     #[inline(never)]
     pub fn decode_two(a: (&[u8], &mut [f64]), b: (&[u8], &mut [f64])) -> Result<()> {
-        xor_stream::run_two::<GorillaStream>(a, b)
+        #[cfg(target_arch = "x86_64")]
+        {
+            // See `decode_four`.
+            Self::decode_each([a, b])
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            xor_stream::run_two::<GorillaStream>(a, b)
+        }
     }
 
     /// [`decode`](Self::decode) for four columns at once, their values
     /// decoded side by side. On an error, which column failed is not known.
     #[inline(never)]
     pub fn decode_four(a: (&[u8], &mut [f64]), b: (&[u8], &mut [f64]), c: (&[u8], &mut [f64]), d: (&[u8], &mut [f64])) -> Result<()> {
-        xor_stream::run_four::<GorillaStream>(a, b, c, d)
+        #[cfg(target_arch = "x86_64")]
+        {
+            // On x86-64 one column after the other is the faster loop (bench
+            // kernels, one sitting: 2.50 ns a value against 2.72 for four
+            // streams, 2.69 for two): one stream's chain is short since the
+            // value bits are read apart from it (`Chunk`), and four streams'
+            // state does not fit the registers.
+            Self::decode_each([a, b, c, d])
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            xor_stream::run_four::<GorillaStream>(a, b, c, d)
+        }
+    }
+
+    /// Each column decoded by itself, stopping at the first error.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn decode_each<const N: usize>(cols: [(&[u8], &mut [f64]); N]) -> Result<()> {
+        cols.into_iter().try_for_each(|(col, out)| xor_stream::run_one::<GorillaStream>(col, out))
     }
 
     /// Bench probe of the decoder's lower bound, first pass: decode `col`
