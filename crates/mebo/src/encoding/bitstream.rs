@@ -296,6 +296,12 @@ pub type Ahead<'s> = Chunk<'s>;
 /// See [`BitReader::ahead`].
 #[cfg(not(target_arch = "x86_64"))]
 pub type Ahead<'s> = Lookahead;
+/// How many leading bits of an [`Ahead`]'s `head` are sure to be stream bits.
+#[cfg(target_arch = "x86_64")]
+pub const AHEAD_HEAD_BITS: u32 = 57;
+/// How many leading bits of an [`Ahead`]'s `head` are sure to be stream bits.
+#[cfg(not(target_arch = "x86_64"))]
+pub const AHEAD_HEAD_BITS: u32 = 64;
 
 /// The stream from a reader's position: 16 bytes and the bit offset into
 /// the first. A codec reads its header from [`head`](Chunk::head) and the

@@ -17,7 +17,7 @@
 
 use super::xor_stream::{self, XorStream};
 use crate::byte_order::ByteOrder;
-use crate::encoding::bitstream::{BitReader, BitWriter, Tail};
+use crate::encoding::bitstream::{BitReader, BitWriter, Tail, AHEAD_HEAD_BITS};
 use crate::error::{Error, Result};
 
 /// Gorilla XOR float64 column.
@@ -167,12 +167,11 @@ impl<'a> XorStream<'a> for GorillaStream<'a> {
     #[inline(always)]
     fn step(&mut self, tail: &Tail, out: &mut [f64], next: usize) -> Result<usize> {
         let ahead = self.reader.ahead(tail);
-        // Its first 57 bits are the stream's (all 64 in a `Lookahead`).
         let window = ahead.head();
         if window >> 63 == 0 {
             // A run of unchanged values: one 0 bit each, taken in one go (up
-            // to 57: zeros past those may not be the stream's).
-            let run = (window.leading_zeros().min(57) as usize).min(out.len() - next);
+            // to AHEAD_HEAD_BITS: zeros past those may not be the stream's).
+            let run = (window.leading_zeros().min(AHEAD_HEAD_BITS) as usize).min(out.len() - next);
             out[next..next + run].fill(f64::from_bits(self.prev));
             self.reader.skip(run as u32);
             return Ok(next + run);
