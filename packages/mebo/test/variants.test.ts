@@ -106,7 +106,7 @@ it('decimate identically (the simd128 M4 extremes and their scalar twin), vector
   }
 });
 
-it('decode random delta timestamps (the simd128 varint shuffle and its scalar twin) and XOR columns identically, and exactly', () => {
+it('decode random delta and deltapacked timestamps (the simd128 shuffles and their scalar twins) and XOR columns identically, and exactly', () => {
   // Jitter of random scale: delta-of-delta varints of 1 to 10 bytes, mostly 2 and 3
   // as real series; columns long enough for whole 64-byte stop windows.
   let seed = 0x9e3779b9;
@@ -125,14 +125,16 @@ it('decode random delta timestamps (the simd128 varint shuffle and its scalar tw
       const values = Float64Array.from({ length: n }, () => (next() < 0.1 ? v : (v += next() - 0.5)));
       return { name: `m${m}`, timestamps, values };
     });
-    for (const valueEncoding of ['gorilla', 'chimp'] as const) {
-      const bytes = simd.encodeNumeric(metrics, { timestampEncoding: 'delta', valueEncoding });
+    for (const [timestampEncoding, valueEncoding] of [['delta', 'gorilla'], ['deltapacked', 'chimp']] as const) {
+      const what = `round ${round} ${timestampEncoding} ${valueEncoding}`;
+      const bytes = simd.encodeNumeric(metrics, { timestampEncoding, valueEncoding });
       using a = simd.NumericBlob.from(bytes);
       using b = scalar.NumericBlob.from(bytes);
       const [x, y] = [a.decodeAll(), b.decodeAll()];
-      same(x.timestamps, y.timestamps, `round ${round} ${valueEncoding} timestamps`);
-      same(bitsOf(x.values), bitsOf(y.values), `round ${round} ${valueEncoding} values`);
-      same(x.timestamps, BigInt64Array.from(metrics.flatMap((m) => [...m.timestamps])), `round ${round} timestamps vs input`);
+      same(x.timestamps, y.timestamps, `${what} timestamps`);
+      same(bitsOf(x.values), bitsOf(y.values), `${what} values`);
+      same(x.timestamps, BigInt64Array.from(metrics.flatMap((m) => [...m.timestamps])), `${what} timestamps vs input`);
+      same(bitsOf(x.values), bitsOf(Float64Array.from(metrics.flatMap((m) => [...m.values]))), `${what} values vs input`);
     }
   }
 });
