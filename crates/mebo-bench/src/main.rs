@@ -259,23 +259,6 @@ fn compare_kernels(kernels: &Kernels, rounds: usize) {
         (ValueEncoding::Chimp, ChimpValues::decode, ChimpValues::decode_two, ChimpValues::decode_four),
     ];
     let xor_cols: Vec<Vec<Vec<u8>>> = xor.iter().map(|(enc, ..)| kernels.value_columns(*enc)).collect();
-    // The lower bound: each step's bit position recorded by a first pass, so
-    // the timed pass starts every step from a load instead of waiting on the
-    // step before it (`probe_*`, not decoders).
-    type Positions = fn(&[u8], &mut [f64]) -> mebo::Result<Vec<usize>>;
-    type DecodeAt = fn(bool, &[u8], &[usize], &mut [f64]) -> mebo::Result<()>;
-    type DecodeFourAt = fn(bool, [(&[u8], &[usize], &mut [f64]); 4]) -> mebo::Result<()>;
-    let probes: [(Positions, DecodeAt, DecodeFourAt); 2] = [
-        (GorillaValues::probe_step_positions, GorillaValues::probe_decode_at, GorillaValues::probe_decode_four_at),
-        (ChimpValues::probe_step_positions, ChimpValues::probe_decode_at, ChimpValues::probe_decode_four_at),
-    ];
-    let xor_positions: Vec<Vec<Vec<usize>>> = probes
-        .iter()
-        .zip(&xor_cols)
-        .map(|((positions, ..), cols)| {
-            cols.iter().zip(&kernels.values).map(|(col, vs)| positions(col, &mut vec![0.0; vs.len()]).unwrap()).collect()
-        })
-        .collect();
     for _ in 0..rounds {
         for ((enc, one, two, four), cols) in xor.iter().zip(&xor_cols) {
             // The plain build of the decoders (no BMI2), as before.
@@ -298,26 +281,6 @@ fn compare_kernels(kernels: &Kernels, rounds: usize) {
                 (cols, outs) => cols.iter().zip(outs).try_for_each(|(c, o)| one(c, ByteOrder::Little, o)),
             });
             note(format!("values {} four streams", enc.name()), t);
-        }
-        for (((enc, ..), (_, at, four_at)), (cols, positions)) in xor.iter().zip(&probes).zip(xor_cols.iter().zip(&xor_positions)) {
-            // Which column a chunk starts at: its offset in `cols`.
-            let index = |chunk: &[Vec<u8>]| (chunk.as_ptr() as usize - cols.as_ptr() as usize) / size_of::<Vec<u8>>();
-            for chain in [true, false] {
-                let label = if chain { "probe, chain" } else { "probe, no chain" };
-                let t = kernels.time_values_by(cols, 1, |chunk, outs| at(chain, &chunk[0], &positions[index(chunk)], &mut outs[0]));
-                note(format!("values {} one stream, {label}", enc.name()), t);
-                let t = kernels.time_values_by(cols, 4, |chunk, outs| {
-                    let i = index(chunk);
-                    match (chunk, outs) {
-                        ([ca, cb, cc, cd], [a, b, c, d]) => four_at(
-                            chain,
-                            [(ca, &positions[i], a), (cb, &positions[i + 1], b), (cc, &positions[i + 2], c), (cd, &positions[i + 3], d)],
-                        ),
-                        (chunk, outs) => chunk.iter().zip(outs).enumerate().try_for_each(|(k, (c, o))| at(chain, c, &positions[i + k], o)),
-                    }
-                });
-                note(format!("values {} four streams, {label}", enc.name()), t);
-            }
         }
     }
     println!("{:<40} {:>12} {:>12}", "kernel", "median ns/pt", "min ns/pt");

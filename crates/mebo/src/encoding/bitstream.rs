@@ -251,18 +251,6 @@ impl<'a> BitReader<'a> {
         self.read_bits(1) == 1
     }
 
-    /// Bits consumed so far (the bench's lower-bound probe records it).
-    #[inline(always)]
-    pub(crate) fn position(&self) -> usize {
-        self.pos
-    }
-
-    /// Move to bit `pos` (the probe's decode from recorded positions).
-    #[inline(always)]
-    pub(crate) fn set_position(&mut self, pos: usize) {
-        self.pos = pos;
-    }
-
     /// `N` bytes from `byte` on, zero past the end of the data: the loads
     /// within `N` bytes of the end (or past it), off the hot path.
     #[cold]

@@ -116,31 +116,6 @@ impl GorillaValues {
     fn decode_each<const N: usize>(cols: [(&[u8], &mut [f64]); N]) -> Result<()> {
         cols.into_iter().try_for_each(|(col, out)| xor_stream::run_one::<GorillaStream>(col, out))
     }
-
-    /// Bench probe of the decoder's lower bound, first pass: decode `col`
-    /// into `out` and return the bit position each step started at.
-    #[doc(hidden)]
-    pub fn probe_step_positions(col: &[u8], out: &mut [f64]) -> Result<Vec<usize>> {
-        xor_stream::step_positions::<GorillaStream>(col, out)
-    }
-
-    /// Bench probe, timed pass: [`decode`](Self::decode) with each step
-    /// started from where the step before ended (`chain`) or from its
-    /// recorded position (not: no value waits on the one before it), the
-    /// same instructions either way. Not a decoder: the positions must come
-    /// from [`probe_step_positions`](Self::probe_step_positions).
-    #[doc(hidden)]
-    #[inline(never)]
-    pub fn probe_decode_at(chain: bool, col: &[u8], positions: &[usize], out: &mut [f64]) -> Result<()> {
-        xor_stream::run_one_at::<GorillaStream>(chain, col, positions, out)
-    }
-
-    /// Bench probe, timed pass of [`decode_four`](Self::decode_four).
-    #[doc(hidden)]
-    #[inline(never)]
-    pub fn probe_decode_four_at(chain: bool, cols: [(&[u8], &[usize], &mut [f64]); 4]) -> Result<()> {
-        xor_stream::run_four_at::<GorillaStream>(chain, cols)
-    }
 }
 
 /// `win_trailing` before any window is defined: makes a reuse fail.
@@ -202,10 +177,6 @@ impl<'a> XorStream<'a> for GorillaStream<'a> {
 
     fn reader(&self) -> &BitReader<'a> {
         &self.reader
-    }
-
-    fn reader_mut(&mut self) -> &mut BitReader<'a> {
-        &mut self.reader
     }
 }
 

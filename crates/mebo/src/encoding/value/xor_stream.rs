@@ -25,9 +25,6 @@ pub(crate) trait XorStream<'a>: Sized {
 
     /// Where the decoder is in its stream.
     fn reader(&self) -> &BitReader<'a>;
-
-    /// The same, to move it (the lower-bound probe).
-    fn reader_mut(&mut self) -> &mut BitReader<'a>;
 }
 
 /// Read the column's first value (8 bytes, big endian) into `out[0]` (`out`
@@ -142,101 +139,6 @@ pub(crate) fn decode_four<'a, S: XorStream<'a>>(
     finish(&d, col_d, out_d.len())
 }
 
-/// The lower-bound probe, first pass: decode one column and return the bit
-/// position each step started at.
-pub(crate) fn step_positions<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64]) -> Result<Vec<usize>> {
-    let mut positions = Vec::with_capacity(out.len());
-    if out.is_empty() {
-        return Ok(positions);
-    }
-    let (mut stream, tail) = start::<S>(col, out)?;
-    let mut next = 1;
-    while next < out.len() {
-        positions.push(stream.reader().position());
-        next = stream.step(&tail, out, next)?;
-    }
-    finish(&stream, col, out.len())?;
-    Ok(positions)
-}
-
-/// One step of the probe's timed pass. Both the position where the step
-/// before ended (`chained`) and the one the first pass recorded for it are
-/// at hand; `CHAIN` picks which the step starts from, and the other is folded
-/// into `seen`, so both variants run the same instructions. Without the
-/// chain no step waits on where the one before it ended (the recorded
-/// position is a load off the chain): the difference between the two is
-/// what the chain costs.
-#[inline(always)]
-fn step_at<'a, S: XorStream<'a>, const CHAIN: bool>(
-    stream: &mut S,
-    tail: &Tail,
-    positions: &[usize],
-    (step, seen): (&mut usize, &mut usize),
-    out: &mut [f64],
-    next: usize,
-) -> Result<usize> {
-    let recorded = positions.get(*step).copied().unwrap_or(usize::MAX);
-    *step += 1;
-    let chained = stream.reader().position();
-    let (used, other) = if CHAIN { (chained, recorded) } else { (recorded, chained) };
-    *seen ^= other;
-    stream.reader_mut().set_position(used);
-    stream.step(tail, out, next)
-}
-
-/// The probe's timed pass, one column: [`decode_one`] with each step
-/// started as [`step_at`] says (`positions` from [`step_positions`]).
-#[inline(always)]
-pub(crate) fn decode_one_at<'a, S: XorStream<'a>, const CHAIN: bool>(col: &'a [u8], positions: &[usize], out: &mut [f64]) -> Result<()> {
-    if out.is_empty() {
-        return Ok(());
-    }
-    let (mut stream, tail) = start::<S>(col, out)?;
-    let (mut next, mut step, mut seen) = (1, 0, 0);
-    while next < out.len() {
-        next = step_at::<S, CHAIN>(&mut stream, &tail, positions, (&mut step, &mut seen), out, next)?;
-    }
-    core::hint::black_box(seen);
-    Ok(())
-}
-
-/// The probe's timed pass, four columns stepped in one loop as
-/// [`decode_four`] does (the rest one column at a time).
-#[inline(always)]
-pub(crate) fn decode_four_at<'a, S: XorStream<'a>, const CHAIN: bool>(cols: [(&'a [u8], &[usize], &mut [f64]); 4]) -> Result<()> {
-    let [(col_a, pos_a, out_a), (col_b, pos_b, out_b), (col_c, pos_c, out_c), (col_d, pos_d, out_d)] = cols;
-    if out_a.is_empty() || out_b.is_empty() || out_c.is_empty() || out_d.is_empty() {
-        decode_one_at::<S, CHAIN>(col_a, pos_a, out_a)?;
-        decode_one_at::<S, CHAIN>(col_b, pos_b, out_b)?;
-        decode_one_at::<S, CHAIN>(col_c, pos_c, out_c)?;
-        return decode_one_at::<S, CHAIN>(col_d, pos_d, out_d);
-    }
-    let ((mut a, tail_a), (mut b, tail_b)) = (start::<S>(col_a, out_a)?, start::<S>(col_b, out_b)?);
-    let ((mut c, tail_c), (mut d, tail_d)) = (start::<S>(col_c, out_c)?, start::<S>(col_d, out_d)?);
-    let (mut next_a, mut next_b, mut next_c, mut next_d) = (1, 1, 1, 1);
-    let (mut step_a, mut step_b, mut step_c, mut step_d) = (0, 0, 0, 0);
-    let mut seen = 0;
-    while next_a < out_a.len() && next_b < out_b.len() && next_c < out_c.len() && next_d < out_d.len() {
-        next_a = step_at::<S, CHAIN>(&mut a, &tail_a, pos_a, (&mut step_a, &mut seen), out_a, next_a)?;
-        next_b = step_at::<S, CHAIN>(&mut b, &tail_b, pos_b, (&mut step_b, &mut seen), out_b, next_b)?;
-        next_c = step_at::<S, CHAIN>(&mut c, &tail_c, pos_c, (&mut step_c, &mut seen), out_c, next_c)?;
-        next_d = step_at::<S, CHAIN>(&mut d, &tail_d, pos_d, (&mut step_d, &mut seen), out_d, next_d)?;
-    }
-    for (stream, tail, positions, step, out, next) in [
-        (&mut a, &tail_a, pos_a, step_a, &mut *out_a, next_a),
-        (&mut b, &tail_b, pos_b, step_b, &mut *out_b, next_b),
-        (&mut c, &tail_c, pos_c, step_c, &mut *out_c, next_c),
-        (&mut d, &tail_d, pos_d, step_d, &mut *out_d, next_d),
-    ] {
-        let (mut next, mut step) = (next, step);
-        while next < out.len() {
-            next = step_at::<S, CHAIN>(stream, tail, positions, (&mut step, &mut seen), out, next)?;
-        }
-    }
-    core::hint::black_box(seen);
-    Ok(())
-}
-
 /// Whether the decoders run as compiled for x86-64 with BMI2 and LZCNT (when
 /// the CPU has them): their variable shifts, several a value, are then one
 /// `shlx`/`shrx` each rather than the three micro-ops of a shift by `cl`, and
@@ -302,49 +204,6 @@ pub(crate) fn run_four<'a, S: XorStream<'a>>(
     decode_four::<S>(a, b, c, d)
 }
 
-/// [`decode_one_at`] (with the chain or not), in its BMI2 build where the
-/// CPU has one.
-#[inline(always)]
-pub(crate) fn run_one_at<'a, S: XorStream<'a>>(chain: bool, col: &'a [u8], positions: &[usize], out: &mut [f64]) -> Result<()> {
-    #[cfg(target_arch = "x86_64")]
-    if bmi2() {
-        // SAFETY: as in `run_one`.
-        #[allow(unsafe_code)]
-        return unsafe {
-            match chain {
-                true => with_bmi2_features::decode_one_at::<S, true>(col, positions, out),
-                false => with_bmi2_features::decode_one_at::<S, false>(col, positions, out),
-            }
-        };
-    }
-    match chain {
-        true => decode_one_at::<S, true>(col, positions, out),
-        false => decode_one_at::<S, false>(col, positions, out),
-    }
-}
-
-/// [`decode_four_at`] (with the chain or not), in its BMI2 build where the
-/// CPU has one.
-#[inline(always)]
-pub(crate) fn run_four_at<'a, S: XorStream<'a>>(chain: bool, cols: [(&'a [u8], &[usize], &mut [f64]); 4]) -> Result<()> {
-    #[cfg(target_arch = "x86_64")]
-    if bmi2() {
-        // SAFETY: as in `run_one`.
-        #[allow(unsafe_code)]
-        return unsafe {
-            match chain {
-                true => with_bmi2_features::decode_four_at::<S, true>(cols),
-                false => with_bmi2_features::decode_four_at::<S, false>(cols),
-            }
-        };
-    }
-    match chain {
-        true => decode_four_at::<S, true>(cols),
-        false => decode_four_at::<S, false>(cols),
-    }
-}
-
-/// The decoders compiled with BMI2 and LZCNT.
 #[cfg(target_arch = "x86_64")]
 mod with_bmi2_features {
     use super::XorStream;
@@ -368,20 +227,6 @@ mod with_bmi2_features {
         d: (&'a [u8], &mut [f64]),
     ) -> Result<()> {
         super::decode_four::<S>(a, b, c, d)
-    }
-
-    #[target_feature(enable = "bmi2,lzcnt")]
-    pub(super) fn decode_one_at<'a, S: XorStream<'a>, const CHAIN: bool>(
-        col: &'a [u8],
-        positions: &[usize],
-        out: &mut [f64],
-    ) -> Result<()> {
-        super::decode_one_at::<S, CHAIN>(col, positions, out)
-    }
-
-    #[target_feature(enable = "bmi2,lzcnt")]
-    pub(super) fn decode_four_at<'a, S: XorStream<'a>, const CHAIN: bool>(cols: [(&'a [u8], &[usize], &mut [f64]); 4]) -> Result<()> {
-        super::decode_four_at::<S, CHAIN>(cols)
     }
 }
 
