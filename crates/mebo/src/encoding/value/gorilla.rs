@@ -77,7 +77,8 @@ impl GorillaValues {
     }
 
     /// [`decode`](Self::decode) for two columns at once, their values
-    /// decoded side by side. On an error, which column failed is not known.
+    /// decoded side by side (in wasm; one after the other on x86-64, see
+    /// `decode_four`). On an error, which column failed is not known.
     #[inline(never)]
     pub fn decode_two(a: (&[u8], &mut [f64]), b: (&[u8], &mut [f64])) -> Result<()> {
         #[cfg(target_arch = "x86_64")]
@@ -92,7 +93,8 @@ impl GorillaValues {
     }
 
     /// [`decode`](Self::decode) for four columns at once, their values
-    /// decoded side by side. On an error, which column failed is not known.
+    /// decoded side by side (in wasm; one after the other on x86-64, see
+    /// `decode_four`). On an error, which column failed is not known.
     #[inline(never)]
     pub fn decode_four(a: (&[u8], &mut [f64]), b: (&[u8], &mut [f64]), c: (&[u8], &mut [f64]), d: (&[u8], &mut [f64])) -> Result<()> {
         #[cfg(target_arch = "x86_64")]
