@@ -268,7 +268,7 @@ fn read_varint(data: &[u8]) -> Option<(u64, usize)> {
 
 #[cfg(all(test, feature = "encode"))]
 mod tests {
-    use super::super::test_vectors::{cases, deterministic_runner, Codec};
+    use super::super::test_vectors::{by_kernels, cases, check_kernels_on_vectors, deterministic_runner, Codec};
     use super::*;
     use proptest::prelude::*;
 
@@ -395,13 +395,7 @@ mod tests {
 
     /// Every kernel's result on `col`: the timestamps, or the error's message.
     fn by_every_kernel(col: &[u8], n: usize) -> Vec<std::result::Result<Vec<i64>, String>> {
-        DeltaKernel::ALL
-            .iter()
-            .map(|&kernel| {
-                let mut out = vec![0; n];
-                DeltaTimestamps::decode_with(kernel, col, &mut out).map(|()| out).map_err(|e| e.to_string())
-            })
-            .collect()
+        by_kernels(&DeltaKernel::ALL, DeltaTimestamps::decode_with, col, n)
     }
 
     /// Series whose delta-of-deltas take 1 to 10 bytes, mostly 2 and 3 as
@@ -461,13 +455,7 @@ mod tests {
 
     #[test]
     fn every_kernel_decodes_the_vectors() {
-        for case in cases("delta") {
-            for (col, ts) in case.columns.iter().zip(&case.timestamps) {
-                for result in by_every_kernel(&col.timestamps, ts.len()) {
-                    assert_eq!(result.as_ref(), Ok(ts), "{}", case.name);
-                }
-            }
-        }
+        check_kernels_on_vectors("delta", &DeltaKernel::ALL, DeltaTimestamps::decode_with);
     }
 
     #[test]

@@ -226,7 +226,7 @@ fn read_fixed(col: &[u8], pos: &mut usize, code: u8) -> Option<u64> {
 
 #[cfg(all(test, feature = "encode"))]
 mod tests {
-    use super::super::test_vectors::{cases, Codec};
+    use super::super::test_vectors::{by_kernels, cases, check_kernels_on_vectors, Codec};
     use super::*;
 
     const CODEC: Codec = Codec { name: "deltapacked", encode: DeltaPackedTimestamps::encode, decode: DeltaPackedTimestamps::decode };
@@ -358,13 +358,7 @@ mod tests {
 
     /// Each kernel's result on `col`: the timestamps, or the error's message.
     fn by_every_kernel(col: &[u8], n: usize) -> Vec<std::result::Result<Vec<i64>, String>> {
-        PackedKernel::ALL
-            .iter()
-            .map(|&kernel| {
-                let mut out = vec![0; n];
-                DeltaPackedTimestamps::decode_with(kernel, col, &mut out).map(|()| out).map_err(|e| e.to_string())
-            })
-            .collect()
+        by_kernels(&PackedKernel::ALL, DeltaPackedTimestamps::decode_with, col, n)
     }
 
     #[test]
@@ -410,12 +404,6 @@ mod tests {
 
     #[test]
     fn every_kernel_decodes_the_vectors() {
-        for case in cases("deltapacked") {
-            for (col, ts) in case.columns.iter().zip(&case.timestamps) {
-                for result in by_every_kernel(&col.timestamps, ts.len()) {
-                    assert_eq!(result.as_ref(), Ok(ts), "{}", case.name);
-                }
-            }
-        }
+        check_kernels_on_vectors("deltapacked", &PackedKernel::ALL, DeltaPackedTimestamps::decode_with);
     }
 }

@@ -202,6 +202,37 @@ pub(crate) mod test_vectors {
         }
     }
 
+    /// A codec's `decode_with(kernel, col, out)`.
+    pub type DecodeWith<K> = fn(K, &[u8], &mut [i64]) -> crate::error::Result<()>;
+
+    /// Each kernel's result on `col` for `n` points: the timestamps, or the
+    /// error's message.
+    pub fn by_kernels<K: Copy>(
+        kernels: &[K],
+        decode_with: DecodeWith<K>,
+        col: &[u8],
+        n: usize,
+    ) -> Vec<std::result::Result<Vec<i64>, String>> {
+        kernels
+            .iter()
+            .map(|&kernel| {
+                let mut out = vec![0; n];
+                decode_with(kernel, col, &mut out).map(|()| out).map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+
+    /// Every kernel decodes every vector column of `encoding` to its input.
+    pub fn check_kernels_on_vectors<K: Copy>(encoding: &str, kernels: &[K], decode_with: DecodeWith<K>) {
+        for case in cases(encoding) {
+            for (col, ts) in case.columns.iter().zip(&case.timestamps) {
+                for result in by_kernels(kernels, decode_with, &col.timestamps, ts.len()) {
+                    assert_eq!(result.as_ref(), Ok(ts), "{}", case.name);
+                }
+            }
+        }
+    }
+
     /// A quiet, reproducible proptest runner for tests that drive it by hand.
     pub fn deterministic_runner(cases: u32) -> proptest::test_runner::TestRunner {
         use proptest::test_runner::{Config, TestRng, TestRunner};
