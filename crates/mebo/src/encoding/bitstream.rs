@@ -171,6 +171,7 @@ impl<'a> BitReader<'a> {
 
     /// The next 121 bits or more (missing bits read as zero): a codec's
     /// header and the field after it from one bounds check and one load.
+    #[cfg(any(test, not(target_arch = "x86_64")))] // x86-64 reads through `Chunk`
     #[inline(always)]
     pub fn lookahead(&self) -> Lookahead {
         let (byte, offset) = (self.pos >> 3, (self.pos & 7) as u32);
@@ -180,7 +181,7 @@ impl<'a> BitReader<'a> {
         }
     }
 
-    /// What Gorilla reads a value from: a [`Chunk`] on x86-64, a
+    /// What Gorilla and Chimp read a value from: a [`Chunk`] on x86-64, a
     /// [`Lookahead`] elsewhere. In V8 (wasm32) the chunk's second load and
     /// byte swap cost more than the lookahead's shifts (Gorilla kernel,
     /// simd128 build: 4.59 against 4.37 ns a value); natively the
@@ -253,6 +254,7 @@ impl<'a> BitReader<'a> {
 
     /// `N` bytes from `byte` on, zero past the end of the data: the loads
     /// within `N` bytes of the end (or past it), off the hot path.
+    #[cfg(any(test, not(target_arch = "x86_64")))] // x86-64 reads through `Chunk`
     #[cold]
     #[inline(never)]
     fn bytes_near_end<const N: usize>(&self, byte: usize) -> [u8; N] {
@@ -346,6 +348,7 @@ impl Chunk<'_> {
 }
 
 /// At least 121 bits of a stream from the reader's position, MSB-aligned.
+#[cfg(any(test, not(target_arch = "x86_64")))] // x86-64 reads through `Chunk`
 #[derive(Clone, Copy)]
 pub struct Lookahead {
     /// The first 64 bits.
@@ -354,6 +357,7 @@ pub struct Lookahead {
     lo: u64,
 }
 
+#[cfg(any(test, not(target_arch = "x86_64")))] // x86-64 reads through `Chunk`
 impl Lookahead {
     /// The bits of 16 bytes from `offset` (0..=7) bits into the first.
     #[inline(always)]
@@ -409,6 +413,7 @@ pub fn u64_from_be(bytes: [u8; 8]) -> u64 {
 }
 
 /// Two big-endian u64 from 16 bytes (one swizzle with simd128, as above).
+#[cfg(any(test, not(target_arch = "x86_64")))] // x86-64 reads through `Chunk`
 #[inline(always)]
 fn u64_pair_from_be(bytes: [u8; 16]) -> (u64, u64) {
     let (a, b) = bytes.split_at(8);
