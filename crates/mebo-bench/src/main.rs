@@ -259,6 +259,16 @@ fn compare_kernels(kernels: &Kernels, rounds: usize) {
         (ValueEncoding::Chimp, ChimpValues::decode, ChimpValues::decode_two, ChimpValues::decode_four),
     ];
     let xor_cols: Vec<Vec<Vec<u8>>> = xor.iter().map(|(enc, ..)| kernels.value_columns(*enc)).collect();
+    // The same series rounded to integers: XORs with many trailing zeros,
+    // another case mix (Chimp's `01`, Gorilla's narrow windows).
+    let integers = Kernels {
+        timestamps: kernels.timestamps.clone(),
+        values: kernels.values.iter().map(|vs| vs.iter().map(|v| v.round()).collect()).collect(),
+        points: kernels.points,
+        samples: kernels.samples,
+        measured: HashMap::new(),
+    };
+    let integer_cols: Vec<Vec<Vec<u8>>> = xor.iter().map(|(enc, ..)| integers.value_columns(*enc)).collect();
     for _ in 0..rounds {
         for ((enc, one, two, four), cols) in xor.iter().zip(&xor_cols) {
             // The plain build of the decoders (no BMI2), as before.
@@ -281,6 +291,13 @@ fn compare_kernels(kernels: &Kernels, rounds: usize) {
                 (cols, outs) => cols.iter().zip(outs).try_for_each(|(c, o)| one(c, ByteOrder::Little, o)),
             });
             note(format!("values {} four streams", enc.name()), t);
+        }
+        for ((enc, .., four), cols) in xor.iter().zip(&integer_cols) {
+            let t = integers.time_values_by(cols, 4, |cols, outs| match (cols, outs) {
+                ([ca, cb, cc, cd], [a, b, c, d]) => four((ca, a), (cb, b), (cc, c), (cd, d)),
+                (cols, outs) => cols.iter().zip(outs).try_for_each(|(c, o)| mebo::internals::decode_values(*enc, c, ByteOrder::Little, o)),
+            });
+            note(format!("values {} four streams, integers", enc.name()), t);
         }
     }
     println!("{:<40} {:>12} {:>12}", "kernel", "median ns/pt", "min ns/pt");
