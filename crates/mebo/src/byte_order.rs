@@ -83,9 +83,9 @@ impl ByteOrder {
 /// Copy `N` bytes at `pos` out of `data`, or a `Truncated` error naming `what`.
 #[inline]
 pub(crate) fn read_array<const N: usize>(data: &[u8], pos: usize, what: &'static str) -> Result<[u8; N]> {
-    data.get(pos..pos.saturating_add(N)).and_then(|s| s.try_into().ok()).ok_or(Error::Truncated {
-        what,
-        needed: pos.saturating_add(N),
-        available: data.len(),
-    })
+    // Not `ok_or`: that builds (and drops) the error on every read.
+    match data.get(pos..pos.saturating_add(N)).and_then(|s| s.try_into().ok()) {
+        Some(bytes) => Ok(bytes),
+        None => Err(Error::Truncated { what, needed: pos.saturating_add(N), available: data.len() }),
+    }
 }

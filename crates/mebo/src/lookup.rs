@@ -9,6 +9,7 @@
 //! there is one, else by its hash.
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use crate::error::Result;
 use crate::hash::metric_id;
@@ -21,8 +22,11 @@ use crate::section::metric_names::MetricNames;
 pub(crate) struct MetricKeys<'a> {
     ids: Vec<u64>,
     names: Option<Vec<Cow<'a, str>>>,
-    /// Index positions sorted by (id, position).
-    by_id: Vec<u32>,
+    /// Index positions sorted by (id, position), built by the first lookup:
+    /// a decode of every metric never needs it, and sorting a v1 index is a
+    /// quarter of an open. `None` when its allocation was refused: lookups
+    /// then scan the ids.
+    by_id: OnceLock<Option<Vec<u32>>>,
 }
 
 impl<'a> MetricKeys<'a> {
@@ -32,20 +36,26 @@ impl<'a> MetricKeys<'a> {
         if let Some(names) = &names {
             MetricNames::verify(names, &ids)?;
         }
-        // Positions fit u32: an index holds at most u32::MAX entries. Ids in
-        // order already (every v2 numeric index) need no sort.
-        // Sized by the blob's index: reserved fallibly.
-        let by_id: Vec<u32> = if ids.windows(2).all(|w| w[0] <= w[1]) {
-            limits::collect((0..ids.len() as u32).map(Ok), ids.len(), "metric lookup")?
-        } else {
-            let order = order::try_stable_order(ids.iter().copied(), ids.len())?;
-            limits::collect(order.into_iter().map(|i| Ok(i as u32)), ids.len(), "metric lookup")?
-        };
         let names = match names {
             Some(n) => Some(limits::collect(n.into_iter().map(|s| Ok(Cow::Borrowed(s))), ids.len(), "metric names")?),
             None => None,
         };
-        Ok(MetricKeys { ids, names, by_id })
+        Ok(MetricKeys { ids, names, by_id: OnceLock::new() })
+    }
+
+    /// The lookup index, built once. Positions fit u32: an index holds at
+    /// most u32::MAX entries. Ids in order already (every v2 numeric index)
+    /// need no sort. Sized by the blob's index: allocated fallibly.
+    fn by_id(&self) -> Option<&[u32]> {
+        let ids = &self.ids;
+        let build = || -> Result<Vec<u32>> {
+            if ids.windows(2).all(|w| w[0] <= w[1]) {
+                return limits::collect((0..ids.len() as u32).map(Ok), ids.len(), "metric lookup");
+            }
+            let order = order::try_stable_order(ids.iter().copied(), ids.len())?;
+            limits::collect(order.into_iter().map(|i| Ok(i as u32)), ids.len(), "metric lookup")
+        };
+        self.by_id.get_or_init(|| build().ok()).as_deref()
     }
 
     /// Metric ids in index order.
@@ -65,8 +75,11 @@ impl<'a> MetricKeys<'a> {
 
     /// Index position of the last metric with this id.
     pub fn position(&self, id: u64) -> Option<usize> {
-        let end = self.by_id.partition_point(|&i| self.ids[i as usize] <= id);
-        let last = *self.by_id.get(end.checked_sub(1)?)? as usize;
+        let Some(by_id) = self.by_id() else {
+            return self.ids.iter().rposition(|&x| x == id);
+        };
+        let end = by_id.partition_point(|&i| self.ids[i as usize] <= id);
+        let last = *by_id.get(end.checked_sub(1)?)? as usize;
         (self.ids[last] == id).then_some(last)
     }
 
@@ -79,9 +92,12 @@ impl<'a> MetricKeys<'a> {
         };
         // Every name hashes to its metric's id (checked in `new`): only the
         // metrics with this id can have this name.
-        let start = self.by_id.partition_point(|&i| self.ids[i as usize] < id);
-        let end = self.by_id.partition_point(|&i| self.ids[i as usize] <= id);
-        self.by_id[start..end].iter().rev().map(|&i| i as usize).find(|&i| names[i] == name)
+        let Some(by_id) = self.by_id() else {
+            return (0..self.ids.len()).rev().find(|&i| self.ids[i] == id && names[i] == name);
+        };
+        let start = by_id.partition_point(|&i| self.ids[i as usize] < id);
+        let end = by_id.partition_point(|&i| self.ids[i as usize] <= id);
+        by_id[start..end].iter().rev().map(|&i| i as usize).find(|&i| names[i] == name)
     }
 
     /// The keys with no borrow left.
@@ -103,21 +119,32 @@ mod tests {
     fn lookups_find_the_last_of_repeated_keys() {
         let (a, b) = (metric_id("a"), metric_id("b"));
         for ids in [vec![b, a, b, a], vec![a, a, b, b]] {
-            let keys = MetricKeys::new(ids.clone(), None).unwrap();
-            let last = |id| ids.iter().rposition(|&x| x == id);
-            assert_eq!(keys.position(a), last(a));
-            assert_eq!(keys.position(b), last(b));
-            assert_eq!(keys.position_by_name("a"), last(a));
-            assert_eq!(keys.position(7), None);
-            assert_eq!(keys.position_by_name("c"), None);
+            // With the lookup index, and by the scan a refused allocation falls back to.
+            for indexed in [true, false] {
+                let keys = MetricKeys::new(ids.clone(), None).unwrap();
+                if !indexed {
+                    keys.by_id.set(None).unwrap();
+                }
+                let last = |id| ids.iter().rposition(|&x| x == id);
+                assert_eq!(keys.position(a), last(a));
+                assert_eq!(keys.position(b), last(b));
+                assert_eq!(keys.position_by_name("a"), last(a));
+                assert_eq!(keys.position(7), None);
+                assert_eq!(keys.position_by_name("c"), None);
+            }
         }
-        let names = vec!["b", "a", "b", "a"];
-        let keys = MetricKeys::new(names.iter().map(|n| metric_id(n)).collect(), Some(names)).unwrap();
-        assert_eq!(keys.position_by_name("a"), Some(3));
-        assert_eq!(keys.position_by_name("b"), Some(2));
-        assert_eq!(keys.position(a), Some(3));
-        assert_eq!(keys.position_by_name("c"), None);
-        assert_eq!(keys.name(1), Some("a"));
+        for indexed in [true, false] {
+            let names = vec!["b", "a", "b", "a"];
+            let keys = MetricKeys::new(names.iter().map(|n| metric_id(n)).collect(), Some(names)).unwrap();
+            if !indexed {
+                keys.by_id.set(None).unwrap();
+            }
+            assert_eq!(keys.position_by_name("a"), Some(3));
+            assert_eq!(keys.position_by_name("b"), Some(2));
+            assert_eq!(keys.position(a), Some(3));
+            assert_eq!(keys.position_by_name("c"), None);
+            assert_eq!(keys.name(1), Some("a"));
+        }
         assert!(MetricKeys::new(vec![], None).unwrap().position(0).is_none());
     }
 
