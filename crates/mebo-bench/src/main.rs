@@ -62,6 +62,23 @@ fn time<F: FnMut()>(samples: usize, mut f: F) -> Timing {
     Timing { median_ns: times[times.len() / 2], min_ns: times[0], runs: samples }
 }
 
+/// A numeric blob opened alone (header, index, decompression), and opened
+/// then decoded whole into columns. The columns are reused across runs, as a
+/// service decoding blob after blob would: fresh multi-100-KB buffers each
+/// run would time the kernel's page faults, not the decoder.
+fn time_open_decode(bytes: &[u8], samples: usize) -> (Timing, Timing) {
+    let open = time(samples, || {
+        black_box(NumericBlob::open(black_box(bytes)).unwrap());
+    });
+    let mut columns = NumericColumns::default();
+    let decode = time(samples, || {
+        let blob = NumericBlob::open(black_box(bytes)).unwrap();
+        blob.decode_all_into(&mut columns).unwrap();
+        black_box(&columns);
+    });
+    (open, decode)
+}
+
 /// A timing of a whole pass turned into ns per point.
 fn per_point(t: Timing, points: usize) -> Timing {
     let n = points.max(1) as f64;
@@ -333,7 +350,23 @@ fn main() {
             TimestampEncoding::ALL.iter().map(|&e| (e.name().to_string(), json!(kernels.timestamp_ns(e)))).collect();
         let values: serde_json::Map<String, Value> =
             ValueEncoding::ALL.iter().map(|&e| (e.name().to_string(), json!(kernels.value_ns(e)))).collect();
-        println!("{}", json!({ "points": kernels.points, "timestamps": timestamps, "values": values }));
+        // Each numeric configuration's blob opened alone and opened then
+        // decoded whole: with the kernels, where a decode's time goes in this
+        // runtime (natively, or in wasm without the bindings).
+        let blobs: serde_json::Map<String, Value> = manifest["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["kind"] == "numeric")
+            .filter_map(|case| {
+                let bytes = std::fs::read(bench_dir.join(case["file"].as_str().unwrap())).unwrap();
+                // A build without a codec (wasm32-wasip1 leaves zstd out) skips its blobs.
+                NumericBlob::open(&bytes).ok()?;
+                let (open, decode) = time_open_decode(&bytes, samples);
+                Some((config_name(case), json!({ "open_ns": open.median_ns.round(), "decode_ns": decode.median_ns.round() })))
+            })
+            .collect();
+        println!("{}", json!({ "points": kernels.points, "timestamps": timestamps, "values": values, "blobs": blobs }));
         return;
     }
     if args.iter().any(|a| a == "--kernels") {
@@ -390,15 +423,7 @@ fn main() {
             continue;
         }
         let points = NumericBlob::open(&bytes).unwrap().total_points();
-        // Columns are reused across runs, as a service decoding blob after blob
-        // would: fresh multi-100-KB buffers each run would time the kernel's
-        // page faults, not the decoder.
-        let mut columns = NumericColumns::default();
-        let t = time(samples, || {
-            let blob = NumericBlob::open(black_box(&bytes)).unwrap();
-            blob.decode_all_into(&mut columns).unwrap();
-            black_box(&columns);
-        });
+        let (_, t) = time_open_decode(&bytes, samples);
         let options = encoder_options(case);
         let input_path = bench_dir.join(case["options"]["input"].as_str().unwrap());
         let kernels = kernels_by_input
