@@ -123,7 +123,7 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
   }
 
   console.log('');
-  console.log('wasm binaries (wasm-opt -O3), bytes raw / gzip -9:');
+  console.log('wasm binaries (wasm-opt -O3 without its inliner), bytes raw / gzip -9:');
   for (const w of wasm) console.log(`  ${w.name.padEnd(26)} ${String(w.bytes).padStart(8)} / ${String(w.gzip).padStart(7)}${w.note ? `   ${w.note}` : ''}`);
 }
 

@@ -44,7 +44,7 @@ import { namesIn, stripExports } from './build/exports.mjs';
 import { install } from './build/files.mjs';
 import { patchDeclarations, patchGlue } from './build/glue.mjs';
 import { findWasmOpt, optimize } from './build/wasm-opt.mjs';
-import { bindgen, cargoBuild, MODULES, selectVariants } from './build/variants.mjs';
+import { bindgen, cargoBuild, MODULES, selectVariants, WASM_OPT_PASSES } from './build/variants.mjs';
 import { ROOT, has, run } from './lib.mjs';
 
 const WASM_OUT = join(ROOT, 'packages/mebo/wasm');
@@ -61,7 +61,7 @@ async function buildVariant(variant, wasmOpt) {
   const { bytes, removed } = stripExports(readFileSync(bound.wasm), (name) => named.has(name));
   const optimized = join(dir, variant.file);
   if (wasmOpt) {
-    const cached = await optimize({ label: variant.name, bytes, out: optimized, wasmOpt, args: ['-O3', ...variant.features], cacheDir: join(ROOT, 'target', 'wasm-opt-cache') });
+    const cached = await optimize({ label: variant.name, bytes, out: optimized, wasmOpt, args: [...WASM_OPT_PASSES, ...variant.features], cacheDir: join(ROOT, 'target', 'wasm-opt-cache') });
     if (cached) console.log(`build: [${variant.name}] wasm-opt skipped: same input as a build before (target/wasm-opt-cache)`);
   } else {
     writeFileSync(optimized, bytes);
