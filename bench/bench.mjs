@@ -186,7 +186,10 @@ function medianKernels(sittings) {
   const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   return sittings[0].map((first, i) => {
     const of = (side) => Object.fromEntries(Object.keys(first[side]).map((enc) => [enc, median(sittings.map((s) => s[i][side][enc]))]));
-    return { ...first, timestamps: of('timestamps'), values: of('values'), sittings: sittings.length };
+    const blobs = Object.fromEntries(
+      Object.keys(first.blobs ?? {}).map((config) => [config, { open_ns: median(sittings.map((s) => s[i].blobs[config].open_ns)), decode_ns: median(sittings.map((s) => s[i].blobs[config].decode_ns)) }]),
+    );
+    return { ...first, timestamps: of('timestamps'), values: of('values'), blobs, sittings: sittings.length };
   });
 }
 

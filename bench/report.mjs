@@ -130,26 +130,52 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
 /**
  * The column kernels alone beside the decode totals, ns per point: natively
  * and in Node (wasm32-wasip1 builds of the same decoders, simd and scalar),
- * so the reader sees which kernel bounds which configuration. A total above
- * its two kernels' sum is the rest of a decode: opening, the index, copies.
+ * so the reader sees which kernel bounds which configuration. Beside them the
+ * blob's open alone and open + decode_all in the same build, and the bound
+ * they set: the reference's time over open + the two kernels natively, over
+ * the crate's whole decode in wasm (no bindings, no copies) in Node.
  */
 export function printKernels(results, kernels) {
-  const { cases, find, configName } = results;
+  const { cases, find, goRunNs, goDecodeNs, configName } = results;
   const by = (variant) => kernels.find((k) => k.variant === variant);
   const [native, simd, scalar] = ['native', 'simd', 'scalar'].map(by);
-  const ns = (x) => (x === undefined ? '-' : x.toFixed(2));
+  const points = native?.points;
+  const ns = (x) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(2));
   const perPoint = (row) => row && row.median_ns / row.points;
   console.log('');
-  console.log(`column kernels alone, median ns per point over the bench input (${native?.points ?? '-'} points; median of ${native?.sittings ?? 1} sittings): timestamps (ts) and values (val),`);
-  console.log('natively and in Node (crates/mebo-bench for wasm32-wasip1 under node:wasi); total: the whole decode per point');
-  console.log('(native: open + decode_all; node-in: NumericBlob.from + decodeAllInto + free)');
-  console.log(mLine(['config', 'nat tot', 'nat ts', 'nat val', 'node-in', 'simd ts', 'simd val', 'scal ts', 'scal val']).trimEnd());
+  console.log(`column kernels alone, median ns per point over the bench input (${points ?? '-'} points; median of ${native?.sittings ?? 1} sittings): timestamps (ts) and values (val),`);
+  console.log('natively and in Node (crates/mebo-bench for wasm32-wasip1 under node:wasi). nat tot: open + decode_all as timed in the rows above;');
+  console.log('open: the blob opened alone; bound: the reference (go run) over open + ts + val, the best ratio these kernels allow. node-in:');
+  console.log('NumericBlob.from + decodeAllInto + free; wasm: open + decode_all of the crate in the wasip1 simd build (no bindings, no');
+  console.log('copies), its bound the reference over it. Codecs the wasip1 build leaves out (zstd, lz4, s2) show -.');
+  console.log(mLine(['config', 'go run', 'nat tot', 'open', 'ts', 'val', 'bound', 'node-in', 'wasm', 'open', 'ts', 'val', 'bound', 'scal ts', 'scal val']).trimEnd());
   for (const c of cases.filter((c) => c.kind === 'numeric')) {
     const config = configName(c);
     const [ts, , value] = config.split('-');
+    const go = (goRunNs(config) ?? goDecodeNs(config)) / points;
     const k = (v, side, enc) => v?.[side]?.[enc];
+    const open = (v) => v?.blobs?.[config]?.open_ns / points;
+    const whole = (v) => v?.blobs?.[config]?.decode_ns / points;
+    const ratioOf = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : '-');
+    const nativeBound = go / (open(native) + k(native, 'timestamps', ts) + k(native, 'values', value));
     console.log(
-      mLine([config, ns(perPoint(find(config, 'rust-native'))), ns(k(native, 'timestamps', ts)), ns(k(native, 'values', value)), ns(perPoint(find(config, 'wasm-node', 'decode-into'))), ns(k(simd, 'timestamps', ts)), ns(k(simd, 'values', value)), ns(k(scalar, 'timestamps', ts)), ns(k(scalar, 'values', value))]).trimEnd(),
+      mLine([
+        config,
+        ns(go),
+        ns(perPoint(find(config, 'rust-native'))),
+        ns(open(native)),
+        ns(k(native, 'timestamps', ts)),
+        ns(k(native, 'values', value)),
+        ratioOf(nativeBound),
+        ns(perPoint(find(config, 'wasm-node', 'decode-into'))),
+        ns(whole(simd)),
+        ns(open(simd)),
+        ns(k(simd, 'timestamps', ts)),
+        ns(k(simd, 'values', value)),
+        ratioOf(go / whole(simd)),
+        ns(k(scalar, 'timestamps', ts)),
+        ns(k(scalar, 'values', value)),
+      ]).trimEnd(),
     );
   }
 }
