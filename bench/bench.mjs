@@ -163,7 +163,7 @@ if (wants('kernels')) {
   }
   if (sittings.length) {
     kernels = medianKernels(sittings);
-    printKernels(results, kernels);
+    printKernels(results, kernels, breakdown);
   }
 }
 
