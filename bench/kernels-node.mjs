@@ -27,7 +27,7 @@ function build(variant, log) {
     spawnSync('rustup', ['target', 'add', 'wasm32-wasip1'], { stdio: ['ignore', 2, 2] });
   }
   const targetDir = join(ROOT, 'target', `wasi-${variant}`);
-  const result = spawnSync('cargo', ['build', '--release', '-p', 'mebo-bench', '--target', 'wasm32-wasip1', '--no-default-features'], {
+  const result = spawnSync('cargo', ['build', '--release', '-p', 'mebo-bench', '--target', 'wasm32-wasip1', '--no-default-features', '--features', 'rust-codecs'], {
     cwd: ROOT,
     stdio: ['ignore', 2, 2],
     env: { ...process.env, CARGO_TARGET_DIR: targetDir, RUSTFLAGS: RUSTFLAGS[variant] },
