@@ -19,11 +19,13 @@ import { PACKAGE_ROOT } from './helpers/vectors.js';
 // built then, for V8 kernels 2.71 -> 1.39 (delta) and 1.81 -> 1.14 ns a
 // point (deltapacked). Lowered to 213 / 157 kB when wasm-opt stopped inlining
 // (scripts/build/variants.mjs, WASM_OPT_PASSES): 212.4 / 155.9 kB as built then.
+// The scalar builds then got 3 kB back for Gorilla's reversed-column reader
+// (bitstream.rs, `reversed`: 7.7 -> 5.8-6.2 ns a value there): 213.3 / 158.2 kB.
 const BUDGETS: [file: string, gzipBytes: number][] = [
   ['mebo_simd.wasm', 213_000],
-  ['mebo_scalar.wasm', 213_000],
+  ['mebo_scalar.wasm', 214_000],
   ['mebo_decode_simd.wasm', 157_000],
-  ['mebo_decode_scalar.wasm', 157_000],
+  ['mebo_decode_scalar.wasm', 159_000],
 ];
 
 it.each(BUDGETS)('%s is at most %d bytes gzipped (-9)', (file, budget) => {

@@ -135,6 +135,8 @@ struct ChimpStream<'a> {
 impl<'a> XorStream<'a> for ChimpStream<'a> {
     const CODEC: &'static str = "chimp";
 
+    type Reader = BitReader<'a>;
+
     #[inline(always)]
     fn new(reader: BitReader<'a>, prev: u64) -> Self {
         ChimpStream { reader, prev, stored_width: NO_WIDTH }

@@ -17,7 +17,7 @@
 
 use super::xor_stream::{self, XorStream};
 use crate::byte_order::ByteOrder;
-use crate::encoding::bitstream::{BitReader, BitWriter, Tail, AHEAD_HEAD_BITS};
+use crate::encoding::bitstream::{BitWriter, Tail, AHEAD_HEAD_BITS};
 use crate::error::{Error, Result};
 
 /// Gorilla XOR float64 column.
@@ -73,6 +73,8 @@ impl GorillaValues {
     // Not inlined into its callers: its hot loop then gets registers of its own.
     #[inline(never)]
     pub fn decode(col: &[u8], _order: ByteOrder, out: &mut [f64]) -> Result<()> {
+        let mut buf = Vec::new();
+        let [col] = as_read([col], &mut buf)?;
         xor_stream::run_one::<GorillaStream>(col, out)
     }
 
@@ -88,7 +90,9 @@ impl GorillaValues {
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            xor_stream::run_two::<GorillaStream>(a, b)
+            let mut buf = Vec::new();
+            let [col_a, col_b] = as_read([a.0, b.0], &mut buf)?;
+            xor_stream::run_two::<GorillaStream>((col_a, a.1), (col_b, b.1))
         }
     }
 
@@ -108,7 +112,9 @@ impl GorillaValues {
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            xor_stream::run_four::<GorillaStream>(a, b, c, d)
+            let mut buf = Vec::new();
+            let [col_a, col_b, col_c, col_d] = as_read([a.0, b.0, c.0, d.0], &mut buf)?;
+            xor_stream::run_four::<GorillaStream>((col_a, a.1), (col_b, b.1), (col_c, c.1), (col_d, d.1))
         }
     }
 
@@ -120,12 +126,35 @@ impl GorillaValues {
     }
 }
 
+/// The columns as [`GorillaReader`] reads them: in the scalar wasm build
+/// laid out reversed into `buf` (a copy per call; see
+/// `bitstream::reversed`), elsewhere as stored (`buf` unused).
+#[inline(always)]
+fn as_read<'b, const N: usize>(cols: [&'b [u8]; N], buf: &'b mut Vec<u8>) -> Result<[&'b [u8]; N]> {
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128")))]
+    {
+        crate::encoding::bitstream::reversed::lay_out(cols, buf)
+    }
+    #[cfg(not(all(target_arch = "wasm32", not(target_feature = "simd128"))))]
+    {
+        let _ = buf;
+        Ok(cols)
+    }
+}
+
+/// What a Gorilla stream reads through: without simd128 in wasm, a column
+/// laid out reversed (no byte swap a read), elsewhere the column as stored.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "simd128")))]
+type GorillaReader<'a> = crate::encoding::bitstream::reversed::ReversedReader<'a>;
+#[cfg(not(all(target_arch = "wasm32", not(target_feature = "simd128"))))]
+type GorillaReader<'a> = crate::encoding::bitstream::BitReader<'a>;
+
 /// `win_trailing` before any window is defined: makes a reuse fail.
 const NO_WINDOW: u32 = u32::MAX;
 
 /// A Gorilla column's decoder between two values.
 struct GorillaStream<'a> {
-    reader: BitReader<'a>,
+    reader: GorillaReader<'a>,
     prev: u64,
     /// Current window: value bits land at `win_trailing`; a `win_trailing`
     /// above 63 means no usable window (none defined yet, or a bad one).
@@ -136,8 +165,10 @@ struct GorillaStream<'a> {
 impl<'a> XorStream<'a> for GorillaStream<'a> {
     const CODEC: &'static str = "gorilla";
 
+    type Reader = GorillaReader<'a>;
+
     #[inline(always)]
-    fn new(reader: BitReader<'a>, prev: u64) -> Self {
+    fn new(reader: GorillaReader<'a>, prev: u64) -> Self {
         GorillaStream { reader, prev, win_trailing: NO_WINDOW, win_size: 0 }
     }
 
@@ -177,7 +208,7 @@ impl<'a> XorStream<'a> for GorillaStream<'a> {
         Ok(next + 1)
     }
 
-    fn reader(&self) -> &BitReader<'a> {
+    fn reader(&self) -> &GorillaReader<'a> {
         &self.reader
     }
 }
@@ -228,7 +259,7 @@ mod tests {
         let a = f64::from_bits(0x4000_0000_0000_0000);
         let b = f64::from_bits(0x4000_0000_0000_0001);
         let col = encode(&[a, b]);
-        let mut r = BitReader::new(&col[8..]);
+        let mut r = crate::encoding::bitstream::BitReader::new(&col[8..]);
         assert_eq!(r.read_bits(2), 0b11);
         assert_eq!(r.read_bits(5), 31);
         assert_eq!(r.read_bits(6), 32);
@@ -236,7 +267,7 @@ mod tests {
         // XOR 0x100 (leading 55, trailing 8): trailing lowered by 24 -> 0.
         let c = f64::from_bits(0x4000_0000_0000_0101);
         let col = encode(&[b, c]);
-        let mut r = BitReader::new(&col[8..]);
+        let mut r = crate::encoding::bitstream::BitReader::new(&col[8..]);
         assert_eq!(r.read_bits(13), (0b11 << 11) | (31 << 6) | 32);
     }
 

@@ -9,14 +9,58 @@
 use crate::encoding::bitstream::{u64_from_be, BitReader, Tail};
 use crate::error::{Error, Result};
 
+/// What a decoder reads its stream through.
+pub(crate) trait StreamReader<'a>: Sized {
+    /// Bytes the column's layout adds to the stream as stored (for errors).
+    const ADDED: usize = 0;
+
+    /// A reader over `stream`, the column's bytes after its first value,
+    /// with the stream's [`Tail`].
+    fn over(stream: &'a [u8]) -> (Self, Tail);
+
+    /// Whether any bit past the end of the stream has been consumed.
+    fn overran(&self) -> bool;
+}
+
+impl<'a> StreamReader<'a> for BitReader<'a> {
+    #[inline(always)]
+    fn over(stream: &'a [u8]) -> (Self, Tail) {
+        (BitReader::new(stream), Tail::of(stream))
+    }
+
+    #[inline]
+    fn overran(&self) -> bool {
+        BitReader::overran(self)
+    }
+}
+
+/// Over a column [`reversed::lay_out`](crate::encoding::bitstream::reversed::lay_out) made.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "simd128")))]
+impl<'a> StreamReader<'a> for crate::encoding::bitstream::reversed::ReversedReader<'a> {
+    const ADDED: usize = crate::encoding::bitstream::reversed::PAD;
+
+    #[inline(always)]
+    fn over(stream: &'a [u8]) -> (Self, Tail) {
+        (Self::new(stream), Tail::of(&[]))
+    }
+
+    #[inline]
+    fn overran(&self) -> bool {
+        Self::overran(self)
+    }
+}
+
 /// One column's decoder, advanced a step at a time.
 pub(crate) trait XorStream<'a>: Sized {
     /// The codec's name, for errors.
     const CODEC: &'static str;
 
+    /// What it reads its stream through.
+    type Reader: StreamReader<'a>;
+
     /// The decoder after the column's first value, `first`, with `stream`
     /// holding the bits that follow it.
-    fn new(stream: BitReader<'a>, first: u64) -> Self;
+    fn new(stream: Self::Reader, first: u64) -> Self;
 
     /// Decode from `out[next]` on (`next < out.len()`): one value, or a run of
     /// unchanged ones. Returns the index after what it wrote. `tail` is the
@@ -24,7 +68,7 @@ pub(crate) trait XorStream<'a>: Sized {
     fn step(&mut self, tail: &Tail, out: &mut [f64], next: usize) -> Result<usize>;
 
     /// Where the decoder is in its stream.
-    fn reader(&self) -> &BitReader<'a>;
+    fn reader(&self) -> &Self::Reader;
 }
 
 /// Read the column's first value (8 bytes, big endian) into `out[0]` (`out`
@@ -37,13 +81,15 @@ fn start<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64]) -> Result<(S, Tai
     };
     let first = u64_from_be(*first);
     out[0] = f64::from_bits(first);
-    Ok((S::new(BitReader::new(stream), first), Tail::of(stream)))
+    let (reader, tail) = S::Reader::over(stream);
+    Ok((S::new(reader, first), tail))
 }
 
 /// After the last point: fail if the stream was shorter than the points.
 fn finish<'a, S: XorStream<'a>>(stream: &S, col: &[u8], points: usize) -> Result<()> {
     if stream.reader().overran() {
-        return Err(Error::corrupt("value", format!("{} column of {} bytes ends before {points} points", S::CODEC, col.len())));
+        let stored = col.len().saturating_sub(S::Reader::ADDED);
+        return Err(Error::corrupt("value", format!("{} column of {stored} bytes ends before {points} points", S::CODEC)));
     }
     Ok(())
 }
