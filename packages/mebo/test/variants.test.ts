@@ -139,6 +139,45 @@ it('decode random delta and deltapacked timestamps (the simd128 shuffles and the
   }
 });
 
+it('cut and bit-flipped Gorilla blobs give the same error or the same values in both builds (the scalar one reads a reversed copy)', () => {
+  // Every column decoder path: all metrics at once (four and two columns a
+  // call) and one metric at a time. Each outcome is the values' bits or a
+  // MeboError's code and message (its byte counts are of the column as
+  // stored, not of the reversed copy); a wasm trap would fail the test.
+  const outcome = (sdk: Sdk, bytes: Uint8Array): string => {
+    try {
+      using b = sdk.NumericBlob.from(bytes);
+      const columns = b.decodeAll();
+      const all = [...bitsOf(columns.values)].join();
+      const each = [...columns.ids].map((id) => [...bitsOf(b.metric(id).values)].join()).join(';');
+      return `${all}|${each}`;
+    } catch (error) {
+      expect(error, 'a coded error, not a trap').toBeInstanceOf(sdk.MeboError);
+      return `${(error as InstanceType<Sdk['MeboError']>).code}: ${(error as Error).message}`;
+    }
+  };
+  let seed = 12345;
+  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const cases = manifest().filter((c) => /-gorilla-none-/.test(c.name));
+  let errors = 0;
+  for (const c of cases) {
+    const bytes = readBlob(c);
+    for (let k = 0; k < 8; k++) {
+      const cut = bytes.slice(0, Math.floor(next() * bytes.length));
+      const flipped = bytes.slice();
+      const at = Math.floor(next() * bytes.length);
+      flipped[at] ^= 1 << Math.floor(next() * 8);
+      for (const [what, mutated] of [[`cut to ${cut.length}`, cut], [`bit flipped at ${at}`, flipped]] as const) {
+        const expected = outcome(simd, mutated);
+        if (!expected.includes('|')) errors++;
+        expect(outcome(scalar, mutated), `${c.name} ${what}`).toBe(expected);
+      }
+    }
+  }
+  expect(cases.length).toBeGreaterThan(50);
+  expect(errors, 'most mutations are errors').toBeGreaterThan(cases.length * 4);
+});
+
 async function freshSdk(): Promise<Sdk> {
   vi.resetModules();
   return (await import('../src/index.js')) as Sdk;
