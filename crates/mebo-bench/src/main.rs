@@ -62,21 +62,24 @@ fn time<F: FnMut()>(samples: usize, mut f: F) -> Timing {
     Timing { median_ns: times[times.len() / 2], min_ns: times[0], runs: samples }
 }
 
-/// A numeric blob opened alone (header, index, decompression), and opened
-/// then decoded whole into columns. The columns are reused across runs, as a
-/// service decoding blob after blob would: fresh multi-100-KB buffers each
-/// run would time the kernel's page faults, not the decoder.
-fn time_open_decode(bytes: &[u8], samples: usize) -> (Timing, Timing) {
-    let open = time(samples, || {
+/// A numeric blob opened alone (header, index, decompression).
+fn time_open(bytes: &[u8], samples: usize) -> Timing {
+    time(samples, || {
         black_box(NumericBlob::open(black_box(bytes)).unwrap());
-    });
+    })
+}
+
+/// A numeric blob opened, then decoded whole into columns. The columns are
+/// reused across runs, as a service decoding blob after blob would: fresh
+/// multi-100-KB buffers each run would time the kernel's page faults, not
+/// the decoder.
+fn time_decode(bytes: &[u8], samples: usize) -> Timing {
     let mut columns = NumericColumns::default();
-    let decode = time(samples, || {
+    time(samples, || {
         let blob = NumericBlob::open(black_box(bytes)).unwrap();
         blob.decode_all_into(&mut columns).unwrap();
         black_box(&columns);
-    });
-    (open, decode)
+    })
 }
 
 /// A timing of a whole pass turned into ns per point.
@@ -362,7 +365,7 @@ fn main() {
                 let bytes = std::fs::read(bench_dir.join(case["file"].as_str().unwrap())).unwrap();
                 // A build without a codec (wasm32-wasip1 leaves zstd out) skips its blobs.
                 NumericBlob::open(&bytes).ok()?;
-                let (open, decode) = time_open_decode(&bytes, samples);
+                let (open, decode) = (time_open(&bytes, samples), time_decode(&bytes, samples));
                 Some((config_name(case), json!({ "open_ns": open.median_ns.round(), "decode_ns": decode.median_ns.round() })))
             })
             .collect();
@@ -423,7 +426,7 @@ fn main() {
             continue;
         }
         let points = NumericBlob::open(&bytes).unwrap().total_points();
-        let (_, t) = time_open_decode(&bytes, samples);
+        let t = time_decode(&bytes, samples);
         let options = encoder_options(case);
         let input_path = bench_dir.join(case["options"]["input"].as_str().unwrap());
         let kernels = kernels_by_input
