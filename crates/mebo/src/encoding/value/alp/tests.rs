@@ -363,6 +363,44 @@ fn main_column(exponent: u8, factor: u8, width: u8, exceptions: u32, min: i64) -
     col
 }
 
+/// Main columns at every width, with minimums where `min + code` nears and
+/// wraps the ends of i64 and crosses ±2^51 (past which a double no longer
+/// holds every integer), decode to the plain formula's doubles by bits.
+#[test]
+fn main_digits_decode_like_the_plain_formula_at_every_width_and_edge() {
+    let mut rng = Rng(51);
+    let edge = 1i64 << 51;
+    for width in 0..=64u32 {
+        let span = low_mask(width) as i64;
+        let mins = [
+            0,
+            -1,
+            -edge,
+            -edge - 1,
+            edge.wrapping_sub(span),
+            edge.wrapping_sub(span).wrapping_add(1),
+            edge,
+            i64::MIN,
+            i64::MAX,
+            rng.next() as i64,
+        ];
+        for min in mins {
+            // The largest and smallest codes, then random ones.
+            let mut codes = vec![0, low_mask(width)];
+            codes.extend((0..70).map(|_| rng.next() & low_mask(width)));
+            let (exponent, factor) = ((rng.next() % 19) as u8, (rng.next() % 19) as u8);
+            let mut col = main_column(exponent, factor, width as u8, 0, min);
+            col.extend(pack_naive(&codes, width));
+            let plain: Vec<f64> = codes
+                .iter()
+                .map(|&code| ((code as i64).wrapping_add(min) as f64) * POW10[usize::from(factor)] * INV_POW10[usize::from(exponent)])
+                .collect();
+            let decoded = decode_vec(&col, ByteOrder::Little, codes.len()).unwrap();
+            assert_eq!(bits(&decoded), bits(&plain), "width {width}, min {min}");
+        }
+    }
+}
+
 #[test]
 fn rejects_impossible_headers() {
     let le = ByteOrder::Little;
