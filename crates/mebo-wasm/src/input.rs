@@ -39,14 +39,26 @@ pub fn stage_input(len: usize, source_offset: usize) -> JsResult<usize> {
     check(room.and_then(|room| buffer.try_reserve_exact(room).map_err(|_| Error::OutOfMemory { what: "input bytes", bytes: room })))?;
     let base = buffer.as_ptr() as usize;
     let start = (source_offset % ALIGN + ALIGN - base % ALIGN) % ALIGN;
-    // Zeros first (a fill, cheap beside the copy): the bytes are then plain
-    // initialized memory that JavaScript overwrites.
-    buffer.resize(start + len, 0);
+    // The alignment bytes are zeroed; the input's bytes are left for
+    // JavaScript to write (a zero fill first cost 8 µs of an 800 KB blob's
+    // 17 µs copy in Node).
+    buffer.resize(start, 0);
     STAGED.set(Some((buffer, start..start + len)));
     Ok(base + start)
 }
 
-/// The buffer the last `stageInput` made, and where its bytes lie.
+/// The buffer the last `stageInput` made, holding the bytes JavaScript wrote,
+/// and where they lie.
 pub(crate) fn take_staged() -> JsResult<(Vec<u8>, Range<usize>)> {
-    STAGED.take().ok_or_else(|| crate::js::error(Error::InvalidOptions { detail: "nothing staged: call stageInput first".into() }))
+    let (mut buffer, range) =
+        STAGED.take().ok_or_else(|| crate::js::error(Error::InvalidOptions { detail: "nothing staged: call stageInput first".into() }))?;
+    debug_assert!(range.end <= buffer.capacity(), "stageInput reserves the staged range");
+    // SAFETY: `stageInput`, the one place `STAGED` is set, reserved at least
+    // `range.end` bytes (`len + ALIGN`, and `range.start < ALIGN`) and
+    // zeroed those before `range`; JavaScript wrote every byte of `range`
+    // through the module's memory before calling an `openStaged` (the SDK's
+    // `stage`, the one caller: the glue's `stageInput` is internal). Writes
+    // through the memory initialize it as an FFI call's would.
+    unsafe { buffer.set_len(range.end) };
+    Ok((buffer, range))
 }
