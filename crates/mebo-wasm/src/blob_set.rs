@@ -117,7 +117,7 @@ impl NumericBlobSetHandle {
 
     /// Every metric over every blob, as `decodeAll` columns (ids ascending).
     pub fn materialize(&self) -> JsResult<crate::numeric::NumericColumnsJs> {
-        Ok(crate::numeric::columns(&check(self.set.materialize())?))
+        Ok(crate::numeric::columns(&check(self.set.materialize())?, Default::default()))
     }
 }
 

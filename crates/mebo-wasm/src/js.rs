@@ -315,3 +315,30 @@ pub(crate) mod tests {
         assert_eq!(utf16_len("😀"), 2);
     }
 }
+
+/// A typed array of 8-byte elements, seen as its bytes.
+pub trait Words: Sized {
+    /// Its first `len` bytes as a `Uint8Array` over the same memory.
+    fn first_bytes(&self, len: u32) -> js_sys::Uint8Array;
+}
+
+macro_rules! words {
+    ($($array:ty)*) => {$(
+        impl Words for $array {
+            fn first_bytes(&self, len: u32) -> js_sys::Uint8Array {
+                js_sys::Uint8Array::new_with_byte_offset_and_length(&self.buffer(), self.byte_offset(), len)
+            }
+        }
+    )*};
+}
+words!(js_sys::BigInt64Array js_sys::Float64Array);
+
+/// `array` with `bytes` copied over its first elements: a column the blob
+/// stores as it decodes (little-endian words, the order every typed-array
+/// view of wasm memory here already reads), copied out without decoding it
+/// first. `array` holds at least `bytes.len()` bytes; `bytes` lies in wasm
+/// memory, so its length fits u32.
+pub fn write_bytes<A: Words>(array: A, bytes: &[u8]) -> A {
+    array.first_bytes(bytes.len() as u32).copy_from(bytes);
+    array
+}

@@ -4,7 +4,7 @@
 //! once (`indexOfId` / `indexOfName`) and then calls the per-index accessors.
 
 use js_sys::{BigInt64Array, BigUint64Array, Float64Array, Uint32Array};
-use mebo::numeric::{NumericBlob, NumericColumns, NumericMetric};
+use mebo::numeric::{NumericBlob, NumericColumns, NumericMetric, StoredColumns};
 use wasm_bindgen::prelude::*;
 
 use crate::js::{self, check, JsObject, JsResult, NumericSeries};
@@ -191,7 +191,7 @@ impl NumericBlobHandle {
     /// arrays, each copied once out of wasm memory.
     #[wasm_bindgen(js_name = decodeAll)]
     pub fn decode_all(&self) -> JsResult<NumericColumnsJs> {
-        self.with_columns(|c| Ok(columns(c)))
+        self.with_columns(|c, stored| Ok(columns(c, stored)))
     }
 
     /// Every metric at once into columns the handle owns (decoded on the first
@@ -225,14 +225,21 @@ impl NumericBlobHandle {
     /// Returns `{ ids, offsets }`.
     #[wasm_bindgen(js_name = decodeAllInto)]
     pub fn decode_all_into(&self, timestamps: &BigInt64Array, values: &Float64Array) -> JsResult<NumericIdsOffsets> {
-        self.with_columns(|c| {
-            let n = c.values.len();
+        self.with_columns(|c, stored| {
+            let n = self.blob.total_points();
             if (timestamps.length() as usize) < n || (values.length() as usize) < n {
                 return Err(js_sys::RangeError::new(&format!("decodeAllInto needs arrays of at least {n} elements")).into());
             }
             // `n` fits: it is below both lengths, which are u32.
-            timestamps.subarray(0, n as u32).copy_from(&c.timestamps);
-            values.subarray(0, n as u32).copy_from(&c.values);
+            let n = n as u32;
+            match stored.timestamps {
+                Some(bytes) => _ = js::write_bytes(timestamps.subarray(0, n), bytes),
+                None => timestamps.subarray(0, n).copy_from(&c.timestamps),
+            }
+            match stored.values {
+                Some(bytes) => _ = js::write_bytes(values.subarray(0, n), bytes),
+                None => values.subarray(0, n).copy_from(&c.values),
+            }
             Ok(JsObject::new()
                 .set("ids", BigUint64Array::from(c.ids.as_slice()))
                 .set("offsets", Uint32Array::from(c.offsets.as_slice()))
@@ -242,10 +249,12 @@ impl NumericBlobHandle {
 }
 
 impl NumericBlobHandle {
-    /// Decode every metric into the module's reused columns and hand them to `f`.
-    fn with_columns<T>(&self, f: impl FnOnce(&NumericColumns) -> JsResult<T>) -> JsResult<T> {
+    /// Decode every metric into the module's reused columns and hand them to
+    /// `f`, with the columns the blob stores as they decode left undecoded
+    /// and handed over as their bytes (one copy of each point saved).
+    fn with_columns<T>(&self, f: impl FnOnce(&NumericColumns, StoredColumns<'_>) -> JsResult<T>) -> JsResult<T> {
         DECODE_SCRATCH.with_borrow_mut(|scratch| {
-            let out = check(self.blob.decode_all_into(scratch)).and_then(|()| f(scratch));
+            let out = check(self.blob.decode_unstored_into(scratch)).and_then(|stored| f(scratch, stored));
             // Keep ordinary sizes for the next call (wasm memory never shrinks,
             // so this holds nothing the module would give back); let an
             // outsized decode's buffers return to the allocator, a failed
@@ -269,13 +278,23 @@ thread_local! {
     static METRIC_SCRATCH: std::cell::RefCell<(Vec<i64>, Vec<f64>)> = std::cell::RefCell::default();
 }
 
-/// Columns as `{ ids, offsets, timestamps, values }` typed arrays.
-pub(crate) fn columns(c: &NumericColumns) -> NumericColumnsJs {
+/// Columns as `{ ids, offsets, timestamps, values }` typed arrays, a stored
+/// column (see `with_columns`) copied from its bytes.
+pub(crate) fn columns(c: &NumericColumns, stored: StoredColumns<'_>) -> NumericColumnsJs {
+    // Stored bytes are 8 a point, and lie in wasm memory: the count fits u32.
+    let timestamps = match stored.timestamps {
+        Some(bytes) => js::write_bytes(BigInt64Array::new_with_length((bytes.len() / 8) as u32), bytes),
+        None => BigInt64Array::from(c.timestamps.as_slice()),
+    };
+    let values = match stored.values {
+        Some(bytes) => js::write_bytes(Float64Array::new_with_length((bytes.len() / 8) as u32), bytes),
+        None => Float64Array::from(c.values.as_slice()),
+    };
     JsObject::new()
         .set("ids", BigUint64Array::from(c.ids.as_slice()))
         .set("offsets", Uint32Array::from(c.offsets.as_slice()))
-        .set("timestamps", BigInt64Array::from(c.timestamps.as_slice()))
-        .set("values", Float64Array::from(c.values.as_slice()))
+        .set("timestamps", timestamps)
+        .set("values", values)
         .typed()
 }
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use common::{manifest, read_input, vectors_dir, Input};
 use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
-use mebo::{ByteOrder, Compression, DecodeLimits, Layout};
+use mebo::{ByteOrder, Compression, DecodeLimits, Layout, TimestampEncoding, ValueEncoding};
 
 struct Case {
     name: String,
@@ -125,6 +125,47 @@ fn every_numeric_vector_decodes_bit_exactly() {
         let past_the_end = NumericBlob::open_owned_range(c.blob.clone(), 1..c.blob.len() + 1, &DecodeLimits::default());
         assert_eq!(past_the_end.err().map(|e| e.code()), Some("TRUNCATED"), "{}", c.name);
     }
+}
+
+/// `decode_unstored_into` hands back a raw little-endian column as its
+/// stored bytes (the reference writes each metric's column after the
+/// previous one's), and those bytes are the input's points.
+#[test]
+fn raw_little_endian_columns_are_handed_back_as_stored() {
+    let inputs = inputs();
+    let (mut stored_ts, mut stored_values) = (0, 0);
+    for c in &numeric_cases() {
+        let blob = NumericBlob::open(&c.blob).unwrap();
+        let input = &inputs[&c.dataset];
+        let mut partial = mebo::numeric::NumericColumns::default();
+        let stored = blob.decode_unstored_into(&mut partial).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        let little = c.options.byte_order == ByteOrder::Little;
+        // The shared layout stores identical timestamp columns once: those are not as they decode.
+        let shares = c.options.layout == Layout::V2Shared
+            && input.metrics.iter().enumerate().any(|(i, m)| input.metrics[..i].iter().any(|n| n.timestamps == m.timestamps));
+        let raw_ts = c.options.timestamp_encoding == TimestampEncoding::Raw && little && !shares;
+        let raw_values = c.options.value_encoding == ValueEncoding::Raw && little;
+        assert_eq!((stored.timestamps.is_some(), stored.values.is_some()), (raw_ts, raw_values), "{}", c.name);
+        assert_eq!(partial.timestamps.len(), if raw_ts { 0 } else { blob.total_points() }, "{}", c.name);
+        assert_eq!(partial.values.len(), if raw_values { 0 } else { blob.total_points() }, "{}", c.name);
+        // The input's points in the blob's index order, as little-endian bytes.
+        let (mut want_ts, mut want_values) = (Vec::new(), Vec::new());
+        for &id in blob.metric_ids() {
+            let m = input.metrics.iter().find(|m| m.id == id).unwrap();
+            want_ts.extend(m.timestamps.iter().flat_map(|t| t.to_le_bytes()));
+            want_values.extend(m.values.iter().flat_map(|v| v.to_bits().to_le_bytes()));
+        }
+        if let Some(bytes) = stored.timestamps {
+            assert_eq!(bytes, want_ts.as_slice(), "{}: stored timestamps", c.name);
+            stored_ts += 1;
+        }
+        if let Some(bytes) = stored.values {
+            assert_eq!(bytes, want_values.as_slice(), "{}: stored values", c.name);
+            stored_values += 1;
+        }
+    }
+    eprintln!("stored columns handed back: {stored_ts} timestamp, {stored_values} value");
+    assert!(stored_ts > 20 && stored_values > 20, "{stored_ts} / {stored_values}");
 }
 
 #[test]

@@ -32,8 +32,10 @@ function expectNumericDecodes(blob: NumericBlob, input: Input, label: string): v
   expect(blob.length, label).toBe(input.metrics.length);
   const columns = blob.decodeAll();
   expectSame(columns.ids, blob.metricIds, `${label}: decodeAll ids`);
-  // The same columns through reused arrays, which keep the previous vector's points.
-  reused = blob.decodeAllInto(reused.values.length >= columns.values.length ? reused : { timestamps: new BigInt64Array(columns.values.length * 2), values: new Float64Array(columns.values.length * 2).fill(NaN) });
+  // The same columns through reused arrays, which keep the previous vector's
+  // points, and start 3 elements into their buffers (raw columns are copied in as bytes).
+  const room = columns.values.length * 2;
+  reused = blob.decodeAllInto(reused.values.length >= columns.values.length ? reused : { timestamps: new BigInt64Array(new ArrayBuffer((room + 3) * 8), 24, room), values: new Float64Array(new ArrayBuffer((room + 3) * 8), 24, room).fill(NaN) });
   expectSame(reused.ids, columns.ids, `${label}: decodeAllInto ids`);
   expectSame(reused.offsets, columns.offsets, `${label}: decodeAllInto offsets`);
   expectSame(reused.timestamps, columns.timestamps, `${label}: decodeAllInto timestamps`);

@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::format::{Compression, Layout, TimestampEncoding, ValueEncoding};
 use crate::limits::DecodeLimits;
 use crate::lookup::MetricKeys;
+use crate::numeric::columns::StoredColumns;
 use crate::payload::Payload;
 use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::MetricNames;
@@ -387,6 +388,37 @@ impl<'a> NumericBlob<'a> {
 
     pub(crate) fn timestamp_source(&self, index: usize) -> usize {
         self.timestamp_source[index] as usize
+    }
+
+    /// The columns stored as they decode (see [`StoredColumns`]).
+    pub(crate) fn stored_columns(&self) -> StoredColumns<'_> {
+        let shared = (0..self.len()).any(|i| self.timestamp_source(i) != i);
+        StoredColumns {
+            timestamps: self.stored_column(
+                &self.timestamps,
+                |e| &e.timestamps,
+                self.header.timestamp_encoding == TimestampEncoding::Raw && !shared,
+            ),
+            values: self.stored_column(&self.values, |e| &e.values, self.header.value_encoding == ValueEncoding::Raw),
+        }
+    }
+
+    /// The first `8 × total_points` bytes of a raw column's payload, when
+    /// every metric's column starts where the previous one's points end, in
+    /// little-endian order.
+    fn stored_column<'s>(&self, payload: &'s [u8], range: impl Fn(&ColumnRanges) -> &Range<usize>, raw: bool) -> Option<&'s [u8]> {
+        if !raw || self.header.byte_order != ByteOrder::Little {
+            return None;
+        }
+        let mut end = 0usize;
+        for e in &self.entries {
+            let (start, bytes) = (range(e).start, e.count.checked_mul(8)?);
+            if start != end || range(e).len() < bytes {
+                return None;
+            }
+            end = start.checked_add(bytes)?;
+        }
+        payload.get(..end)
     }
 
     pub(crate) fn decode_timestamps_at(&self, index: usize, out: &mut [i64]) -> Result<()> {

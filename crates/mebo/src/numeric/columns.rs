@@ -20,12 +20,30 @@ pub struct NumericColumns {
 }
 
 impl NumericColumns {
+    fn clear(&mut self) {
+        self.ids.clear();
+        self.offsets.clear();
+        self.timestamps.clear();
+        self.values.clear();
+    }
+
     /// Range of point positions of metric `m`.
     pub fn points_of(&self, m: usize) -> Option<std::ops::Range<usize>> {
         let start = *self.offsets.get(m)? as usize;
         let end = *self.offsets.get(m.checked_add(1)?)? as usize;
         Some(start..end)
     }
+}
+
+/// The columns [`NumericBlob::decode_unstored_into`] did not decode because
+/// the blob stores them as they decode: each is the little-endian bytes of
+/// every point, metric after metric (`8 × total_points` bytes).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StoredColumns<'b> {
+    /// Every point's timestamp as stored, when the blob's timestamp column is.
+    pub timestamps: Option<&'b [u8]>,
+    /// Every point's value as stored, when the blob's value column is.
+    pub values: Option<&'b [u8]>,
 }
 
 impl NumericBlob<'_> {
@@ -39,17 +57,30 @@ impl NumericBlob<'_> {
     /// Decode every metric into `columns`, reusing its allocations. On error
     /// the columns are cleared: no partial result.
     pub fn decode_all_into(&self, columns: &mut NumericColumns) -> Result<()> {
-        let result = self.fill_columns(columns);
+        let result = self.fill_columns(columns, StoredColumns::default());
         if result.is_err() {
-            columns.ids.clear();
-            columns.offsets.clear();
-            columns.timestamps.clear();
-            columns.values.clear();
+            columns.clear();
         }
         result
     }
 
-    fn fill_columns(&self, c: &mut NumericColumns) -> Result<()> {
+    /// [`decode_all_into`](Self::decode_all_into), but a column the blob
+    /// stores exactly as it decodes (raw encoding, little-endian, each
+    /// metric's points right after the previous metric's, no shared
+    /// timestamps) is left empty in `columns` and returned as its stored
+    /// bytes: a binding copies those straight to its caller (the wasm SDK
+    /// saves a copy of every point that way). On error the columns are cleared.
+    pub fn decode_unstored_into(&self, columns: &mut NumericColumns) -> Result<StoredColumns<'_>> {
+        let stored = self.stored_columns();
+        let result = self.fill_columns(columns, stored);
+        if result.is_err() {
+            columns.clear();
+        }
+        result.map(|()| stored)
+    }
+
+    #[inline(never)] // one copy for both entry points (wasm size)
+    fn fill_columns(&self, c: &mut NumericColumns, skip: StoredColumns<'_>) -> Result<()> {
         let total = self.total_points();
         c.ids.clear();
         limits::reserve(&mut c.ids, self.len(), "metric ids")?;
@@ -66,27 +97,45 @@ impl NumericBlob<'_> {
         // Every slot is overwritten below, so reused columns are only resized:
         // zero-filling 16 bytes a point again would cost more than some decoders.
         // Reserved fallibly: an allocation refused is OUT_OF_MEMORY, not an abort.
-        c.timestamps.truncate(total);
-        limits::resize(&mut c.timestamps, total, 0, "timestamp column")?;
-        c.values.truncate(total);
-        limits::resize(&mut c.values, total, 0.0, "value column")?;
-        let range = |i: usize| c.offsets[i] as usize..c.offsets[i + 1] as usize;
+        let sized = |skipped: bool| if skipped { 0 } else { total };
+        c.timestamps.truncate(sized(skip.timestamps.is_some()));
+        limits::resize(&mut c.timestamps, sized(skip.timestamps.is_some()), 0, "timestamp column")?;
+        c.values.truncate(sized(skip.values.is_some()));
+        limits::resize(&mut c.values, sized(skip.values.is_some()), 0.0, "value column")?;
+        if skip.timestamps.is_none() {
+            self.fill_timestamps(&c.offsets, &mut c.timestamps)?;
+        }
+        if skip.values.is_none() {
+            self.fill_values(&c.offsets, &mut c.values)?;
+        }
+        Ok(())
+    }
+
+    /// Every metric's timestamps, at the points `offsets` gives each.
+    fn fill_timestamps(&self, offsets: &[u32], timestamps: &mut [i64]) -> Result<()> {
+        let range = |i: usize| offsets[i] as usize..offsets[i + 1] as usize;
         for i in 0..self.len() {
             let points = range(i);
             let source = self.timestamp_source(i);
             if source != i && range(source).len() == points.len() && source < i {
                 // A shared timestamp column: copy the canonical metric's decoded points.
-                c.timestamps.copy_within(range(source), points.start);
+                timestamps.copy_within(range(source), points.start);
             } else {
-                self.decode_timestamps_at(i, &mut c.timestamps[points])?;
+                self.decode_timestamps_at(i, &mut timestamps[points])?;
             }
         }
+        Ok(())
+    }
+
+    /// Every metric's values, at the points `offsets` gives each.
+    fn fill_values(&self, offsets: &[u32], values: &mut [f64]) -> Result<()> {
+        let range = |i: usize| offsets[i] as usize..offsets[i + 1] as usize;
         // Values four metrics at a time, then two: the XOR codecs decode them
         // side by side (the metrics' ranges are consecutive, so the four
         // outputs are split off the column in order).
         let mut i = 0;
         while i + 3 < self.len() {
-            let rest = &mut c.values[range(i).start..range(i + 3).end];
+            let rest = &mut values[range(i).start..range(i + 3).end];
             let (a, rest) = rest.split_at_mut(range(i).len());
             let (b, rest) = rest.split_at_mut(range(i + 1).len());
             let (c2, d) = rest.split_at_mut(range(i + 2).len());
@@ -95,12 +144,12 @@ impl NumericBlob<'_> {
         }
         while i + 1 < self.len() {
             let (a, b) = (range(i), range(i + 1));
-            let (head, tail) = c.values.split_at_mut(b.start);
+            let (head, tail) = values.split_at_mut(b.start);
             self.decode_values_two_at((i, &mut head[a]), (i + 1, &mut tail[..b.len()]))?;
             i += 2;
         }
         if i < self.len() {
-            self.decode_values_at(i, &mut c.values[range(i)])?;
+            self.decode_values_at(i, &mut values[range(i)])?;
         }
         Ok(())
     }

@@ -24,6 +24,6 @@ pub use crate::section::numeric_header::{IndexKind, NumericHeader};
 #[cfg(feature = "encode")]
 pub use auto::{AutoEncoder, Prefer};
 pub use blob::{NumericBlob, NumericMetric, NumericOptions, NumericSections};
-pub use columns::NumericColumns;
+pub use columns::{NumericColumns, StoredColumns};
 #[cfg(feature = "encode")]
 pub use encoder::{NumericEncoder, NumericEncoderOptions};
