@@ -29,6 +29,20 @@ fn not_built(codec: Compression, what: &'static str) -> Error {
 /// Decompress `data` with `codec`, refusing output larger than `cap` bytes.
 /// `what` names the payload in errors. `None` borrows the input.
 pub fn decompress<'a>(codec: Compression, data: &'a [u8], cap: usize, what: &'static str) -> Result<Cow<'a, [u8]>> {
+    decompress_expecting(codec, data, cap, None, what)
+}
+
+/// [`decompress`] of a payload whose decoded size the blob implies
+/// (`expected`): LZ4, which does not state its size, then decodes into a
+/// buffer of that size without first walking the block to learn it. A wrong
+/// size costs time, never a wrong result.
+pub fn decompress_expecting<'a>(
+    codec: Compression,
+    data: &'a [u8],
+    cap: usize,
+    expected: Option<usize>,
+    what: &'static str,
+) -> Result<Cow<'a, [u8]>> {
     // The reference writes an empty payload as zero bytes for every codec.
     if data.is_empty() {
         return Ok(Cow::Borrowed(data));
@@ -40,10 +54,10 @@ pub fn decompress<'a>(codec: Compression, data: &'a [u8], cap: usize, what: &'st
         #[cfg(feature = "s2")]
         Compression::S2 => s2::decompress(data, cap, what).map(Cow::Owned),
         #[cfg(feature = "lz4")]
-        Compression::Lz4 => lz4::decompress(data, cap, what).map(Cow::Owned),
+        Compression::Lz4 => lz4::decompress(data, cap, expected, what).map(Cow::Owned),
         #[allow(unreachable_patterns)] // every codec built: no codec is left
         _ => {
-            let _ = cap;
+            let _ = (cap, expected);
             Err(not_built(codec, what))
         }
     }

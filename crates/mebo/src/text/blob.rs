@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::compress::decompress;
+use crate::compress::decompress_expecting;
 use crate::error::{Error, Result};
 use crate::limits::{self, DecodeLimits};
 use crate::lookup::MetricKeys;
@@ -159,7 +159,8 @@ impl<'a> TextBlob<'a> {
         }
 
         let payload = bytes.get(data_offset..).unwrap_or_default();
-        let data = decompress(options.data_compression, payload, data_size, "text data")?;
+        // The header states the data's size: LZ4 need not walk the block for it.
+        let data = decompress_expecting(options.data_compression, payload, data_size, Some(data_size), "text data")?;
         if data.len() != data_size {
             return Err(Error::CountMismatch { what: "text data payload bytes", expected: data_size, actual: data.len() });
         }
