@@ -82,6 +82,16 @@ fn time_decode(bytes: &[u8], samples: usize) -> Timing {
     })
 }
 
+/// [`time_decode`] as the wasm bindings decode for JavaScript: a column the
+/// blob stores as it decodes is left for the binding to copy out as it is.
+fn time_decode_unstored(bytes: &[u8], samples: usize) -> Timing {
+    let mut columns = NumericColumns::default();
+    time(samples, || {
+        let blob = NumericBlob::open(black_box(bytes)).unwrap();
+        black_box(blob.decode_unstored_into(&mut columns).unwrap());
+    })
+}
+
 /// A timing of a whole pass turned into ns per point.
 fn per_point(t: Timing, points: usize) -> Timing {
     let n = points.max(1) as f64;
@@ -365,8 +375,11 @@ fn main() {
                 let bytes = std::fs::read(bench_dir.join(case["file"].as_str().unwrap())).unwrap();
                 // A build without a codec (wasm32-wasip1 leaves zstd out) skips its blobs.
                 NumericBlob::open(&bytes).ok()?;
-                let (open, decode) = (time_open(&bytes, samples), time_decode(&bytes, samples));
-                Some((config_name(case), json!({ "open_ns": open.median_ns.round(), "decode_ns": decode.median_ns.round() })))
+                let (open, decode, unstored) = (time_open(&bytes, samples), time_decode(&bytes, samples), time_decode_unstored(&bytes, samples));
+                Some((
+                    config_name(case),
+                    json!({ "open_ns": open.median_ns.round(), "decode_ns": decode.median_ns.round(), "unstored_ns": unstored.median_ns.round() }),
+                ))
             })
             .collect();
         println!("{}", json!({ "points": kernels.points, "timestamps": timestamps, "values": values, "blobs": blobs }));
