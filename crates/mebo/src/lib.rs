@@ -67,7 +67,7 @@ pub struct ReadmeExample;
 pub mod internals {
     #[cfg(feature = "encode")]
     pub use crate::compress::compress;
-    pub use crate::compress::decompress;
+    pub use crate::compress::{decompress, decompress_expecting};
     pub use crate::encoding::timestamp::{DeltaKernel, DeltaPackedTimestamps, DeltaTimestamps, PackedKernel};
     pub use crate::encoding::value::{allow_xor_bmi2, ChimpValues, GorillaValues};
     pub use crate::encoding::{decode_timestamps, decode_values, decode_values_four, decode_values_two};
