@@ -88,7 +88,7 @@ fn time_decode_unstored(bytes: &[u8], samples: usize) -> Timing {
     let mut columns = NumericColumns::default();
     time(samples, || {
         let blob = NumericBlob::open(black_box(bytes)).unwrap();
-        black_box(blob.decode_unstored_into(&mut columns).unwrap());
+        black_box(blob.decode_unstored_into(&mut columns, |_| true).unwrap());
     })
 }
 

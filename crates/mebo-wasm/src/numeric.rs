@@ -75,7 +75,16 @@ pub struct NumericBlobHandle {
     blob: NumericBlob<'static>,
     /// Every metric decoded once by `decodeAllView`, kept until the handle is
     /// freed: JavaScript reads it through views of the module's memory.
-    columns: Option<NumericColumns>,
+    view: Option<ColumnsView>,
+}
+
+/// What `decodeAllView` made: the decoded columns, and the addresses of the
+/// columns read in place from the blob's payloads instead (stored as they
+/// decode and 8-byte aligned), which are left empty in `columns`.
+struct ColumnsView {
+    columns: NumericColumns,
+    timestamps_at: Option<u32>,
+    values_at: Option<u32>,
 }
 
 crate::accessors::blob_handle_accessors!(NumericBlobHandle);
@@ -94,7 +103,7 @@ impl NumericBlobHandle {
     pub fn open_staged(max_decompressed_bytes: Option<usize>, max_points: Option<u64>) -> JsResult<NumericBlobHandle> {
         let limits = js::decode_limits(max_decompressed_bytes, max_points);
         let (bytes, range) = crate::input::take_staged()?;
-        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned_range(bytes, range, &limits))?, columns: None })
+        Ok(NumericBlobHandle { blob: check(NumericBlob::open_owned_range(bytes, range, &limits))?, view: None })
     }
 
     /// Where the blob's bytes go (the core's `sections()`): `{ total,
@@ -152,7 +161,9 @@ impl NumericBlobHandle {
     /// keeps open decodes nothing again), else decoded into reused buffers.
     pub fn decimate(&self, index: usize, buckets: usize, lttb: bool, from: Option<i64>, to: Option<i64>) -> JsResult<Vec<f64>> {
         let method = js::decimation(lttb);
-        if let Some(c) = &self.columns {
+        // Read in place only when `decodeAllView` decoded both columns (not
+        // when it views a payload as stored).
+        if let Some(ColumnsView { columns: c, timestamps_at: None, values_at: None }) = &self.view {
             self.metric(index)?; // the index error, as when not decoded
                                  // In bounds by construction (the decoder wrote these offsets); `get` all the same, so a slip is empty, not a trap.
             let points = c.offsets.get(index).zip(c.offsets.get(index + 1)).map_or(0..0, |(&a, &b)| a as usize..b as usize);
@@ -200,23 +211,27 @@ impl NumericBlobHandle {
     /// as byte addresses, then the metric and point counts.
     #[wasm_bindgen(js_name = decodeAllView)]
     pub fn decode_all_view(&mut self) -> JsResult<Vec<u32>> {
-        let c = match &mut self.columns {
-            Some(c) => c,
-            none => {
-                let mut c = NumericColumns::default();
-                check(self.blob.decode_all_into(&mut c))?;
-                none.insert(c)
-            }
-        };
         // wasm32 addresses and lengths fit u32.
         let address = |p: *const u8| p as usize as u32;
+        let view = match &mut self.view {
+            Some(view) => view,
+            none => {
+                let mut columns = NumericColumns::default();
+                // A typed array views 8-byte aligned memory only: a stored
+                // column elsewhere is decoded.
+                let stored = check(self.blob.decode_unstored_into(&mut columns, |b| (b.as_ptr() as usize).is_multiple_of(8)))?;
+                let at = |bytes: Option<&[u8]>| bytes.map(|b| address(b.as_ptr()));
+                none.insert(ColumnsView { columns, timestamps_at: at(stored.timestamps), values_at: at(stored.values) })
+            }
+        };
+        let c = &view.columns;
         Ok(vec![
             address(c.ids.as_ptr().cast()),
             address(c.offsets.as_ptr().cast()),
-            address(c.timestamps.as_ptr().cast()),
-            address(c.values.as_ptr().cast()),
+            view.timestamps_at.unwrap_or_else(|| address(c.timestamps.as_ptr().cast())),
+            view.values_at.unwrap_or_else(|| address(c.values.as_ptr().cast())),
             c.ids.len() as u32,
-            c.values.len() as u32,
+            self.blob.total_points() as u32,
         ])
     }
 
@@ -254,7 +269,7 @@ impl NumericBlobHandle {
     /// and handed over as their bytes (one copy of each point saved).
     fn with_columns<T>(&self, f: impl FnOnce(&NumericColumns, StoredColumns<'_>) -> JsResult<T>) -> JsResult<T> {
         DECODE_SCRATCH.with_borrow_mut(|scratch| {
-            let out = check(self.blob.decode_unstored_into(scratch)).and_then(|stored| f(scratch, stored));
+            let out = check(self.blob.decode_unstored_into(scratch, |_| true)).and_then(|stored| f(scratch, stored));
             // Keep ordinary sizes for the next call (wasm memory never shrinks,
             // so this holds nothing the module would give back); let an
             // outsized decode's buffers return to the allocator, a failed

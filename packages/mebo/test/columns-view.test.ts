@@ -24,6 +24,33 @@ it('equals decodeAll on every numeric vector of a sample of options', () => {
   }
 });
 
+it('views raw columns in place or decoded, whatever the input byte offset, and decimates alike', () => {
+  // Raw little-endian columns are viewed in the blob's own payload when it lies
+  // 8-byte aligned in memory (the input is staged at its byteOffset modulo 64),
+  // else decoded: both must read the same, and so must decimate after the view.
+  const cases = manifest().filter((c) => c.kind === 'numeric' && /-raw-.*-raw-.*-le-/.test(c.name));
+  expect(cases.length).toBeGreaterThan(10);
+  for (const c of cases) {
+    const bytes = readBlob(c);
+    for (const offset of [0, 3, 8]) {
+      const input = new Uint8Array(new ArrayBuffer(bytes.length + 16), offset, bytes.length);
+      input.set(bytes);
+      const what = `${c.name} at byte offset ${offset}`;
+      using blob = NumericBlob.from(input);
+      using plain = NumericBlob.from(bytes);
+      const copy = plain.decodeAll();
+      const view = blob.columnsView();
+      expect(Array.from(view.timestamps), what).toEqual(Array.from(copy.timestamps));
+      expect(Array.from(bitsOf(view.values)), what).toEqual(Array.from(bitsOf(copy.values)));
+      for (const id of blob.metricIds) {
+        const [a, b] = [blob.decimate(id, { method: 'minmax', buckets: 7 }), plain.decimate(id, { method: 'minmax', buckets: 7 })];
+        expect(Array.from(a.timestampsMs), what).toEqual(Array.from(b.timestampsMs));
+        expect(Array.from(bitsOf(a.values)), what).toEqual(Array.from(bitsOf(b.values)));
+      }
+    }
+  }
+});
+
 it('stays right when the memory grows, and refuses after free', () => {
   const c = manifest().find((m) => m.name === 'num-long-delta-none-gorilla-none-notags-le-v2')!;
   const blob = NumericBlob.from(readBlob(c));

@@ -69,9 +69,12 @@ impl NumericBlob<'_> {
     /// metric's points right after the previous metric's, no shared
     /// timestamps) is left empty in `columns` and returned as its stored
     /// bytes: a binding copies those straight to its caller (the wasm SDK
-    /// saves a copy of every point that way). On error the columns are cleared.
-    pub fn decode_unstored_into(&self, columns: &mut NumericColumns) -> Result<StoredColumns<'_>> {
-        let stored = self.stored_columns();
+    /// saves a copy of every point that way). `take` says which stored
+    /// columns the caller can use as they lie (a view may need them aligned);
+    /// the others are decoded. On error the columns are cleared.
+    pub fn decode_unstored_into(&self, columns: &mut NumericColumns, take: impl Fn(&[u8]) -> bool) -> Result<StoredColumns<'_>> {
+        let all = self.stored_columns();
+        let stored = StoredColumns { timestamps: all.timestamps.filter(|b| take(b)), values: all.values.filter(|b| take(b)) };
         let result = self.fill_columns(columns, stored);
         if result.is_err() {
             columns.clear();
