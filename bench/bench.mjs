@@ -187,7 +187,7 @@ function medianKernels(sittings) {
   return sittings[0].map((first, i) => {
     const of = (side) => Object.fromEntries(Object.keys(first[side]).map((enc) => [enc, median(sittings.map((s) => s[i][side][enc]))]));
     const blobs = Object.fromEntries(
-      Object.keys(first.blobs ?? {}).map((config) => [config, { open_ns: median(sittings.map((s) => s[i].blobs[config].open_ns)), decode_ns: median(sittings.map((s) => s[i].blobs[config].decode_ns)) }]),
+      Object.keys(first.blobs ?? {}).map((config) => [config, Object.fromEntries(Object.keys(first.blobs[config]).map((t) => [t, median(sittings.map((s) => s[i].blobs[config][t]))]))]),
     );
     return { ...first, timestamps: of('timestamps'), values: of('values'), blobs, sittings: sittings.length };
   });
