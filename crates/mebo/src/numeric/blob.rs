@@ -161,21 +161,13 @@ impl<'a> NumericBlob<'a> {
         let tag_cap = total_points.saturating_mul(MAX_TAG_BYTES).min(limits.max_decompressed_bytes);
 
         // Raw columns decode to 8 bytes a point (less when timestamps are shared).
-        let raw_len = |raw: bool| raw.then(|| total_points.saturating_mul(8));
-        let timestamps = compress::decompress_expecting(
-            header.timestamp_compression,
-            &bytes[ts_start..val_start],
-            column_cap,
-            raw_len(header.timestamp_encoding == TimestampEncoding::Raw),
-            "timestamp payload",
-        )?;
-        let values = compress::decompress_expecting(
-            header.value_compression,
-            &bytes[val_start..tag_start],
-            column_cap,
-            raw_len(header.value_encoding == ValueEncoding::Raw),
-            "value payload",
-        )?;
+        let column = |codec, payload, raw: bool, what| {
+            compress::decompress_expecting(codec, payload, column_cap, raw.then(|| total_points.saturating_mul(8)), what)
+        };
+        let ts_raw = header.timestamp_encoding == TimestampEncoding::Raw;
+        let timestamps = column(header.timestamp_compression, &bytes[ts_start..val_start], ts_raw, "timestamp payload")?;
+        let values =
+            column(header.value_compression, &bytes[val_start..tag_start], header.value_encoding == ValueEncoding::Raw, "value payload")?;
         // The reference always compresses the tag payload with zstd.
         let tags = if header.tags {
             compress::decompress(Compression::Zstd, &bytes[tag_start..], tag_cap, "tag payload")?
