@@ -164,10 +164,9 @@ impl<'a> NumericBlob<'a> {
         let column = |codec, payload, raw: bool, what| {
             compress::decompress_expecting(codec, payload, column_cap, raw.then(|| total_points.saturating_mul(8)), what)
         };
-        let ts_raw = header.timestamp_encoding == TimestampEncoding::Raw;
+        let (ts_raw, values_raw) = (header.timestamp_encoding == TimestampEncoding::Raw, header.value_encoding == ValueEncoding::Raw);
         let timestamps = column(header.timestamp_compression, &bytes[ts_start..val_start], ts_raw, "timestamp payload")?;
-        let values =
-            column(header.value_compression, &bytes[val_start..tag_start], header.value_encoding == ValueEncoding::Raw, "value payload")?;
+        let values = column(header.value_compression, &bytes[val_start..tag_start], values_raw, "value payload")?;
         // The reference always compresses the tag payload with zstd.
         let tags = if header.tags {
             compress::decompress(Compression::Zstd, &bytes[tag_start..], tag_cap, "tag payload")?
