@@ -2,10 +2,10 @@
 //!
 //! Input: selector byte (codec = low bits mod 4), cap as u32 little endian
 //! (at most 16 MiB), then the payload. Decompressing with an expected size
-//! must give what decompressing without one gives. Output must never exceed the cap, a
-//! payload that decompresses must re-compress and decompress to the same bytes,
-//! and the payload itself, compressed, must decompress to itself (the encoders,
-//! our zstd one included, over arbitrary input).
+//! must give what decompressing without one gives. Output must never exceed
+//! the cap, a payload that decompresses must re-compress and decompress to the
+//! same bytes, and the payload itself, compressed, must decompress to itself
+//! (the encoders, our zstd one included, over arbitrary input).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
