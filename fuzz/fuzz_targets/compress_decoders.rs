@@ -27,7 +27,11 @@ fuzz_target!(|data: &[u8]| {
     };
     let plain = mebo::internals::decompress(codec, payload, cap, "fuzz");
     let sized = mebo::internals::decompress_expecting(codec, payload, cap, expected, "fuzz");
-    assert_eq!(sized.as_ref().map_err(ToString::to_string), plain.as_ref().map_err(ToString::to_string), "{codec:?} expecting {expected:?}");
+    assert_eq!(
+        sized.as_ref().map_err(ToString::to_string),
+        plain.as_ref().map_err(ToString::to_string),
+        "{codec:?} expecting {expected:?}"
+    );
     let Ok(out) = plain else { return };
     if codec != Compression::None {
         assert!(out.len() <= cap, "{codec:?}: {} bytes over the cap {cap}", out.len());
