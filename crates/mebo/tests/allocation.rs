@@ -241,6 +241,22 @@ fn crafted() -> Vec<(String, Vec<u8>, bool)> {
         add(&format!("count 64Mi-1 on a 70k-point {val:?} column"), b);
     }
 
+    // LZ4 blocks of raw columns decode straight into 8 bytes a point only
+    // when that is at most twice the block: a count of 8 Mi (64 MiB of
+    // timestamps, under the payload cap) over 70k points' blocks must not size
+    // that buffer, and a bomb behind raw values takes the walk.
+    let raw_lz4 = mebo::numeric::NumericEncoderOptions {
+        timestamp_compression: Compression::Lz4,
+        value_compression: Compression::Lz4,
+        ..o(TimestampEncoding::Raw, ValueEncoding::Raw, Layout::V2)
+    };
+    let mut b = numeric(raw_lz4, 1, 70_000);
+    set_entry(&mut b, 0, Field::Count, 8 << 20);
+    add("count 8 Mi over raw LZ4 columns of 70k points", b);
+    let mut b = numeric(raw_lz4, 2, 40);
+    replace_payload(&mut b, Payload::Values, bomb(Compression::Lz4));
+    add("Lz4 bomb behind raw values", b);
+
     let mut b = numeric(o(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V1), 3, 20);
     set_u32(&mut b, COUNT, u32::MAX);
     add("metric count u32::MAX", b);
