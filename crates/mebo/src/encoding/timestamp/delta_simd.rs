@@ -23,7 +23,7 @@ use super::delta::StopWalk;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 use super::delta::{long_varint, STOP_BLOCK};
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
-use super::delta_packed::{group_len as packed_group_len, WIDTHS};
+use super::delta_packed::WIDTHS;
 use super::DeltaState;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 use crate::encoding::varint;
@@ -224,25 +224,61 @@ pub(super) fn decode_packed_groups(col: &[u8], state: &mut DeltaState, done: &mu
     }
 }
 
-/// The walk over deltapacked groups, given the target's
+/// Bytes a group of short values takes by control byte, the control byte
+/// included; 0 for a control with a value of 8 bytes, which ends the walk.
+/// One load gives both the next position and the check.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+static PACKED_LENS: [u8; 256] = {
+    let mut lens = [0; 256];
+    let mut control = 0;
+    while control < 256 {
+        // Width code 3 (both bits of a pair set): a value of 8 bytes.
+        if control & (control >> 1) & 0x55 == 0 {
+            let mut lane = 0;
+            lens[control] = 1;
+            while lane < GROUP {
+                lens[control] += WIDTHS[(control >> (2 * lane)) & 3];
+                lane += 1;
+            }
+        }
+        control += 1;
+    }
+    lens
+};
+
+/// A deltapacked group of short values at `pos`: its control byte, its
+/// 16-byte window and the bytes it takes; `None` where the shuffle cannot
+/// take it (a value of 8 bytes) or the window would pass `last`, the last
+/// position it fits from.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn packed_group(col: &[u8], pos: usize, last: usize) -> Option<(u8, &[u8; 16], usize)> {
+    if pos > last {
+        return None;
+    }
+    let (&control, values) = col.get(pos..pos + 17)?.split_first()?;
+    let len = usize::from(PACKED_LENS[usize::from(control)]);
+    Some((control, values.first_chunk()?, len)).filter(|_| len != 0)
+}
+
+/// The walk over one column's deltapacked groups, given the target's
 /// `packed_four(values, control)`: the four delta-of-deltas of a group of
 /// short values.
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 fn walk_packed(col: &[u8], state: &mut DeltaState, done: &mut usize, out: &mut [i64], packed_four: impl Fn(&[u8; 16], u8) -> [i64; GROUP]) {
+    // A group and its 16-byte load take 17 bytes from its control byte on.
+    let Some(last) = col.len().checked_sub(1 + 16) else { return };
     let DeltaState { mut pos, mut ts, mut delta } = *state;
-    let mut next = *done;
-    while let (Some(slots), Some(window)) = (out.get_mut(next..next + GROUP), col.get(pos..).and_then(<[u8]>::first_chunk::<17>)) {
-        let [control, values @ ..] = window;
-        // Width code 3 (both bits of a pair set): a value of 8 bytes.
-        if control & (control >> 1) & 0x55 != 0 {
-            break;
-        }
-        add_up(slots, packed_four(values, *control), &mut delta, &mut ts);
-        next += GROUP;
-        pos += packed_group_len(*control);
+    let (groups, _) = out.get_mut(*done..).unwrap_or_default().as_chunks_mut::<GROUP>();
+    let mut taken = 0;
+    for slots in groups {
+        let Some((control, values, len)) = packed_group(col, pos, last) else { break };
+        add_up(slots, packed_four(values, control), &mut delta, &mut ts);
+        taken += 1;
+        pos += len;
     }
-    (*state, *done) = (DeltaState { pos, ts, delta }, next);
+    (*state, *done) = (DeltaState { pos, ts, delta }, *done + taken * GROUP);
 }
 
 /// The two prefix sums: delta-of-deltas to deltas to the timestamps in `slots`.
