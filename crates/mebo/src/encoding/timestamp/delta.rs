@@ -88,7 +88,12 @@ fn decode_delta_of_deltas(col: &[u8], state: DeltaState, out: &mut [i64], kernel
     if shuffle {
         super::delta_simd::decode_groups(col, col.len(), &mut walk, out)?;
     }
-    walk.blocks(col, col.len(), out)?;
+    // Whole blocks of the column while more is left than the tail below takes
+    // (where the shuffle stopped, less is: its groups then go on in the tail,
+    // not a block of varints one by one).
+    if col.len().saturating_sub(walk.start) > TAIL_BYTES {
+        walk.blocks(col, col.len(), out)?;
+    }
     if walk.done < out.len() {
         // The last bytes, copied after the unfinished varint's start into
         // zeros, so that the same loops read them: a varint whose end lies in
@@ -96,7 +101,7 @@ fn decode_delta_of_deltas(col: &[u8], state: DeltaState, out: &mut [i64], kernel
         let from = walk.start;
         let mut tail = [0u8; TAIL];
         let rest = col.get(from..).unwrap_or_default();
-        if rest.len() <= TAIL - STOP_BLOCK - 16 {
+        if rest.len() <= TAIL_BYTES {
             tail[..rest.len()].copy_from_slice(rest);
             let mut tail_walk = StopWalk { start: 0, ..walk };
             if shuffle {
@@ -165,6 +170,8 @@ impl StopWalk {
 /// The zero-padded copy of a column's last bytes: room for them (fewer than
 /// a stop window and its loads) and for a window and its loads after them.
 const TAIL: usize = 3 * STOP_BLOCK;
+/// The column's bytes the tail takes at most.
+const TAIL_BYTES: usize = TAIL - STOP_BLOCK - 16;
 
 /// Bytes whose stop bits [`stop_bits`] gathers at once.
 pub(super) const STOP_BLOCK: usize = 64;
