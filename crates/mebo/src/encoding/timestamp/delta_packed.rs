@@ -211,7 +211,7 @@ fn group_len(control: u8) -> usize {
 /// [`group_len`] by control byte: a table of its own, one plain load, as the
 /// next group's position waits on it (through [`GROUP_LAYOUTS`]' 40-byte
 /// entries the walk took 1.36 ns a point, with this 0.94).
-static GROUP_LENS: [u8; 256] = {
+pub(super) static GROUP_LENS: [u8; 256] = {
     let mut lens = [0; 256];
     let mut control = 0;
     while control < 256 {

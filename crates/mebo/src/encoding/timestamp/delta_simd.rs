@@ -23,7 +23,7 @@ use super::delta::StopWalk;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 use super::delta::{long_varint, STOP_BLOCK};
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
-use super::delta_packed::WIDTHS;
+use super::delta_packed::{GROUP_LENS, WIDTHS};
 use super::DeltaState;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 use crate::encoding::varint;
@@ -234,12 +234,7 @@ static PACKED_LENS: [u8; 256] = {
     while control < 256 {
         // Width code 3 (both bits of a pair set): a value of 8 bytes.
         if control & (control >> 1) & 0x55 == 0 {
-            let mut lane = 0;
-            lens[control] = 1;
-            while lane < GROUP {
-                lens[control] += WIDTHS[(control >> (2 * lane)) & 3];
-                lane += 1;
-            }
+            lens[control] = GROUP_LENS[control];
         }
         control += 1;
     }
