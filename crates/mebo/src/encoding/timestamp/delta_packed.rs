@@ -145,16 +145,10 @@ impl DeltaPackedTimestamps {
             }
             state.pos += at;
         }
-        // A group past the column's end (an error), then a last group of 1 to 3 values.
-        while let Some(group) = rest.get_mut(done..done + GROUP) {
-            let zigzags = read_group_checked(col, &mut state.pos, GROUP)?;
+        // A group past the column's end (an error), or a last group of 1 to 3 values.
+        for group in rest[done..].chunks_mut(GROUP) {
+            let zigzags = read_group_checked(col, &mut state.pos, group.len())?;
             add_up(group, zigzags, &mut state);
-            done += GROUP;
-        }
-        let tail = &mut rest[done..];
-        if !tail.is_empty() {
-            let zigzags = read_group_checked(col, &mut state.pos, tail.len())?;
-            add_up(tail, zigzags, &mut state);
         }
         Ok(())
     }
