@@ -1,7 +1,10 @@
 //! Decoding every metric at once into contiguous columns: the shape the wasm
 //! bindings hand to JavaScript, and the fast path of the crate.
 
+use crate::byte_order::ByteOrder;
+use crate::encoding;
 use crate::error::Result;
+use crate::format::{TimestampEncoding, ValueEncoding};
 use crate::limits;
 use crate::numeric::NumericBlob;
 
@@ -105,11 +108,19 @@ impl NumericBlob<'_> {
         limits::resize(&mut c.timestamps, sized(skip.timestamps.is_some()), 0, "timestamp column")?;
         c.values.truncate(sized(skip.values.is_some()));
         limits::resize(&mut c.values, sized(skip.values.is_some()), 0.0, "value column")?;
+        // A column stored as it decodes is read in one pass, not metric by metric.
+        let stored = self.stored_columns();
         if skip.timestamps.is_none() {
-            self.fill_timestamps(&c.offsets, &mut c.timestamps)?;
+            match stored.timestamps {
+                Some(bytes) => encoding::decode_timestamps(TimestampEncoding::Raw, bytes, ByteOrder::Little, &mut c.timestamps)?,
+                None => self.fill_timestamps(&c.offsets, &mut c.timestamps)?,
+            }
         }
         if skip.values.is_none() {
-            self.fill_values(&c.offsets, &mut c.values)?;
+            match stored.values {
+                Some(bytes) => encoding::decode_values(ValueEncoding::Raw, bytes, ByteOrder::Little, &mut c.values)?,
+                None => self.fill_values(&c.offsets, &mut c.values)?,
+            }
         }
         Ok(())
     }
