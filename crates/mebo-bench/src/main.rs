@@ -267,6 +267,7 @@ fn compare_kernels(kernels: &Kernels, rounds: usize) {
     };
     let long_delta_cols = one_column.timestamp_columns(TimestampEncoding::Delta);
     let packed_cols = kernels.timestamp_columns(TimestampEncoding::DeltaPacked);
+    let long_packed_cols = one_column.timestamp_columns(TimestampEncoding::DeltaPacked);
     for _ in 0..rounds {
         for kernel in mebo::internals::DeltaKernel::ALL {
             let t = kernels.time_timestamps(&delta_cols, |col, out| mebo::internals::DeltaTimestamps::decode_with(kernel, col, out));
@@ -278,6 +279,9 @@ fn compare_kernels(kernels: &Kernels, rounds: usize) {
         for kernel in mebo::internals::PackedKernel::ALL {
             let t = kernels.time_timestamps(&packed_cols, |col, out| mebo::internals::DeltaPackedTimestamps::decode_with(kernel, col, out));
             note(format!("timestamps deltapacked {kernel:?}"), t);
+            let t = one_column
+                .time_timestamps(&long_packed_cols, |col, out| mebo::internals::DeltaPackedTimestamps::decode_with(kernel, col, out));
+            note(format!("timestamps deltapacked {kernel:?}, one column"), t);
         }
     }
     use mebo::internals::{ChimpValues, GorillaValues};
