@@ -5,7 +5,10 @@
 //! survive a re-encode/decode cycle unchanged. Delta columns are also decoded
 //! by every delta-of-delta kernel (varint loop, stop bits, shuffle), which
 //! must give the same timestamps or the same error; deltapacked columns by
-//! both of its kernels (table, shuffle), likewise.
+//! both of its kernels (table, shuffle), likewise. Selector bits 2-6 cut
+//! that many times 4 bytes off the column's end: decoded as a payload's
+//! column followed by others (`decode_timestamps_within`), the column must
+//! give what it gives alone.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -18,6 +21,11 @@ fuzz_target!(|data: &[u8]| {
     let count = usize::from(u16::from_le_bytes([*c0, *c1]));
     let mut out = vec![0i64; count];
     let decoded = mebo::internals::decode_timestamps(enc, col, order, &mut out);
+    let len = col.len().saturating_sub(usize::from(selector >> 2 & 0x1f) * 4);
+    let alone = |out: &mut [i64]| mebo::internals::decode_timestamps(enc, &col[..len], order, out).map_err(|e| e.to_string());
+    let within = |out: &mut [i64]| mebo::internals::decode_timestamps_within(enc, col, len, order, out).map_err(|e| e.to_string());
+    let (mut a, mut b) = (vec![0i64; count], vec![0i64; count]);
+    assert_eq!(within(&mut a).map(|()| a), alone(&mut b).map(|()| b), "{enc:?} within a payload vs the column alone");
     if enc == TimestampEncoding::Delta {
         use mebo::internals::{DeltaKernel, DeltaTimestamps};
         let by = |kernel| {

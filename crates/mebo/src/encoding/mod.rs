@@ -18,10 +18,17 @@ use value::{AlpValues, ChimpValues, GorillaValues, RawValues};
 
 /// Decode one metric's timestamp column into `out` (its point count).
 pub fn decode_timestamps(enc: TimestampEncoding, col: &[u8], order: ByteOrder, out: &mut [i64]) -> Result<()> {
+    decode_timestamps_within(enc, col, col.len(), order, out)
+}
+
+/// [`decode_timestamps`] of the column `bytes[..len]`, where the bytes after
+/// it may be read (never decoded) by a kernel that gains from it: the same
+/// result as the column alone.
+pub fn decode_timestamps_within(enc: TimestampEncoding, bytes: &[u8], len: usize, order: ByteOrder, out: &mut [i64]) -> Result<()> {
     match enc {
-        TimestampEncoding::Raw => RawTimestamps::decode(col, order, out),
-        TimestampEncoding::Delta => DeltaTimestamps::decode(col, order, out),
-        TimestampEncoding::DeltaPacked => DeltaPackedTimestamps::decode(col, order, out),
+        TimestampEncoding::Delta => DeltaTimestamps::decode_within(timestamp::DeltaKernel::Shuffle, bytes, len, out),
+        TimestampEncoding::DeltaPacked => DeltaPackedTimestamps::decode_within(timestamp::PackedKernel::Shuffle, bytes, len, out),
+        TimestampEncoding::Raw => RawTimestamps::decode(&bytes[..len.min(bytes.len())], order, out),
     }
 }
 

@@ -429,7 +429,9 @@ impl<'a> NumericBlob<'a> {
     pub(crate) fn decode_timestamps_at(&self, index: usize, out: &mut [i64]) -> Result<()> {
         let e = &self.entries[index];
         check_len("timestamp", e.count, out.len())?;
-        encoding::decode_timestamps(self.header.timestamp_encoding, &self.timestamps[e.timestamps.clone()], self.header.byte_order, out)
+        // The payload from the column on: a kernel may read past the column's end.
+        let from = &self.timestamps[e.timestamps.start..];
+        encoding::decode_timestamps_within(self.header.timestamp_encoding, from, e.timestamps.len(), self.header.byte_order, out)
             .map_err(|err| err.in_metric(index))
     }
 

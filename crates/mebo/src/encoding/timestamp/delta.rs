@@ -41,10 +41,21 @@ impl DeltaTimestamps {
     /// [`decode`](Self::decode) by a given kernel: every kernel gives the same
     /// result; the slower ones are the faster one's references in the tests
     /// and its baselines in the bench.
-    #[inline(never)]
+    #[inline]
     pub fn decode_with(kernel: DeltaKernel, col: &[u8], out: &mut [i64]) -> Result<()> {
-        let (state, rest) = decode_delta_head(col, out)?;
-        decode_delta_of_deltas(col, state, rest, kernel)
+        Self::decode_within(kernel, col, col.len(), out)
+    }
+
+    /// [`decode_with`](Self::decode_with) of the column `bytes[..len]`,
+    /// where the bytes after it (a payload's next columns) may be read but
+    /// are never decoded: the shuffle then reads on to the column's end,
+    /// where a column alone leaves its last bytes to a padded copy. The
+    /// result is that of the column alone, whatever follows it.
+    #[inline(never)]
+    pub fn decode_within(kernel: DeltaKernel, bytes: &[u8], len: usize, out: &mut [i64]) -> Result<()> {
+        let valid = len.min(bytes.len());
+        let (state, rest) = decode_delta_head(&bytes[..valid], out)?;
+        decode_delta_of_deltas(bytes, valid, state, rest, kernel)
             .map_err(|pos| corrupt(format!("delta-of-delta varint at byte {pos} is short or invalid")))
     }
 }
@@ -79,20 +90,21 @@ impl DeltaKernel {
 /// series vary at random), and the CPU runs many points ahead. The bytes after
 /// the last whole block go through [`decode_delta_of_deltas_scalar`], which is
 /// also the reference the tests compare this loop with.
-fn decode_delta_of_deltas(col: &[u8], state: DeltaState, out: &mut [i64], kernel: DeltaKernel) -> Result<(), usize> {
+fn decode_delta_of_deltas(bytes: &[u8], valid: usize, state: DeltaState, out: &mut [i64], kernel: DeltaKernel) -> Result<(), usize> {
+    let col = &bytes[..valid];
     if kernel == DeltaKernel::Varint {
         return decode_delta_of_deltas_scalar(col, state, out);
     }
     let mut walk = StopWalk { start: state.pos, done: 0, ts: state.ts, delta: state.delta };
     let shuffle = kernel == DeltaKernel::Shuffle;
     if shuffle {
-        super::delta_simd::decode_groups(col, col.len(), &mut walk, out)?;
+        super::delta_simd::decode_groups(bytes, valid, &mut walk, out)?;
     }
     // Whole blocks of the column while more is left than the tail below takes
     // (where the shuffle stopped, less is: its groups then go on in the tail,
     // not a block of varints one by one).
-    if col.len().saturating_sub(walk.start) > TAIL_BYTES {
-        walk.blocks(col, col.len(), out)?;
+    if valid.saturating_sub(walk.start) > TAIL_BYTES {
+        walk.blocks(bytes, valid, out)?;
     }
     if walk.done < out.len() {
         // The last bytes, copied after the unfinished varint's start into
@@ -402,7 +414,7 @@ mod tests {
 
     /// Every kernel's result on `col`: the timestamps, or the error's message.
     fn by_every_kernel(col: &[u8], n: usize) -> Vec<std::result::Result<Vec<i64>, String>> {
-        by_kernels(&DeltaKernel::ALL, DeltaTimestamps::decode_with, col, n)
+        by_kernels(&DeltaKernel::ALL, DeltaTimestamps::decode_within, col, n)
     }
 
     /// Series whose delta-of-deltas take 1 to 10 bytes, mostly 2 and 3 as
@@ -462,7 +474,7 @@ mod tests {
 
     #[test]
     fn every_kernel_decodes_the_vectors() {
-        check_kernels_on_vectors("delta", &DeltaKernel::ALL, DeltaTimestamps::decode_with);
+        check_kernels_on_vectors("delta", &DeltaKernel::ALL, DeltaTimestamps::decode_within);
     }
 
     #[test]

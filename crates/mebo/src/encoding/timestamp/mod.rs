@@ -23,6 +23,7 @@ fn corrupt(detail: impl Into<String>) -> Error {
 }
 
 /// Where a delta-of-delta stream continues after the points handled so far.
+#[derive(Clone, Copy)]
 struct DeltaState {
     /// Byte position in the column (decoding only).
     pos: usize,
@@ -202,31 +203,51 @@ pub(crate) mod test_vectors {
         }
     }
 
-    /// A codec's `decode_with(kernel, col, out)`.
-    pub type DecodeWith<K> = fn(K, &[u8], &mut [i64]) -> crate::error::Result<()>;
+    /// A codec's `decode_within(kernel, bytes, len, out)`: the column
+    /// `bytes[..len]`, the bytes after it read but never decoded.
+    pub type DecodeWithin<K> = fn(K, &[u8], usize, &mut [i64]) -> crate::error::Result<()>;
 
     /// Each kernel's result on `col` for `n` points: the timestamps, or the
-    /// error's message.
-    pub fn by_kernels<K: Copy>(
+    /// error's message. Each kernel must give the same with the column
+    /// followed by other bytes (zeros, stop bytes, continuation bytes, noise),
+    /// as a payload's next columns follow it.
+    pub fn by_kernels<K: Copy + std::fmt::Debug>(
         kernels: &[K],
-        decode_with: DecodeWith<K>,
+        decode_within: DecodeWithin<K>,
         col: &[u8],
         n: usize,
     ) -> Vec<std::result::Result<Vec<i64>, String>> {
+        let decode = |kernel, bytes: &[u8]| {
+            let mut out = vec![0; n];
+            decode_within(kernel, bytes, col.len(), &mut out).map(|()| out).map_err(|e| e.to_string())
+        };
+        let mut noise = col.len() as u64 | 1;
+        let noise: Vec<u8> = (0..200)
+            .map(|_| {
+                noise ^= noise << 13;
+                noise ^= noise >> 7;
+                noise ^= noise << 17;
+                noise as u8
+            })
+            .collect();
         kernels
             .iter()
             .map(|&kernel| {
-                let mut out = vec![0; n];
-                decode_with(kernel, col, &mut out).map(|()| out).map_err(|e| e.to_string())
+                let alone = decode(kernel, col);
+                for after in [&[0x00; 200][..], &[0x7f; 200], &[0x80; 200], &[0xff; 200], &noise] {
+                    let followed = decode(kernel, &[col, after].concat());
+                    assert_eq!(followed, alone, "{kernel:?}: the column followed by {:02x?}.. vs alone", &after[..4]);
+                }
+                alone
             })
             .collect()
     }
 
     /// Every kernel decodes every vector column of `encoding` to its input.
-    pub fn check_kernels_on_vectors<K: Copy>(encoding: &str, kernels: &[K], decode_with: DecodeWith<K>) {
+    pub fn check_kernels_on_vectors<K: Copy + std::fmt::Debug>(encoding: &str, kernels: &[K], decode_within: DecodeWithin<K>) {
         for case in cases(encoding) {
             for (col, ts) in case.columns.iter().zip(&case.timestamps) {
-                for result in by_kernels(kernels, decode_with, &col.timestamps, ts.len()) {
+                for result in by_kernels(kernels, decode_within, &col.timestamps, ts.len()) {
                     assert_eq!(result.as_ref(), Ok(ts), "{}", case.name);
                 }
             }
