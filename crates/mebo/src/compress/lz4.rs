@@ -99,15 +99,7 @@ mod tests {
     /// Timestamp-like words (small steps, as raw columns hold), then noise.
     fn samples() -> Vec<Vec<u8>> {
         let steps: Vec<u8> = (0..5000u64).flat_map(|i| (1_700_000_000_000_000 + i * 1_000_000 + (i * 7919) % 977).to_le_bytes()).collect();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let noise: Vec<u8> = (0..20_000)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect();
+        let noise = crate::test_support::noise(0x9E37_79B9_7F4A_7C15, 20_000);
         vec![steps, noise, vec![7; 100], vec![1]]
     }
 

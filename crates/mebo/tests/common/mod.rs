@@ -14,6 +14,19 @@ pub fn read_input(dataset: &str) -> Input {
     read_input_file(&vectors_dir().join("inputs").join(format!("{dataset}.json")))
 }
 
+/// `len` bytes of deterministic noise (xorshift64 from `seed`, which must not be 0).
+pub fn noise(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
 /// One metric's raw column bytes, cut out of a numeric v1 blob with no codec and
 /// no metric-names payload (enough to test a codec against reference bytes).
 pub struct RawColumns {

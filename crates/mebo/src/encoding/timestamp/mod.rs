@@ -221,15 +221,7 @@ pub(crate) mod test_vectors {
             let mut out = vec![0; n];
             decode_within(kernel, bytes, col.len(), &mut out).map(|()| out).map_err(|e| e.to_string())
         };
-        let mut noise = col.len() as u64 | 1;
-        let noise: Vec<u8> = (0..200)
-            .map(|_| {
-                noise ^= noise << 13;
-                noise ^= noise >> 7;
-                noise ^= noise << 17;
-                noise as u8
-            })
-            .collect();
+        let noise = crate::test_support::noise(col.len() as u64 | 1, 200);
         kernels
             .iter()
             .map(|&kernel| {
