@@ -60,7 +60,7 @@ impl NumericBlob<'_> {
     /// Decode every metric into `columns`, reusing its allocations. On error
     /// the columns are cleared: no partial result.
     pub fn decode_all_into(&self, columns: &mut NumericColumns) -> Result<()> {
-        let result = self.fill_columns(columns, StoredColumns::default());
+        let result = self.fill_columns(columns, self.stored_columns(), StoredColumns::default());
         if result.is_err() {
             columns.clear();
         }
@@ -78,15 +78,17 @@ impl NumericBlob<'_> {
     pub fn decode_unstored_into(&self, columns: &mut NumericColumns, take: impl Fn(&[u8]) -> bool) -> Result<StoredColumns<'_>> {
         let all = self.stored_columns();
         let stored = StoredColumns { timestamps: all.timestamps.filter(|b| take(b)), values: all.values.filter(|b| take(b)) };
-        let result = self.fill_columns(columns, stored);
+        let result = self.fill_columns(columns, all, stored);
         if result.is_err() {
             columns.clear();
         }
         result.map(|()| stored)
     }
 
+    /// Every column into `c` but those in `skip`; `stored` is every column the
+    /// blob stores as it decodes (its callers have found them already).
     #[inline(never)] // one copy for both entry points (wasm size)
-    fn fill_columns(&self, c: &mut NumericColumns, skip: StoredColumns<'_>) -> Result<()> {
+    fn fill_columns(&self, c: &mut NumericColumns, stored: StoredColumns<'_>, skip: StoredColumns<'_>) -> Result<()> {
         let total = self.total_points();
         c.ids.clear();
         limits::reserve(&mut c.ids, self.len(), "metric ids")?;
@@ -109,7 +111,6 @@ impl NumericBlob<'_> {
         c.values.truncate(sized(skip.values.is_some()));
         limits::resize(&mut c.values, sized(skip.values.is_some()), 0.0, "value column")?;
         // A column stored as it decodes is read in one pass, not metric by metric.
-        let stored = self.stored_columns();
         if skip.timestamps.is_none() {
             match stored.timestamps {
                 Some(bytes) => encoding::decode_timestamps(TimestampEncoding::Raw, bytes, ByteOrder::Little, &mut c.timestamps)?,
