@@ -25,6 +25,7 @@ use crate::section::tags::TagColumn;
 /// Gorilla and Chimp the first value's 64 bits, then 1 (Gorilla) or 2
 /// (Chimp) control bits a point, padded to a byte; ALP its scheme byte (a
 /// main column of width 0 holds any count in its header).
+#[inline(always)]
 fn min_value_bytes(encoding: ValueEncoding, count: usize) -> usize {
     if count == 0 {
         return 0;
@@ -207,18 +208,19 @@ impl<'a> NumericBlob<'a> {
         // The value and tag columns likewise, each by the fewest bytes its
         // encoding takes for a count (see `min_value_bytes`).
         let min_bytes = if header.timestamp_encoding == TimestampEncoding::Raw { 8 } else { 1 };
-        let holds = |what: &'static str, i: usize, count: usize, need: usize, have: usize| {
-            if need > have {
-                return Err(Error::CorruptColumn { what, metric: i, detail: format!("{count} points cannot fit in {have} bytes") });
-            }
-            Ok(())
-        };
         for (i, e) in entries.iter().enumerate() {
-            holds("timestamp", i, e.count, e.count.saturating_mul(min_bytes), e.timestamps.len())?;
-            holds("value", i, e.count, min_value_bytes(header.value_encoding, e.count), e.values.len())?;
-            if header.tags {
-                // A tag is at least its one-byte length.
-                holds("tag", i, e.count, e.count, e.tags.len())?;
+            let short = |what, have| {
+                Err(Error::CorruptColumn { what, metric: i, detail: format!("{} points cannot fit in {have} bytes", e.count) })
+            };
+            if e.count.saturating_mul(min_bytes) > e.timestamps.len() {
+                return short("timestamp", e.timestamps.len());
+            }
+            if min_value_bytes(header.value_encoding, e.count) > e.values.len() {
+                return short("value", e.values.len());
+            }
+            // A tag is at least its one-byte length.
+            if header.tags && e.count > e.tags.len() {
+                return short("tag", e.tags.len());
             }
         }
 
