@@ -49,7 +49,11 @@ pub struct Budgeted;
 // SAFETY: every call is forwarded to `System` with the caller's arguments
 // unchanged, or answered with null (a refusal, which `GlobalAlloc` allows);
 // the counters are plain atomics.
+// Each method out of line: inlined, its body (the allocator's call and the
+// counter's update) was copied into every allocation and drop, 2.5-4.3 kB
+// gzipped of each build.
 unsafe impl GlobalAlloc for Budgeted {
+    #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if !admits(layout.size()) {
             return std::ptr::null_mut();
@@ -62,6 +66,7 @@ unsafe impl GlobalAlloc for Budgeted {
         p
     }
 
+    #[inline(never)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         if !admits(layout.size()) {
             return std::ptr::null_mut();
@@ -74,12 +79,14 @@ unsafe impl GlobalAlloc for Budgeted {
         p
     }
 
+    #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: forwarded unchanged (see the impl).
         unsafe { System.dealloc(ptr, layout) };
         gave(layout.size());
     }
 
+    #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let old = layout.size();
         if new_size > old && !admits(new_size - old) {
