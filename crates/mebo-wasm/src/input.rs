@@ -23,7 +23,7 @@ const ALIGN: usize = 64;
 
 thread_local! {
     /// The buffer of the last `stageInput`, with where its bytes lie.
-    static STAGED: RefCell<Option<(Vec<u8>, Range<usize>)>> = RefCell::default();
+    static STAGED: RefCell<Option<(Vec<u8>, Range<usize>)>> = const { RefCell::new(None) };
 }
 
 /// Room for `len` bytes in wasm memory, at an address equal to `source_offset`

@@ -216,12 +216,16 @@ impl NumericBlobHandle {
         let view = match &mut self.view {
             Some(view) => view,
             none => {
-                let mut columns = NumericColumns::default();
+                // Into the buffers `decodeAll` or the last freed view left
+                // (fresh columns are zero-filled first, 16 bytes a point); a
+                // failed decode gives them back as the view drops.
+                let mut view = ColumnsView { columns: DECODE_SCRATCH.take(), timestamps_at: None, values_at: None };
                 // A typed array views 8-byte aligned memory only: a stored
                 // column elsewhere is decoded.
-                let stored = check(self.blob.decode_unstored_into(&mut columns, |b| (b.as_ptr() as usize).is_multiple_of(8)))?;
+                let stored = check(self.blob.decode_unstored_into(&mut view.columns, |b| (b.as_ptr() as usize).is_multiple_of(8)))?;
                 let at = |bytes: Option<&[u8]>| bytes.map(|b| address(b.as_ptr()));
-                none.insert(ColumnsView { columns, timestamps_at: at(stored.timestamps), values_at: at(stored.values) })
+                (view.timestamps_at, view.values_at) = (at(stored.timestamps), at(stored.values));
+                none.insert(view)
             }
         };
         let c = &view.columns;
@@ -282,15 +286,40 @@ impl NumericBlobHandle {
     }
 }
 
-/// Points whose decode buffers `decodeAll` keeps between calls (16 MiB).
-const SCRATCH_KEEP_POINTS: usize = 1 << 20;
+/// A freed view's columns back to `decodeAll`'s scratch, for the next
+/// decode or view: kept when larger than the scratch's and of ordinary size.
+#[inline(never)]
+fn keep_for_reuse(mut columns: NumericColumns) {
+    let points = |c: &NumericColumns| c.values.capacity().max(c.timestamps.capacity());
+    let _ = DECODE_SCRATCH.try_with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            if points(&columns) > points(&s) && points(&columns) <= SCRATCH_KEEP_POINTS {
+                std::mem::swap(&mut *s, &mut columns);
+            }
+        }
+    });
+}
+
+impl Drop for ColumnsView {
+    fn drop(&mut self) {
+        keep_for_reuse(std::mem::take(&mut self.columns));
+    }
+}
+
+/// Points whose decode buffers are kept between calls (4 MiB), for
+/// `decodeAll` and for the next view: what is kept counts against the
+/// module's memory budget, so a decode far past the usual blob's size gives
+/// its buffers back.
+const SCRATCH_KEEP_POINTS: usize = 1 << 18;
 
 thread_local! {
     /// Columns `decodeAll` decodes into before copying them out to JS: reused,
     /// so a call neither allocates nor zero-fills 16 bytes a point in wasm.
-    static DECODE_SCRATCH: std::cell::RefCell<NumericColumns> = std::cell::RefCell::default();
+    static DECODE_SCRATCH: std::cell::RefCell<NumericColumns> = const {
+        std::cell::RefCell::new(NumericColumns { ids: Vec::new(), offsets: Vec::new(), timestamps: Vec::new(), values: Vec::new() })
+    };
     /// One metric's columns for `decimate`, reused the same way.
-    static METRIC_SCRATCH: std::cell::RefCell<(Vec<i64>, Vec<f64>)> = std::cell::RefCell::default();
+    static METRIC_SCRATCH: std::cell::RefCell<(Vec<i64>, Vec<f64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// Columns as `{ ids, offsets, timestamps, values }` typed arrays, a stored
