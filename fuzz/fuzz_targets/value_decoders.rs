@@ -5,7 +5,10 @@
 //! survive a re-encode/decode cycle bit for bit, and decoding it beside a second
 //! column (`decode_values_two`) or three more (`decode_values_four`) must give
 //! what decoding each alone gives; natively also with the XOR decoders' BMI2
-//! build turned off (the plain build must agree).
+//! build turned off (the plain build must agree). Selector bits 2-6 cut that
+//! many times 4 bytes off the column's end: decoded as a payload's column
+//! followed by others (`decode_values_within`), the column must give what it
+//! gives alone.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -18,6 +21,12 @@ fuzz_target!(|data: &[u8]| {
     let count = usize::from(u16::from_le_bytes([*c0, *c1]));
     let mut out = vec![0f64; count];
     let decoded = mebo::internals::decode_values(enc, col, order, &mut out);
+    let len = col.len().saturating_sub(usize::from(selector >> 2 & 0x1f) * 4);
+    let as_bits = |r: mebo::Result<()>, v: Vec<f64>| r.map(|()| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()).map_err(|e| e.to_string());
+    let (mut a, mut b) = (vec![0f64; count], vec![0f64; count]);
+    let within = mebo::internals::decode_values_within(enc, col, len, order, &mut a);
+    let alone = mebo::internals::decode_values(enc, &col[..len], order, &mut b);
+    assert_eq!(as_bits(within, a), as_bits(alone, b), "{enc:?} within a payload vs the column alone");
     // Beside a second column (its own tail, half the points), decoded in one
     // call: the same results as each alone.
     let tail = &col[count % (col.len() + 1)..];

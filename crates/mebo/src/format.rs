@@ -90,6 +90,11 @@ impl TimestampEncoding {
 impl ValueEncoding {
     /// Every value encoding.
     pub const ALL: [ValueEncoding; 4] = [Self::Raw, Self::Gorilla, Self::Chimp, Self::Alp];
+
+    /// Gorilla and Chimp: XOR bit streams, which decode several columns side by side.
+    pub(crate) fn is_xor(self) -> bool {
+        matches!(self, Self::Gorilla | Self::Chimp)
+    }
     /// The header nibble's code.
     pub fn code(self) -> u8 {
         match self {

@@ -70,7 +70,9 @@ pub mod internals {
     pub use crate::compress::{decompress, decompress_expecting};
     pub use crate::encoding::timestamp::{DeltaKernel, DeltaPackedTimestamps, DeltaTimestamps, PackedKernel};
     pub use crate::encoding::value::{allow_xor_bmi2, ChimpValues, GorillaValues};
-    pub use crate::encoding::{decode_timestamps, decode_timestamps_within, decode_values, decode_values_four, decode_values_two};
+    pub use crate::encoding::{
+        decode_timestamps, decode_timestamps_within, decode_values, decode_values_four, decode_values_two, decode_values_within,
+    };
     #[cfg(feature = "encode")]
     pub use crate::encoding::{encode_timestamps, encode_values};
 }

@@ -34,11 +34,19 @@ pub fn decode_timestamps_within(enc: TimestampEncoding, bytes: &[u8], len: usize
 
 /// Decode one metric's value column into `out` (its point count).
 pub fn decode_values(enc: ValueEncoding, col: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
+    decode_values_within(enc, col, col.len(), order, out)
+}
+
+/// [`decode_values`] of the column `bytes[..len]`, where the bytes after it
+/// may be read (never decoded) by a kernel that gains from it: the same
+/// result as the column alone.
+pub fn decode_values_within(enc: ValueEncoding, bytes: &[u8], len: usize, order: ByteOrder, out: &mut [f64]) -> Result<()> {
+    let col = &bytes[..len.min(bytes.len())];
     match enc {
         ValueEncoding::Raw => RawValues::decode(col, order, out),
         ValueEncoding::Gorilla => GorillaValues::decode(col, order, out),
         ValueEncoding::Chimp => ChimpValues::decode(col, order, out),
-        ValueEncoding::Alp => AlpValues::decode(col, order, out),
+        ValueEncoding::Alp => AlpValues::decode_within(bytes, len, order, out),
     }
 }
 

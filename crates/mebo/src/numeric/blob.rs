@@ -440,7 +440,9 @@ impl<'a> NumericBlob<'a> {
     pub(crate) fn decode_values_at(&self, index: usize, out: &mut [f64]) -> Result<()> {
         let e = &self.entries[index];
         check_len("value", e.count, out.len())?;
-        encoding::decode_values(self.header.value_encoding, &self.values[e.values.clone()], self.header.byte_order, out)
+        // The payload from the column on: a kernel may read past the column's end.
+        let from = &self.values[e.values.start..];
+        encoding::decode_values_within(self.header.value_encoding, from, e.values.len(), self.header.byte_order, out)
             .map_err(|err| err.in_metric(index))
     }
 

@@ -66,9 +66,9 @@ fn map_codes_const<const W: usize>(packed: &[u8], out: &mut [f64], map: impl Fn(
             *slot = map(code, *slot);
         }
     }
+    let done = in_place.min(out.len() / GROUP);
     // The rest (at most about `2W + 8` bytes of codes, the partial last group
     // included) is read from zero-padded copies, normally a single one.
-    let done = in_place.min(out.len() / GROUP);
     let groups_per_copy = (TAIL_COPY_LEN - WINDOW_SLACK) / W;
     let mut padded = [0u8; TAIL_COPY_LEN];
     for (copy, batch) in out[done * GROUP..].chunks_mut(GROUP * groups_per_copy).enumerate() {
@@ -110,14 +110,48 @@ pub(super) fn map_codes_any(packed: &[u8], width: u32, out: &mut [f64], map: imp
 }
 
 /// Dispatch a runtime width to the const-generic kernel for the listed widths,
-/// falling back to [`map_codes_any`] for the others.
+/// falling back to [`map_codes_any`] for the others. The kernel takes the
+/// whole groups; a partial last group goes to [`map_codes_any`], which reads
+/// its few codes in place (where a column is followed by others, as in a
+/// payload, the kernel's padded copy is then never made).
 macro_rules! map_codes_for_widths {
-    ($width:expr, $packed:expr, $out:expr, $map:expr, [$($w:literal)*]) => {
-        match $width {
-            $($w => map_codes_const::<$w>($packed, $out, $map),)*
-            other => map_codes_any($packed, other, $out, $map),
+    ($width:expr, $packed:expr, $out:expr, $map:expr, [$($w:literal)*]) => {{
+        let (width, packed, out, map) = ($width, $packed, $out, $map);
+        let (whole, last) = out.split_at_mut(out.len() / GROUP * GROUP);
+        match width {
+            $($w => map_codes_const::<$w>(packed, whole, &map),)*
+            other => map_codes_any(packed, other, whole, &map),
         }
-    };
+        // Whole groups of codes end on a byte boundary.
+        let at = whole.len() / GROUP * width as usize;
+        map_codes_few(packed.get(at..).unwrap_or_default(), width, last, map);
+    }};
+}
+
+/// [`map_codes_any`] for the codes of a partial last group: each from one
+/// 8-byte load (and a ninth byte) where `packed` has room for them all, as
+/// when a column is followed by others.
+#[inline(never)]
+fn map_codes_few(packed: &[u8], width: u32, out: &mut [f64], map: impl Fn(u64, f64) -> f64) {
+    let bits = out.len() * width as usize;
+    if packed.len() < bits.div_ceil(8) + 9 {
+        return map_codes_any(packed, width, out, map);
+    }
+    let mask = low_mask(width);
+    for (i, slot) in out.iter_mut().enumerate() {
+        let bit = i * width as usize;
+        let (byte, shift) = (bit / 8, (bit % 8) as u32);
+        let Some((word, &ninth)) =
+            packed.get(byte..byte + 9).and_then(|w| w.split_first_chunk::<8>()).and_then(|(w, rest)| Some((w, rest.first()?)))
+        else {
+            return;
+        };
+        let mut code = u64::from_le_bytes(*word) >> shift;
+        if shift != 0 {
+            code |= u64::from(ninth) << (64 - shift);
+        }
+        *slot = map(code & mask, *slot);
+    }
 }
 
 /// [`map_codes_const`] for ALP-main digits: every width up to 64 has a kernel.

@@ -19,18 +19,42 @@ fn records_len(count: u32, record_len: usize) -> Option<usize> {
     usize::try_from(count).ok()?.checked_mul(record_len)
 }
 
-pub(super) fn decode_column(col: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
+/// The column `bytes[..len]`; the bit-packed streams' kernels may read on
+/// into the bytes after it (bits they mask off), so that a column followed
+/// by others needs no padded copy of its last codes.
+pub(super) fn decode_column(bytes: &[u8], len: usize, order: ByteOrder, out: &mut [f64]) -> Result<()> {
     if out.is_empty() {
         return Ok(());
     }
-    let Some((&scheme, body)) = col.split_first() else {
+    let len = len.min(bytes.len());
+    let Some((&scheme, body)) = bytes.split_first().filter(|_| len > 0) else {
         return Err(corrupt(format!("empty ALP column for {} points", out.len())));
     };
+    let body = Body { bytes: body, len: len - 1 };
     match scheme {
         SCHEME_MAIN => decode_main(body, order, out),
         SCHEME_RD => decode_rd(body, order, out),
-        SCHEME_RAW => decode_raw(body, order, out),
+        SCHEME_RAW => decode_raw(body.column(), order, out),
         other => Err(corrupt(format!("unknown ALP scheme byte {other}"))),
+    }
+}
+
+/// A column's body (after the scheme byte): its first `len` bytes, and the
+/// bytes after them that a kernel may read past its codes.
+#[derive(Clone, Copy)]
+struct Body<'b> {
+    bytes: &'b [u8],
+    len: usize,
+}
+
+impl<'b> Body<'b> {
+    fn column(self) -> &'b [u8] {
+        &self.bytes[..self.len]
+    }
+
+    /// From `at` (within the column) to the end of what may be read.
+    fn readable_from(self, at: usize) -> &'b [u8] {
+        &self.bytes[at..]
     }
 }
 
@@ -46,7 +70,8 @@ fn decode_raw(body: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
     Ok(())
 }
 
-fn decode_main(body: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
+fn decode_main(within: Body<'_>, order: ByteOrder, out: &mut [f64]) -> Result<()> {
+    let body = within.column();
     let n = out.len();
     let header: &[u8; MAIN_HEADER_LEN] = body
         .get(..MAIN_HEADER_LEN)
@@ -82,8 +107,11 @@ fn decode_main(body: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
     // separate multiplies in this order.
     let factor_scale = POW10[usize::from(factor)];
     let exponent_scale = INV_POW10[usize::from(exponent)];
-    // The kernels may read past the codes into the exceptions; those bits are masked off.
-    map_codes_main(rest, width, out, move |code, _| ((code as i64).wrapping_add(min) as f64) * factor_scale * exponent_scale);
+    // The kernels may read past the codes into the exceptions and the next
+    // columns; those bits are masked off.
+    map_codes_main(within.readable_from(MAIN_HEADER_LEN), width, out, move |code, _| {
+        ((code as i64).wrapping_add(min) as f64) * factor_scale * exponent_scale
+    });
 
     for record in exceptions.chunks_exact(MAIN_EXCEPTION_LEN) {
         let position = exception_position(record, order, n)?;
@@ -92,7 +120,8 @@ fn decode_main(body: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
     Ok(())
 }
 
-fn decode_rd(body: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
+fn decode_rd(within: Body<'_>, order: ByteOrder, out: &mut [f64]) -> Result<()> {
+    let body = within.column();
     let n = out.len();
     let header: &[u8; RD_HEADER_LEN] = body
         .get(..RD_HEADER_LEN)
@@ -136,11 +165,14 @@ fn decode_rd(body: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
             rest.len()
         )));
     };
-    let (rights, exceptions) = (&rest[codes_end..], &rest[rights_end..exceptions_end]);
+    let exceptions = &rest[rights_end..exceptions_end];
+    // The packed streams as the kernels read them: on past their codes.
+    let codes_from = RD_HEADER_LEN + dict_len * 2;
+    let (codes, rights) = (within.readable_from(codes_from), within.readable_from(codes_from + codes_end));
 
     // Two passes over `out` (as bit patterns): right parts, then dictionary lefts.
     map_codes_rd_right(rights, right_width, out, move |right, _| f64::from_bits(right));
-    map_codes_rd_left(rest, code_width, out, move |code, right| f64::from_bits(right.to_bits() | shifted_lefts[(code & 7) as usize]));
+    map_codes_rd_left(codes, code_width, out, move |code, right| f64::from_bits(right.to_bits() | shifted_lefts[(code & 7) as usize]));
 
     let right_mask = low_mask(right_width);
     for record in exceptions.chunks_exact(RD_EXCEPTION_LEN) {

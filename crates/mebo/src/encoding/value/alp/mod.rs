@@ -90,9 +90,12 @@ impl AlpValues {
         encode::encode_column(values, order, out);
     }
 
-    /// Decode exactly `out.len()` values from one metric's column `col`.
-    /// Trailing bytes are ignored. Short/malformed -> Err.
-    pub fn decode(col: &[u8], order: ByteOrder, out: &mut [f64]) -> Result<()> {
-        decode::decode_column(col, order, out)
+    /// Decode exactly `out.len()` values from one metric's column
+    /// `bytes[..len]`; trailing bytes in it are ignored, short or malformed is
+    /// an error. The bytes after it (a payload's next columns) may be read,
+    /// never decoded, so that the last codes need no padded copy: the result
+    /// is that of the column alone, whatever follows it.
+    pub fn decode_within(bytes: &[u8], len: usize, order: ByteOrder, out: &mut [f64]) -> Result<()> {
+        decode::decode_column(bytes, len, order, out)
     }
 }

@@ -117,9 +117,20 @@ fn all_columns() -> Vec<(String, ByteOrder, Vec<u8>, Vec<f64>)> {
     out
 }
 
+/// The column alone; followed by other bytes (as a payload's next columns
+/// follow it), it must decode to the same bits or the same error.
 fn decode_vec(col: &[u8], order: ByteOrder, n: usize) -> Result<Vec<f64>> {
-    let mut out = vec![0.0; n];
-    AlpValues::decode(col, order, &mut out).map(|()| out)
+    let decode = |bytes: &[u8]| {
+        let mut out = vec![0.0; n];
+        AlpValues::decode_within(bytes, col.len(), order, &mut out).map(|()| out)
+    };
+    let alone = decode(col);
+    let as_bits = |r: &Result<Vec<f64>>| r.as_ref().map(|v| bits(v)).map_err(|e| e.to_string());
+    for after in [0x00, 0x5a, 0xff] {
+        let followed = decode(&[col, &[after; 80]].concat());
+        assert_eq!(as_bits(&followed), as_bits(&alone), "followed by {after:#04x}");
+    }
+    alone
 }
 
 #[cfg(feature = "encode")]
@@ -522,7 +533,7 @@ fn throughput() {
     let start = std::time::Instant::now();
     for _ in 0..rounds {
         for (order, col, values) in &columns {
-            AlpValues::decode(col, *order, &mut out[..values.len()]).unwrap();
+            AlpValues::decode_within(col, col.len(), *order, &mut out[..values.len()]).unwrap();
         }
     }
     let decode = start.elapsed();
