@@ -111,7 +111,7 @@ pub(super) fn map_codes_any(packed: &[u8], width: u32, out: &mut [f64], map: imp
 
 /// Dispatch a runtime width to the const-generic kernel for the listed widths,
 /// falling back to [`map_codes_any`] for the others. The kernel takes the
-/// whole groups; a partial last group goes to [`map_codes_any`], which reads
+/// whole groups; a partial last group goes to [`map_codes_few`], which reads
 /// its few codes in place (where a column is followed by others, as in a
 /// payload, the kernel's padded copy is then never made).
 macro_rules! map_codes_for_widths {
@@ -141,6 +141,7 @@ fn map_codes_few(packed: &[u8], width: u32, out: &mut [f64], map: impl Fn(u64, f
     for (i, slot) in out.iter_mut().enumerate() {
         let bit = i * width as usize;
         let (byte, shift) = (bit / 8, (bit % 8) as u32);
+        // Always there: `packed` holds the codes' bytes and 9 more (checked above).
         let Some((word, &ninth)) =
             packed.get(byte..byte + 9).and_then(|w| w.split_first_chunk::<8>()).and_then(|(w, rest)| Some((w, rest.first()?)))
         else {
