@@ -313,8 +313,9 @@ impl Drop for ColumnsView {
 const SCRATCH_KEEP_POINTS: usize = 1 << 18;
 
 thread_local! {
-    /// Columns `decodeAll` decodes into before copying them out to JS: reused,
-    /// so a call neither allocates nor zero-fills 16 bytes a point in wasm.
+    /// Columns `decodeAll` decodes into before copying them out to JS, and the
+    /// next view's: reused, so a call neither allocates nor zero-fills 16
+    /// bytes a point in wasm.
     static DECODE_SCRATCH: std::cell::RefCell<NumericColumns> = const {
         std::cell::RefCell::new(NumericColumns { ids: Vec::new(), offsets: Vec::new(), timestamps: Vec::new(), values: Vec::new() })
     };
