@@ -333,12 +333,21 @@ macro_rules! words {
 }
 words!(js_sys::BigInt64Array js_sys::Float64Array);
 
-/// `array` with `bytes` copied over its first elements: a column the blob
+/// `bytes` copied over the first elements of `array`: a column the blob
 /// stores as it decodes (little-endian words, the order every typed-array
 /// view of wasm memory here already reads), copied out without decoding it
 /// first. `array` holds at least `bytes.len()` bytes; `bytes` lies in wasm
 /// memory, so its length fits u32.
-pub fn write_bytes<A: Words>(array: A, bytes: &[u8]) -> A {
+pub fn write_bytes<A: Words>(array: &A, bytes: &[u8]) {
     array.first_bytes(bytes.len() as u32).copy_from(bytes);
-    array
+}
+
+/// `decodeAllInto`'s check of the caller's arrays, `(length, wanted)` each:
+/// the SDK hands each over at exactly the length the blob fills (so a
+/// mismatch is the SDK's fault, and its message need not say more).
+pub fn check_into_lengths(arrays: &[(u32, usize)]) -> JsResult<()> {
+    if arrays.iter().all(|&(length, wanted)| length as usize == wanted) {
+        return Ok(());
+    }
+    Err(js_sys::RangeError::new("decodeAllInto's arrays are not of the lengths the blob fills").into())
 }

@@ -63,9 +63,6 @@ extern "C" {
     /// See [`columns`].
     #[wasm_bindgen(typescript_type = "NumericColumns")]
     pub type NumericColumnsJs;
-    /// See [`NumericBlobHandle::decode_all_into`].
-    #[wasm_bindgen(typescript_type = "Pick<NumericColumns, 'ids' | 'offsets'>")]
-    pub type NumericIdsOffsets;
 }
 
 /// An opened numeric blob. It holds its decompressed payloads and, when a
@@ -239,30 +236,31 @@ impl NumericBlobHandle {
         ])
     }
 
-    /// Every metric at once into the caller's `timestamps` and `values`
-    /// (their first `totalPoints` elements; they must hold that many).
-    /// Returns `{ ids, offsets }`.
+    /// Every metric at once into the caller's arrays, which must have
+    /// exactly `totalPoints` (`timestamps`, `values`), `metricCount` (`ids`)
+    /// and `metricCount + 1` (`offsets`) elements.
     #[wasm_bindgen(js_name = decodeAllInto)]
-    pub fn decode_all_into(&self, timestamps: &BigInt64Array, values: &Float64Array) -> JsResult<NumericIdsOffsets> {
+    pub fn decode_all_into(
+        &self,
+        timestamps: &BigInt64Array,
+        values: &Float64Array,
+        ids: &BigUint64Array,
+        offsets: &Uint32Array,
+    ) -> JsResult<()> {
+        let (n, m) = (self.blob.total_points(), self.blob.len());
+        js::check_into_lengths(&[(timestamps.length(), n), (values.length(), n), (ids.length(), m), (offsets.length(), m + 1)])?;
         self.with_columns(|c, stored| {
-            let n = self.blob.total_points();
-            if (timestamps.length() as usize) < n || (values.length() as usize) < n {
-                return Err(js_sys::RangeError::new(&format!("decodeAllInto needs arrays of at least {n} elements")).into());
-            }
-            // `n` fits: it is below both lengths, which are u32.
-            let n = n as u32;
             match stored.timestamps {
-                Some(bytes) => _ = js::write_bytes(timestamps.subarray(0, n), bytes),
-                None => timestamps.subarray(0, n).copy_from(&c.timestamps),
+                Some(bytes) => js::write_bytes(timestamps, bytes),
+                None => timestamps.copy_from(&c.timestamps),
             }
             match stored.values {
-                Some(bytes) => _ = js::write_bytes(values.subarray(0, n), bytes),
-                None => values.subarray(0, n).copy_from(&c.values),
+                Some(bytes) => js::write_bytes(values, bytes),
+                None => values.copy_from(&c.values),
             }
-            Ok(JsObject::new()
-                .set("ids", BigUint64Array::from(c.ids.as_slice()))
-                .set("offsets", Uint32Array::from(c.offsets.as_slice()))
-                .typed())
+            ids.copy_from(&c.ids);
+            offsets.copy_from(&c.offsets);
+            Ok(())
         })
     }
 }
@@ -328,11 +326,19 @@ thread_local! {
 pub(crate) fn columns(c: &NumericColumns, stored: StoredColumns<'_>) -> NumericColumnsJs {
     // Stored bytes are 8 a point, and lie in wasm memory: the count fits u32.
     let timestamps = match stored.timestamps {
-        Some(bytes) => js::write_bytes(BigInt64Array::new_with_length((bytes.len() / 8) as u32), bytes),
+        Some(bytes) => {
+            let array = BigInt64Array::new_with_length((bytes.len() / 8) as u32);
+            js::write_bytes(&array, bytes);
+            array
+        }
         None => BigInt64Array::from(c.timestamps.as_slice()),
     };
     let values = match stored.values {
-        Some(bytes) => js::write_bytes(Float64Array::new_with_length((bytes.len() / 8) as u32), bytes),
+        Some(bytes) => {
+            let array = Float64Array::new_with_length((bytes.len() / 8) as u32);
+            js::write_bytes(&array, bytes);
+            array
+        }
         None => Float64Array::from(c.values.as_slice()),
     };
     JsObject::new()

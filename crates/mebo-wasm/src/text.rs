@@ -58,7 +58,7 @@ extern "C" {
     #[wasm_bindgen(typescript_type = "RawTextColumns")]
     pub type RawTextColumns;
     /// See [`TextBlobHandle::decode_all_into`].
-    #[wasm_bindgen(typescript_type = "Omit<RawTextColumns, 'timestamps' | 'codes' | 'tagCodes'>")]
+    #[wasm_bindgen(typescript_type = "Pick<RawTextColumns, 'dictionary' | 'tagDictionary'>")]
     pub type TextDictionaries;
 }
 
@@ -142,32 +142,34 @@ impl TextBlobHandle {
         columns(&check(self.blob.decode_dictionary())?)
     }
 
-    /// [`decode_all`](Self::decode_all) into the caller's `timestamps`, `codes`
-    /// and, when the blob has tags, `tag_codes` (their first `totalPoints`
-    /// elements; they must hold that many). Returns `{ ids, offsets,
-    /// dictionary, tagDictionary? }`.
+    /// [`decode_all`](Self::decode_all) into the caller's arrays, which
+    /// must have exactly `totalPoints` (`timestamps`, `codes` and, when the
+    /// blob has tags, `tag_codes`), `metricCount` (`ids`) and `metricCount +
+    /// 1` (`offsets`) elements. Returns `{ dictionary, tagDictionary? }`.
     #[wasm_bindgen(js_name = decodeAllInto)]
     pub fn decode_all_into(
         &self,
         timestamps: &BigInt64Array,
         codes: &Uint32Array,
         tag_codes: Option<Uint32Array>,
+        ids: &BigUint64Array,
+        offsets: &Uint32Array,
     ) -> JsResult<TextDictionaries> {
         let c = check(self.blob.decode_dictionary())?;
-        let n = c.timestamps.len();
-        let short = |len: u32| (len as usize) < n;
-        if short(timestamps.length()) || short(codes.length()) || (c.tags.is_some() && tag_codes.as_ref().is_none_or(|t| short(t.length())))
-        {
-            return Err(js_sys::RangeError::new(&format!("decodeAllInto needs arrays of at least {n} elements")).into());
-        }
-        timestamps.subarray(0, n as u32).copy_from(&c.timestamps);
-        codes.subarray(0, n as u32).copy_from(&c.values.codes);
-        let mut out = JsObject::new()
-            .set("ids", BigUint64Array::from(c.ids.as_slice()))
-            .set("offsets", Uint32Array::from(c.offsets.as_slice()))
-            .set("dictionary", js::strings(c.values.strings.iter().copied())?);
-        if let (Some(tags), Some(tag_codes)) = (&c.tags, tag_codes) {
-            tag_codes.subarray(0, n as u32).copy_from(&tags.codes);
+        let (n, m) = (c.timestamps.len(), c.ids.len());
+        // A tagged blob's codes need `tag_codes`: a missing one counts as empty.
+        let tags_length = c.tags.as_ref().map(|_| (tag_codes.as_ref().map_or(0, Uint32Array::length), n));
+        let lengths = [(timestamps.length(), n), (codes.length(), n), (ids.length(), m), (offsets.length(), m + 1)];
+        js::check_into_lengths(&[&lengths[..], tags_length.as_slice()].concat())?;
+        timestamps.copy_from(&c.timestamps);
+        codes.copy_from(&c.values.codes);
+        ids.copy_from(&c.ids);
+        offsets.copy_from(&c.offsets);
+        let mut out = JsObject::new().set("dictionary", js::strings(c.values.strings.iter().copied())?);
+        if let Some(tags) = &c.tags {
+            if let Some(array) = &tag_codes {
+                array.copy_from(&tags.codes);
+            }
             out = out.set("tagDictionary", js::strings(tags.strings.iter().copied())?);
         }
         Ok(out.typed())

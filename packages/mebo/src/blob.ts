@@ -28,6 +28,19 @@ export interface BlobHandle {
   tagAt(index: number, point: number): string | undefined;
 }
 
+/** The typed arrays `decodeAllInto` fills. */
+type KeptArray = BigInt64Array | BigUint64Array | Float64Array | Uint32Array;
+
+/**
+ * `decodeAllInto`'s array of `length` elements: `kept` itself when it has
+ * exactly that many, its first `length` when it has more, else a new array
+ * (a typed array is costly to make: about 0.5-1 µs in V8 even when small).
+ */
+export function keptOrNew<T extends KeptArray>(kept: T | undefined, length: number, make: new (length: number) => T): T {
+  if (kept === undefined || kept.length < length) return new make(length);
+  return kept.length === length ? kept : (kept.subarray(0, length) as T);
+}
+
 export abstract class BlobReader<H extends BlobHandle> extends Owned<H> {
   /** The blob's start time, microseconds since the epoch. */
   get startTime(): bigint {

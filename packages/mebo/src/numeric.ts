@@ -2,7 +2,7 @@
 
 import { NumericBlobHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
-import { BlobReader, type BlobHandle } from './blob.js';
+import { BlobReader, keptOrNew, type BlobHandle } from './blob.js';
 import type { NumericBlobOptions, NumericColumns, NumericSections, RawSeries } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { ready, stage, wasmMemory } from './module.js';
@@ -35,7 +35,7 @@ interface NumericHandle extends BlobHandle {
   values(index: number): Float64Array;
   valueAt(index: number, point: number): number;
   decodeAll(): NumericColumns;
-  decodeAllInto(timestamps: BigInt64Array, values: Float64Array): Pick<NumericColumns, 'ids' | 'offsets'>;
+  decodeAllInto(timestamps: BigInt64Array, values: Float64Array, ids: BigUint64Array, offsets: Uint32Array): void;
   decodeAllView(): Uint32Array;
   range(index: number, from: bigint, to: bigint): RawSeries<Float64Array>;
   decimate(index: number, buckets: number, lttb: boolean, from?: bigint, to?: bigint): Float64Array;
@@ -171,19 +171,26 @@ export class NumericBlob extends BlobReader<NumericHandle> {
 
   /**
    * `decodeAll` into arrays you keep, for decoding blob after blob without
-   * allocating (a dashboard's refresh): the result's `timestamps` and `values`
-   * are views of the first `totalPoints` elements of `into`'s arrays when they
-   * are that long, else new arrays. Pass the previous result back in.
+   * allocating (a dashboard's refresh): each array of the result is `into`'s
+   * own (or a view of its first elements) when it is long enough, else a
+   * new one. `ids` and `offsets` may be left out. Pass the previous result back in.
    */
-  decodeAllInto(into: Pick<NumericColumns, 'timestamps' | 'values'>): NumericColumns {
+  decodeAllInto(into: Pick<NumericColumns, 'timestamps' | 'values'> & Partial<Pick<NumericColumns, 'ids' | 'offsets'>>): NumericColumns {
     const target = (into ?? {}) as Partial<NumericColumns>;
-    if (!(target.timestamps instanceof BigInt64Array) || !(target.values instanceof Float64Array)) {
-      throw invalidArgument('decodeAllInto needs { timestamps: BigInt64Array, values: Float64Array }');
+    if (
+      !(target.timestamps instanceof BigInt64Array) ||
+      !(target.values instanceof Float64Array) ||
+      !(target.ids === undefined || target.ids instanceof BigUint64Array) ||
+      !(target.offsets === undefined || target.offsets instanceof Uint32Array)
+    ) {
+      throw invalidArgument('decodeAllInto needs { timestamps: BigInt64Array, values: Float64Array, ids?: BigUint64Array, offsets?: Uint32Array }');
     }
-    const total = this.totalPoints;
-    const timestamps = target.timestamps.length >= total ? target.timestamps.subarray(0, total) : new BigInt64Array(total);
-    const values = target.values.length >= total ? target.values.subarray(0, total) : new Float64Array(total);
-    const { ids, offsets } = call(() => this.live().decodeAllInto(timestamps, values));
+    const [total, count] = [this.totalPoints, this.length];
+    const timestamps = keptOrNew(target.timestamps, total, BigInt64Array);
+    const values = keptOrNew(target.values, total, Float64Array);
+    const ids = keptOrNew(target.ids, count, BigUint64Array);
+    const offsets = keptOrNew(target.offsets, count + 1, Uint32Array);
+    call(() => this.live().decodeAllInto(timestamps, values, ids, offsets));
     return { ids, offsets, timestamps, values };
   }
 }

@@ -2,7 +2,7 @@
 
 import { TextBlobHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
-import { BlobReader, type BlobHandle } from './blob.js';
+import { BlobReader, keptOrNew, type BlobHandle } from './blob.js';
 import type { JoinedStrings, RawSeries, RawTextColumns, TextBlobOptions, TextSections } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { ready, stage } from './module.js';
@@ -120,7 +120,7 @@ interface TextHandle extends BlobHandle {
   valueAt(index: number, point: number): string;
   range(index: number, from: bigint, to: bigint): RawSeries<JoinedStrings>;
   decodeAll(): RawTextColumns;
-  decodeAllInto(timestamps: BigInt64Array, codes: Uint32Array, tagCodes?: Uint32Array): Omit<RawTextColumns, 'timestamps' | 'codes' | 'tagCodes'>;
+  decodeAllInto(timestamps: BigInt64Array, codes: Uint32Array, tagCodes: Uint32Array | undefined, ids: BigUint64Array, offsets: Uint32Array): Pick<RawTextColumns, 'dictionary' | 'tagDictionary'>;
 }
 
 /** An opened text blob. Free it with `free()` (or `using`) when done. */
@@ -200,22 +200,28 @@ export class TextBlob extends BlobReader<TextHandle> {
 
   /**
    * `decodeAll` into arrays you keep, for decoding blob after blob without
-   * allocating: the result's `timestamps`, `codes` and `tagCodes` are views of
-   * the first `totalPoints` elements of `into`'s arrays when they are that
-   * long, else new arrays. Pass the previous result back in.
+   * allocating: each array of the result is `into`'s own (or a view of its
+   * first elements) when it is long enough, else a new one. `ids`, `offsets`
+   * and `tagCodes` may be left out. Pass the previous result back in.
    */
-  decodeAllInto(into: Pick<TextColumns, 'timestamps' | 'codes' | 'tagCodes'>): TextColumns {
+  decodeAllInto(into: Pick<TextColumns, 'timestamps' | 'codes' | 'tagCodes'> & Partial<Pick<TextColumns, 'ids' | 'offsets'>>): TextColumns {
     const target = (into ?? {}) as Partial<TextColumns>;
-    if (!(target.timestamps instanceof BigInt64Array) || !(target.codes instanceof Uint32Array) || (target.tagCodes !== undefined && !(target.tagCodes instanceof Uint32Array))) {
-      throw invalidArgument('decodeAllInto needs { timestamps: BigInt64Array, codes: Uint32Array, tagCodes?: Uint32Array }');
+    if (
+      !(target.timestamps instanceof BigInt64Array) ||
+      !(target.codes instanceof Uint32Array) ||
+      !(target.tagCodes === undefined || target.tagCodes instanceof Uint32Array) ||
+      !(target.ids === undefined || target.ids instanceof BigUint64Array) ||
+      !(target.offsets === undefined || target.offsets instanceof Uint32Array)
+    ) {
+      throw invalidArgument('decodeAllInto needs { timestamps: BigInt64Array, codes: Uint32Array, tagCodes?: Uint32Array, ids?: BigUint64Array, offsets?: Uint32Array }');
     }
-    const total = this.totalPoints;
-    const fit = <T extends BigInt64Array | Uint32Array>(kept: T | undefined, make: (n: number) => T): T =>
-      kept !== undefined && kept.length >= total ? (kept.subarray(0, total) as T) : make(total);
-    const timestamps = fit(target.timestamps, (n) => new BigInt64Array(n));
-    const codes = fit(target.codes, (n) => new Uint32Array(n));
-    const tagCodes = this.options.tags ? fit(target.tagCodes, (n) => new Uint32Array(n)) : undefined;
-    const raw = call(() => this.live().decodeAllInto(timestamps, codes, tagCodes));
-    return textColumns({ ...raw, timestamps, codes, tagCodes });
+    const [total, count] = [this.totalPoints, this.length];
+    const timestamps = keptOrNew(target.timestamps, total, BigInt64Array);
+    const codes = keptOrNew(target.codes, total, Uint32Array);
+    const tagCodes = this.options.tags ? keptOrNew(target.tagCodes, total, Uint32Array) : undefined;
+    const ids = keptOrNew(target.ids, count, BigUint64Array);
+    const offsets = keptOrNew(target.offsets, count + 1, Uint32Array);
+    const raw = call(() => this.live().decodeAllInto(timestamps, codes, tagCodes, ids, offsets));
+    return textColumns({ ...raw, ids, offsets, timestamps, codes, tagCodes });
   }
 }

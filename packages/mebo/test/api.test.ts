@@ -93,7 +93,7 @@ describe('NumericBlob', () => {
 });
 
 describe('NumericBlob.decodeAllInto', () => {
-  const small = () => encodeNumeric([{ name: 'a', timestamps: [1n, 2n, 3n], values: [0.5, -0, NaN] }]);
+  const small = () => encodeNumeric([{ name: 'c', timestamps: [1n, 2n, 3n], values: [0.5, -0, NaN] }]);
   const large = () => encodeNumeric([
     { name: 'a', timestamps: [1n, 2n, 3n, 4n], values: [1, 2, 3, 4] },
     { name: 'b', timestamps: [5n, 6n], values: [Infinity, -1e-310] },
@@ -114,6 +114,28 @@ describe('NumericBlob.decodeAllInto', () => {
     expect(again.values.buffer).toBe(into.values.buffer);
     expect(bitsOf(again.values)).toEqual(bitsOf(new Float64Array([0.5, -0, NaN])));
     expect(Array.from(into.timestamps.subarray(0, 4))).toEqual([1n, 2n, 3n, 4n]); // 4th point of the larger blob stays
+    // The previous result's ids and offsets are reused too: the larger blob's are overwritten in place.
+    expect(again.ids.buffer).toBe(got.ids.buffer);
+    expect(again.offsets.buffer).toBe(got.offsets.buffer);
+    expect(Array.from(again.ids)).toEqual([metricId('c')]);
+    expect(Array.from(got.ids)).toEqual([metricId('c'), metricId('b')]);
+    expect(Array.from(again.offsets)).toEqual([0, 3]);
+    expect(Array.from(got.offsets)).toEqual([0, 3, 6]);
+  });
+
+  it('fills ids and offsets it is given, the first elements of longer ones, the arrays themselves of exact ones', () => {
+    using blob = NumericBlob.from(large());
+    const ids = new BigUint64Array(5).fill(9n);
+    const offsets = new Uint32Array(3).fill(9);
+    const got = blob.decodeAllInto({ timestamps: new BigInt64Array(6), values: new Float64Array(6), ids, offsets });
+    expect(got.offsets).toBe(offsets);
+    expect(Array.from(offsets)).toEqual([0, 4, 6]);
+    expect(got.ids.buffer).toBe(ids.buffer);
+    expect(Array.from(ids)).toEqual([metricId('a'), metricId('b'), 9n, 9n, 9n]);
+    expect(got).toEqual(blob.decodeAll());
+    const short = blob.decodeAllInto({ timestamps: new BigInt64Array(6), values: new Float64Array(6), ids: new BigUint64Array(1), offsets: new Uint32Array(2) });
+    expect(Array.from(short.ids)).toEqual([metricId('a'), metricId('b')]);
+    expect(Array.from(short.offsets)).toEqual([0, 4, 6]);
   });
 
   it('allocates when the arrays are too short, and refuses anything but typed arrays', () => {
@@ -122,7 +144,8 @@ describe('NumericBlob.decodeAllInto', () => {
     const got = blob.decodeAllInto(tooShort);
     expect(got.values.buffer).not.toBe(tooShort.values.buffer);
     expect(got).toEqual(blob.decodeAll());
-    for (const bad of [undefined, {}, { timestamps: new Float64Array(6), values: new Float64Array(6) }, { timestamps: new BigInt64Array(6), values: [1, 2] }]) {
+    const arrays = { timestamps: new BigInt64Array(6), values: new Float64Array(6) };
+    for (const bad of [undefined, {}, { timestamps: new Float64Array(6), values: new Float64Array(6) }, { timestamps: new BigInt64Array(6), values: [1, 2] }, { ...arrays, ids: new BigInt64Array(2) }, { ...arrays, offsets: [0, 4, 6] }]) {
       expect(() => blob.decodeAllInto(bad as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     }
   });
