@@ -41,6 +41,18 @@ export function keptOrNew<T extends KeptArray>(kept: T | undefined, length: numb
   return kept.length === length ? kept : (kept.subarray(0, length) as T);
 }
 
+/**
+ * `decodeAllInto`'s `ids` and `offsets` for a blob of `count` metrics: those
+ * of `into` (the previous result) when long enough, else new ones.
+ */
+export function keptIdsAndOffsets(into: { ids?: unknown; offsets?: unknown }, count: number): { ids: BigUint64Array; offsets: Uint32Array } {
+  const { ids, offsets } = into;
+  if (!(ids === undefined || ids instanceof BigUint64Array) || !(offsets === undefined || offsets instanceof Uint32Array)) {
+    throw invalidArgument("decodeAllInto's ids, when given, must be a BigUint64Array and its offsets a Uint32Array");
+  }
+  return { ids: keptOrNew(ids, count, BigUint64Array), offsets: keptOrNew(offsets, count + 1, Uint32Array) };
+}
+
 export abstract class BlobReader<H extends BlobHandle> extends Owned<H> {
   /** The blob's start time, microseconds since the epoch. */
   get startTime(): bigint {

@@ -2,7 +2,7 @@
 
 import { NumericBlobHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
-import { BlobReader, keptOrNew, type BlobHandle } from './blob.js';
+import { BlobReader, keptIdsAndOffsets, keptOrNew, type BlobHandle } from './blob.js';
 import type { NumericBlobOptions, NumericColumns, NumericSections, RawSeries } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { ready, stage, wasmMemory } from './module.js';
@@ -177,19 +177,13 @@ export class NumericBlob extends BlobReader<NumericHandle> {
    */
   decodeAllInto(into: Pick<NumericColumns, 'timestamps' | 'values'> & Partial<Pick<NumericColumns, 'ids' | 'offsets'>>): NumericColumns {
     const target = (into ?? {}) as Partial<NumericColumns>;
-    if (
-      !(target.timestamps instanceof BigInt64Array) ||
-      !(target.values instanceof Float64Array) ||
-      !(target.ids === undefined || target.ids instanceof BigUint64Array) ||
-      !(target.offsets === undefined || target.offsets instanceof Uint32Array)
-    ) {
-      throw invalidArgument('decodeAllInto needs { timestamps: BigInt64Array, values: Float64Array, ids?: BigUint64Array, offsets?: Uint32Array }');
+    if (!(target.timestamps instanceof BigInt64Array) || !(target.values instanceof Float64Array)) {
+      throw invalidArgument('decodeAllInto needs { timestamps: BigInt64Array, values: Float64Array }');
     }
-    const [total, count] = [this.totalPoints, this.length];
+    const { ids, offsets } = keptIdsAndOffsets(target, this.length);
+    const total = this.totalPoints;
     const timestamps = keptOrNew(target.timestamps, total, BigInt64Array);
     const values = keptOrNew(target.values, total, Float64Array);
-    const ids = keptOrNew(target.ids, count, BigUint64Array);
-    const offsets = keptOrNew(target.offsets, count + 1, Uint32Array);
     call(() => this.live().decodeAllInto(timestamps, values, ids, offsets));
     return { ids, offsets, timestamps, values };
   }

@@ -2,7 +2,7 @@
 
 import { TextBlobHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
-import { BlobReader, keptOrNew, type BlobHandle } from './blob.js';
+import { BlobReader, keptIdsAndOffsets, keptOrNew, type BlobHandle } from './blob.js';
 import type { JoinedStrings, RawSeries, RawTextColumns, TextBlobOptions, TextSections } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { ready, stage } from './module.js';
@@ -206,21 +206,14 @@ export class TextBlob extends BlobReader<TextHandle> {
    */
   decodeAllInto(into: Pick<TextColumns, 'timestamps' | 'codes' | 'tagCodes'> & Partial<Pick<TextColumns, 'ids' | 'offsets'>>): TextColumns {
     const target = (into ?? {}) as Partial<TextColumns>;
-    if (
-      !(target.timestamps instanceof BigInt64Array) ||
-      !(target.codes instanceof Uint32Array) ||
-      !(target.tagCodes === undefined || target.tagCodes instanceof Uint32Array) ||
-      !(target.ids === undefined || target.ids instanceof BigUint64Array) ||
-      !(target.offsets === undefined || target.offsets instanceof Uint32Array)
-    ) {
-      throw invalidArgument('decodeAllInto needs { timestamps: BigInt64Array, codes: Uint32Array, tagCodes?: Uint32Array, ids?: BigUint64Array, offsets?: Uint32Array }');
+    if (!(target.timestamps instanceof BigInt64Array) || !(target.codes instanceof Uint32Array) || (target.tagCodes !== undefined && !(target.tagCodes instanceof Uint32Array))) {
+      throw invalidArgument('decodeAllInto needs { timestamps: BigInt64Array, codes: Uint32Array, tagCodes?: Uint32Array }');
     }
-    const [total, count] = [this.totalPoints, this.length];
+    const { ids, offsets } = keptIdsAndOffsets(target, this.length);
+    const total = this.totalPoints;
     const timestamps = keptOrNew(target.timestamps, total, BigInt64Array);
     const codes = keptOrNew(target.codes, total, Uint32Array);
     const tagCodes = this.options.tags ? keptOrNew(target.tagCodes, total, Uint32Array) : undefined;
-    const ids = keptOrNew(target.ids, count, BigUint64Array);
-    const offsets = keptOrNew(target.offsets, count + 1, Uint32Array);
     const raw = call(() => this.live().decodeAllInto(timestamps, codes, tagCodes, ids, offsets));
     return textColumns({ ...raw, ids, offsets, timestamps, codes, tagCodes });
   }

@@ -91,7 +91,7 @@ describe('text columns as dictionaries', () => {
 
   it('decodeAllInto refuses what is not arrays of the right kind', () => {
     using blob = TextBlob.from(readBlob(textCases[0]));
-    for (const bad of [undefined, {}, { timestamps: new BigInt64Array(1) }, { timestamps: new Float64Array(1), codes: new Uint32Array(1) }, { timestamps: new BigInt64Array(1), codes: new Int32Array(1) }]) {
+    for (const bad of [undefined, {}, { timestamps: new BigInt64Array(1) }, { timestamps: new Float64Array(1), codes: new Uint32Array(1) }, { timestamps: new BigInt64Array(1), codes: new Int32Array(1) }, { timestamps: new BigInt64Array(1), codes: new Uint32Array(1), offsets: [0, 1] }]) {
       expect(() => blob.decodeAllInto(bad as never)).toThrow(MeboError);
     }
   });
