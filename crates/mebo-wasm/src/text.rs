@@ -160,7 +160,8 @@ impl TextBlobHandle {
         // A tagged blob's codes need `tag_codes`: a missing one counts as empty.
         let tags_length = c.tags.as_ref().map(|_| (tag_codes.as_ref().map_or(0, Uint32Array::length), n));
         let lengths = [(timestamps.length(), n), (codes.length(), n), (ids.length(), m), (offsets.length(), m + 1)];
-        js::check_into_lengths(&[&lengths[..], tags_length.as_slice()].concat())?;
+        js::check_into_lengths(&lengths)?;
+        js::check_into_lengths(tags_length.as_slice())?;
         timestamps.copy_from(&c.timestamps);
         codes.copy_from(&c.values.codes);
         ids.copy_from(&c.ids);

@@ -67,8 +67,9 @@ fn map_codes_const<const W: usize>(packed: &[u8], out: &mut [f64], map: impl Fn(
         }
     }
     let done = in_place.min(out.len() / GROUP);
-    // The rest (at most about `2W + 8` bytes of codes, the partial last group
-    // included) is read from zero-padded copies, normally a single one.
+    // The rest (at most about `2W + 8` bytes of codes; the callers pass whole
+    // groups, a partial last one goes to `map_codes_few`) is read from
+    // zero-padded copies, normally a single one.
     let groups_per_copy = (TAIL_COPY_LEN - WINDOW_SLACK) / W;
     let mut padded = [0u8; TAIL_COPY_LEN];
     for (copy, batch) in out[done * GROUP..].chunks_mut(GROUP * groups_per_copy).enumerate() {
