@@ -28,7 +28,7 @@ it('equals decodeAll on every numeric vector of a sample of options', () => {
 
 it('views raw columns in place or decoded, whatever the input byte offset, and decimates alike', () => {
   // Raw little-endian columns are viewed in the blob's own payload when it lies
-  // 8-byte aligned in memory (the input is staged at its byteOffset modulo 64),
+  // 8-byte aligned in memory (the input is staged at its byteOffset modulo 64, or 4 KiB),
   // else decoded: both must read the same, and so must decimate after the view.
   const cases = manifest().filter((c) => c.kind === 'numeric' && /-raw-.*-raw-.*-le-/.test(c.name));
   expect(cases.length).toBeGreaterThan(10);
