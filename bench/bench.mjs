@@ -12,7 +12,8 @@
 //   peers                 mebo (default, auto, best) beside JSON, Arrow IPC plain and zstd, Parquet zstd
 //                         (parquet-wasm, hyparquet) on the bench input and testdata/real (bench/peers/node.mjs)
 //   kernels               each timestamp and value decoder alone, ns per point, natively (mebo-bench
-//                         --kernels-json) and in Node (the same built for wasm32-wasip1, bench/kernels-node.mjs)
+//                         --kernels-json), in Node (the same built for wasm32-wasip1, bench/kernels-node.mjs)
+//                         and, with wasm-chromium, in Chromium (that build's simd variant, bench/kernels-chromium.mjs)
 //
 // plus encode (rust-native, wasm-node) of every numeric configuration, sizes
 // (blob vs JSON vs Arrow), the wasm binary sizes (full and decode-only), and
@@ -40,6 +41,7 @@ import { cpus, getPriority, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { chromiumKernels } from './kernels-chromium.mjs';
 import { nodeKernels } from './kernels-node.mjs';
 import { printKernels, printReport } from './report.mjs';
 import { runRounds, withReferences } from './run.mjs';
@@ -149,7 +151,8 @@ if (chromium.crossOriginIsolated === false) console.log('note: the Chromium page
 printBounds(results, breakdown);
 
 // The kernels alone, after the rounds, as many times as there are rounds (each figure the median
-// over them: one sitting can fall in a load spike): natively and in Node (simd and scalar builds).
+// over them: one sitting can fall in a load spike): natively, in Node (simd and scalar builds) and in
+// Chromium (simd).
 let kernels;
 if (wants('kernels')) {
   const sittings = [];
@@ -159,7 +162,9 @@ if (wants('kernels')) {
       log(`bench: mebo-bench --kernels-json failed (exit ${native.status ?? native.signal})`);
       break;
     }
-    sittings.push([{ variant: 'native', ...JSON.parse(native.stdout.trim().split('\n').pop()) }, ...(await nodeKernels({ quick, log }))]);
+    // Chromium runs the simd build only: the bound of its rows, beside Node's.
+    const inChromium = wants('wasm-chromium') ? (await chromiumKernels({ quick, variants: ['simd'], log })).map((k) => ({ ...k, variant: 'chromium' })) : [];
+    sittings.push([{ variant: 'native', ...JSON.parse(native.stdout.trim().split('\n').pop()) }, ...(await nodeKernels({ quick, log })), ...inChromium]);
   }
   if (sittings.length) {
     kernels = medianKernels(sittings);

@@ -19,8 +19,8 @@ import { WASI } from 'node:wasi';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUSTFLAGS = { simd: '-C target-feature=+simd128', scalar: '' };
 
-/** mebo-bench for wasm32-wasip1, in a target directory of its own per variant (the flags differ). */
-function build(variant, log) {
+/** mebo-bench for wasm32-wasip1, in a target directory of its own per variant (the flags differ); the binary's path. */
+export function buildKernelsWasm(variant, log) {
   const installed = spawnSync('rustup', ['target', 'list', '--installed'], { encoding: 'utf8' }).stdout ?? '';
   if (!installed.split('\n').includes('wasm32-wasip1')) {
     log('bench: adding rust target wasm32-wasip1 (the kernels in Node)');
@@ -57,7 +57,7 @@ async function run(file, quick) {
 /** `{ variant, points, timestamps: { encoding: ns/pt }, values: { encoding: ns/pt } }` per variant. */
 export async function nodeKernels({ quick = false, variants = ['simd', 'scalar'], log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const out = [];
-  for (const variant of variants) out.push({ variant, ...(await run(build(variant, log), quick)) });
+  for (const variant of variants) out.push({ variant, ...(await run(buildKernelsWasm(variant, log), quick)) });
   return out;
 }
 

@@ -134,7 +134,8 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
  * so the reader sees which kernel bounds which configuration. Beside them the
  * blob's open alone and open + decode_all in the same build, and the bound
  * they set: the reference's time over open + the two kernels natively, over
- * the crate's whole decode in wasm (no bindings, no copies) in Node.
+ * the crate's whole decode in wasm (no bindings, no copies) in Node; the same
+ * for Chromium when its kernels were run (variant `chromium`).
  */
 export function printKernels(results, kernels, breakdown = []) {
   const { cases, find, goRunNs, goDecodeNs, configName } = results;
@@ -186,6 +187,36 @@ export function printKernels(results, kernels, breakdown = []) {
         inBoundCell,
         ns(k(scalar, 'timestamps', ts)),
         ns(k(scalar, 'values', value)),
+      ]).trimEnd(),
+    );
+  }
+  const chromium = by('chromium');
+  if (!chromium) return;
+  console.log('');
+  console.log(`the same in Chromium ${chromium.chromium ?? ''}: the wasip1 simd build run in a page (bench/kernels-chromium.mjs). chr-in: the Chromium`);
+  console.log('row of decodeAllInto; wasm: open + decode there as the bindings run it, and its bound; in bound: the reference over that decode +');
+  console.log("the Chromium breakdown's copy in and copy out; × node: the Chromium decode over Node's (the same build, two engines). zstd: -.");
+  console.log(mLine(['config', 'go run', 'chr-in', 'wasm', 'open', 'ts', 'val', 'bound', 'in bound', '× node']).trimEnd());
+  for (const c of cases.filter((c) => c.kind === 'numeric')) {
+    const config = configName(c);
+    const [ts, , value] = config.split('-');
+    const go = (goRunNs(config) ?? goDecodeNs(config)) / points;
+    const whole = (v) => (v?.blobs?.[config]?.unstored_ns ?? v?.blobs?.[config]?.decode_ns) / points;
+    const parts = breakdown.find((b) => b.config === config && b.runtime === 'wasm-chromium');
+    const copies = parts && (parts.copy_in_ns + parts.copy_out_reused_ns) / points;
+    const ratioOf = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : '-');
+    console.log(
+      mLine([
+        config,
+        ns(go),
+        ns(perPoint(find(config, 'wasm-chromium', 'decode-into'))),
+        ns(whole(chromium)),
+        ns(chromium.blobs?.[config]?.open_ns / points),
+        ns(chromium.timestamps?.[ts]),
+        ns(chromium.values?.[value]),
+        ratioOf(go / whole(chromium)),
+        ratioOf(go / (whole(chromium) + copies)),
+        ns(whole(chromium) / whole(simd)),
       ]).trimEnd(),
     );
   }
