@@ -151,8 +151,8 @@ if (chromium.crossOriginIsolated === false) console.log('note: the Chromium page
 printBounds(results, breakdown);
 
 // The kernels alone, after the rounds, as many times as there are rounds (each figure the median
-// over them: one sitting can fall in a load spike): natively, in Node (simd and scalar builds) and in
-// Chromium (simd).
+// over them: one sitting can fall in a load spike): natively and in Node (simd and scalar builds),
+// then in Chromium (simd), whose sittings come last: a browser just closed can still take a core.
 let kernels;
 if (wants('kernels')) {
   const sittings = [];
@@ -162,9 +162,11 @@ if (wants('kernels')) {
       log(`bench: mebo-bench --kernels-json failed (exit ${native.status ?? native.signal})`);
       break;
     }
-    // Chromium runs the simd build only: the bound of its rows, beside Node's.
-    const inChromium = wants('wasm-chromium') ? (await chromiumKernels({ quick, variants: ['simd'], log })).map((k) => ({ ...k, variant: 'chromium' })) : [];
-    sittings.push([{ variant: 'native', ...JSON.parse(native.stdout.trim().split('\n').pop()) }, ...(await nodeKernels({ quick, log })), ...inChromium]);
+    sittings.push([{ variant: 'native', ...JSON.parse(native.stdout.trim().split('\n').pop()) }, ...(await nodeKernels({ quick, log }))]);
+  }
+  // Chromium runs the simd build only: the bound of its rows, beside Node's.
+  for (const sitting of wants('wasm-chromium') ? sittings : []) {
+    sitting.push(...(await chromiumKernels({ quick, variants: ['simd'], log })).map((k) => ({ ...k, variant: 'chromium' })));
   }
   if (sittings.length) {
     kernels = medianKernels(sittings);
