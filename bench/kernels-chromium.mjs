@@ -37,10 +37,8 @@ export async function chromiumKernels({ quick = false, variants = ['simd', 'scal
     writeFileSync(join(dir, 'index.html'), '<!doctype html>\n<meta charset="utf-8">\n<script type="module" src="page.js"></script>\n');
     for (const d of DATA) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
     writeFileSync(join(dir, 'files.json'), JSON.stringify(DATA.flatMap((d) => files(join(ROOT, d)).map((f) => relative(ROOT, f)))));
-    for (const variant of variants) {
-      mkdirSync(join(dir, 'bin'), { recursive: true });
-      cpSync(buildKernelsWasm(variant, log), join(dir, 'bin', `${variant}.wasm`));
-    }
+    mkdirSync(join(dir, 'bin'));
+    for (const variant of variants) cpSync(buildKernelsWasm(variant, log), join(dir, 'bin', `${variant}.wasm`));
     browser = await launchChromium();
     const out = [];
     for (const variant of variants) {
@@ -49,8 +47,10 @@ export async function chromiumKernels({ quick = false, variants = ['simd', 'scal
       await page.waitForFunction(() => globalThis.wasiReady === true);
       log(`  chromium ${browser.version()}: kernels of the ${variant} build`);
       const args = ['mebo-bench', '--kernels-json', ...(quick ? ['--quick'] : [])];
-      const { text } = await page.evaluate((o) => globalThis.runWasi(o), { wasmUrl: `bin/${variant}.wasm`, listUrl: 'files.json', root: ROOT, args });
+      const { text, crossOriginIsolated } = await page.evaluate((o) => globalThis.runWasi(o), { wasmUrl: `bin/${variant}.wasm`, listUrl: 'files.json', root: ROOT, args });
       await page.close();
+      // Each sample lasts about 1 ms: a coarse clock (100 µs without isolation) would blur it.
+      if (!crossOriginIsolated) throw new Error('the kernels page was not cross-origin isolated: its clock is too coarse to time them');
       out.push({ variant, chromium: browser.version(), ...JSON.parse(text.trim().split('\n').pop()) });
     }
     return out;
