@@ -144,6 +144,13 @@ export function printKernels(results, kernels, breakdown = []) {
   const points = native?.points;
   const ns = (x) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(2));
   const perPoint = (row) => row && row.median_ns / row.points;
+  const ratioOf = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : '-');
+  // Per point, for one configuration: the reference (go run); in wasm, the decode the bindings run
+  // (raw little-endian columns are left to the copy out); the breakdown's copy in + copy out in `runtime`.
+  const goOf = (config) => (goRunNs(config) ?? goDecodeNs(config)) / points;
+  const wholeOf = (v, config) => (v?.blobs?.[config]?.unstored_ns ?? v?.blobs?.[config]?.decode_ns) / points;
+  const partsOf = (config, runtime) => breakdown.find((b) => b.config === config && b.runtime === runtime);
+  const copiesOf = (parts) => parts && (parts.copy_in_ns + parts.copy_out_reused_ns) / points;
   console.log('');
   console.log(`column kernels alone, median ns per point over the bench input (${points ?? '-'} points; median of ${native?.sittings ?? 1} sittings): timestamps (ts) and values (val),`);
   console.log('natively and in Node (crates/mebo-bench for wasm32-wasip1 under node:wasi). nat tot: open + decode_all as timed in the rows above;');
@@ -157,15 +164,13 @@ export function printKernels(results, kernels, breakdown = []) {
   for (const c of cases.filter((c) => c.kind === 'numeric')) {
     const config = configName(c);
     const [ts, , value] = config.split('-');
-    const go = (goRunNs(config) ?? goDecodeNs(config)) / points;
+    const go = goOf(config);
     const k = (v, side, enc) => v?.[side]?.[enc];
     const open = (v) => v?.blobs?.[config]?.open_ns / points;
-    // In wasm, the decode the bindings run: raw little-endian columns are left to the copy out.
-    const whole = (v) => (v?.blobs?.[config]?.unstored_ns ?? v?.blobs?.[config]?.decode_ns) / points;
-    const ratioOf = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : '-');
+    const whole = (v) => wholeOf(v, config);
     const nativeBound = go / (open(native) + k(native, 'timestamps', ts) + k(native, 'values', value));
-    const parts = breakdown.find((b) => b.config === config && b.runtime === 'wasm-node');
-    const copies = parts && (parts.copy_in_ns + parts.copy_out_reused_ns) / points;
+    const parts = partsOf(config, 'wasm-node');
+    const copies = copiesOf(parts);
     const kernelsV8 = k(simd, 'timestamps', ts) + k(simd, 'values', value);
     const inBound = whole(simd) + copies || (parts && (parts.open_free_ns + parts.copy_out_reused_ns) / points + kernelsV8);
     const inBoundCell = Number.isFinite(whole(simd)) ? ratioOf(go / inBound) : `${ratioOf(go / inBound)}*`;
@@ -200,11 +205,9 @@ export function printKernels(results, kernels, breakdown = []) {
   for (const c of cases.filter((c) => c.kind === 'numeric')) {
     const config = configName(c);
     const [ts, , value] = config.split('-');
-    const go = (goRunNs(config) ?? goDecodeNs(config)) / points;
-    const whole = (v) => (v?.blobs?.[config]?.unstored_ns ?? v?.blobs?.[config]?.decode_ns) / points;
-    const parts = breakdown.find((b) => b.config === config && b.runtime === 'wasm-chromium');
-    const copies = parts && (parts.copy_in_ns + parts.copy_out_reused_ns) / points;
-    const ratioOf = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : '-');
+    const go = goOf(config);
+    const whole = (v) => wholeOf(v, config);
+    const copies = copiesOf(partsOf(config, 'wasm-chromium'));
     console.log(
       mLine([
         config,
