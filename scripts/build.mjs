@@ -44,7 +44,7 @@ import { namesIn, stripExports } from './build/exports.mjs';
 import { install } from './build/files.mjs';
 import { patchDeclarations, patchGlue } from './build/glue.mjs';
 import { findWasmOpt, optimize } from './build/wasm-opt.mjs';
-import { bindgen, cargoBuild, MODULES, selectVariants, WASM_OPT_PASSES } from './build/variants.mjs';
+import { bindgen, cargoBuild, MODULES, selectVariants, wasmOptArgs } from './build/variants.mjs';
 import { ROOT, has, run } from './lib.mjs';
 
 const WASM_OUT = join(ROOT, 'packages/mebo/wasm');
@@ -61,13 +61,13 @@ async function buildVariant(variant, wasmOpt) {
   const { bytes, removed } = stripExports(readFileSync(bound.wasm), (name) => named.has(name));
   const optimized = join(dir, variant.file);
   if (wasmOpt) {
-    const cached = await optimize({ label: variant.name, bytes, out: optimized, wasmOpt, args: [...WASM_OPT_PASSES, ...variant.features], cacheDir: join(ROOT, 'target', 'wasm-opt-cache') });
+    const cached = await optimize({ label: variant.name, bytes, out: optimized, wasmOpt, args: wasmOptArgs(variant), cacheDir: join(ROOT, 'target', 'wasm-opt-cache') });
     if (cached) console.log(`build: [${variant.name}] wasm-opt skipped: same input as a build before (target/wasm-opt-cache)`);
   } else {
     writeFileSync(optimized, bytes);
   }
   try {
-    await checkModule(readFileSync(optimized), { encoders: MODULES[variant.module].encoders });
+    await checkModule(readFileSync(optimized), MODULES[variant.module]);
   } catch (error) {
     throw new Error(`build: ${optimized} is broken (${error.message}); ${wasmOpt?.version ?? 'wasm-bindgen'} cannot be used`);
   }
@@ -102,8 +102,13 @@ async function buildWasm(names) {
     } catch (error) {
       throw new Error(`build: ${name}: ${error.message}`);
     }
-    // The edited glue goes to a file of its own: wasm-bindgen's stays as generated.
     const from = dirs[built[0].name];
+    if (!module.handles) {
+      // No handles, nothing for reset() to edit: the glue as generated.
+      for (const ext of ['js', 'd.ts']) install(join(from, `${name}.${ext}`), join(WASM_OUT, `${name}.${ext}`));
+      continue;
+    }
+    // The edited glue goes to a file of its own: wasm-bindgen's stays as generated.
     const { glue, handleKinds } = patchGlue(readFileSync(join(from, `${name}.js`), 'utf8'));
     writeFileSync(join(from, `${name}.patched.js`), glue);
     writeFileSync(join(from, `${name}.patched.d.ts`), patchDeclarations(readFileSync(join(from, `${name}.d.ts`), 'utf8')));

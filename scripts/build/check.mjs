@@ -9,10 +9,10 @@
  * functions, and it instantiates with stub imports and grows its externref
  * table. Throws an Error saying what is wrong.
  */
-export async function checkModule(bytes, { encoders }) {
+export async function checkModule(bytes, { encoders, handles = true }) {
   const module = await WebAssembly.compile(bytes);
   const names = WebAssembly.Module.exports(module).map((e) => e.name);
-  if (!names.includes('numericblobhandle_decodeAll')) throw new Error('no numericblobhandle_decodeAll export');
+  if (handles && !names.includes('numericblobhandle_decodeAll')) throw new Error('no numericblobhandle_decodeAll export');
   if (names.some((name) => /encoderhandle/i.test(name)) !== encoders) throw new Error(encoders ? 'no encoder exports' : 'encoder exports in a decode-only build');
   const imports = {};
   for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
