@@ -37,7 +37,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { checkGlue, checkModule } from './build/check.mjs';
 import { runQuiet } from './build/command.mjs';
 import { namesIn, stripExports } from './build/exports.mjs';
@@ -118,14 +118,22 @@ async function buildWasm(names) {
   for (const variant of variants) install(join(dirs[variant.name], variant.file), join(WASM_OUT, variant.file));
   for (const variant of variants) {
     const bytes = readFileSync(join(WASM_OUT, variant.file));
-    console.log(`build: ${variant.file} ${bytes.length} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped`);
+    console.log(`build: ${variant.file} ${sizes(bytes)}`);
   }
+}
+
+/** A file's size as a page would fetch it: raw, gzip -9 and brotli (quality 11). */
+function sizes(bytes) {
+  const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  return `${bytes.length} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped, ${brotli} brotli`;
 }
 
 function buildSdk() {
   // The SDK bundles both glues: fail early without them.
   for (const name of Object.keys(MODULES)) statSync(join(WASM_OUT, `${name}.js`));
   run('pnpm', ['--filter', 'mebo', 'run', 'build']);
+  // What a page fetches of the SDK before its first decode.
+  for (const file of ['dist/index.js', 'dist/decode.js']) console.log(`build: ${file} ${sizes(readFileSync(join(ROOT, 'packages/mebo', file)))}`);
 }
 
 try {

@@ -27,8 +27,9 @@ fn through_part(data: &[u8], cap: usize) -> Result<Vec<u8>, ZstdFailure> {
     })
 }
 
-/// Runs when the module is instantiated: zstd payloads go through the part.
-#[wasm_bindgen(start)]
+/// Route zstd payloads through the part: called before each blob is staged
+/// (not as a start function, so that this module's glue also instantiates
+/// the decode-only builds, which have none).
 pub fn route_zstd_through_part() {
     mebo::internals::set_zstd_decoder(through_part);
 }

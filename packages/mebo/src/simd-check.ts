@@ -6,6 +6,7 @@
 // series they hold by bits. On a mismatch `init()` loads the scalar build.
 
 import { NumericBlob } from './numeric.js';
+import { hasParts } from './parts.js';
 
 const BLOBS = [
   // deltapacked-zstd-gorilla-zstd, little endian
@@ -33,9 +34,13 @@ export function simdMismatch(): string | undefined {
   const want = expected();
   const wantBits = new BigUint64Array(want.values.buffer);
   for (const [b, text] of BLOBS.entries()) {
+    const bytes = base64(text);
+    // The light core checks the blobs it opens without a part (its zstd part
+    // is a scalar build, which simd128 cannot get wrong).
+    if (!hasParts(bytes)) continue;
     let got;
     try {
-      const blob = NumericBlob.from(base64(text));
+      const blob = NumericBlob.from(bytes);
       try {
         got = blob.metric(1n);
       } finally {
