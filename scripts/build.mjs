@@ -33,12 +33,12 @@
 // target/wasm-bindgen/<variant>/ keeps wasm-bindgen's output as generated
 // (the glue unedited: glue.test.mjs checks the edit against it).
 
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { checkGlue, checkModule } from './build/check.mjs';
+import { checkCoreGlue, checkGlue, checkModule } from './build/check.mjs';
 import { runQuiet } from './build/command.mjs';
 import { namesIn, stripExports } from './build/exports.mjs';
 import { install } from './build/files.mjs';
@@ -114,6 +114,15 @@ async function buildWasm(names) {
     writeFileSync(join(from, `${name}.patched.d.ts`), patchDeclarations(readFileSync(join(from, `${name}.d.ts`), 'utf8')));
     console.log(`build: ${name}.js patched for reset (${handleKinds} handle kinds)`);
     for (const ext of ['js', 'd.ts']) install(join(from, `${name}.patched.${ext}`), join(WASM_OUT, `${name}.${ext}`));
+  }
+  // mebo/decode bundles the core's glue for the decode-only builds too.
+  const generated = (variant, file) => join(ROOT, 'target', 'wasm-bindgen', variant, file);
+  if (variants.some((v) => v.module === 'mebo_core' || v.module === 'mebo_decode') && existsSync(generated('core-simd', 'mebo_core.js')) && existsSync(generated('decode-simd', 'mebo_decode.js'))) {
+    try {
+      checkCoreGlue(readFileSync(generated('core-simd', 'mebo_core.js'), 'utf8'), readFileSync(generated('decode-simd', 'mebo_decode.js'), 'utf8'));
+    } catch (error) {
+      throw new Error(`build: ${error.message}`);
+    }
   }
   for (const variant of variants) install(join(dirs[variant.name], variant.file), join(WASM_OUT, variant.file));
   for (const variant of variants) {

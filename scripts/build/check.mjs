@@ -33,3 +33,29 @@ export function checkGlue(glues, { encoders }) {
   if (others.some((glue) => glue !== first)) throw new Error('the glue differs between the simd and scalar builds; one glue cannot serve both');
   if (!encoders && /EncoderHandle/.test(first)) throw new Error('the decode-only glue has encoder classes');
 }
+
+/**
+ * Check that the light core's glue also serves the decode-only builds
+ * (`mebo/decode` bundles it for both): it must be the decode-only glue plus
+ * the core's one import, the zstd part's decoder, and nothing else. The
+ * glues are wasm-bindgen's output, before the edit for reset().
+ */
+export function checkCoreGlue(core, decode) {
+  const lines = core.replaceAll('mebo_core', 'mebo_decode').split('\n');
+  const kept = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].startsWith("import { zstdDecompress } from 'mebo-zstd-part';")) continue;
+    if (/^\s+__wbg_zstdDecompress_[0-9a-f]+: function\(\)/.test(lines[i])) {
+      while (i < lines.length && !/^\s+\}, arguments\); \},$/.test(lines[i])) i++;
+      continue;
+    }
+    kept.push(lines[i]);
+  }
+  const rest = kept.join('\n');
+  if (rest === decode) return;
+  if (!core.includes('zstdDecompress')) throw new Error('the light core\'s glue has no zstd part import');
+  const a = rest.split('\n');
+  const b = decode.split('\n');
+  const at = a.findIndex((line, i) => line !== b[i]);
+  throw new Error(`the light core's glue is not the decode-only glue plus the zstd import (first difference at line ${at + 1}: ${JSON.stringify(a[at])} vs ${JSON.stringify(b[at])})`);
+}
