@@ -37,6 +37,9 @@ stage('gates');
 run('cargo', ['fmt', '--all', '--check']);
 run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
 run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--no-default-features', '--', '-D', 'warnings']);
+// The light core's feature set: the core crate's, and the bindings' as built for wasm.
+run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--no-default-features', '--features', 'encode,s2,lz4,zstd-extern,compact-decoders', '--', '-D', 'warnings']);
+run('cargo', ['clippy', '-p', 'mebo-wasm', '--target', 'wasm32-unknown-unknown', '--no-default-features', '--features', 'light', '--', '-D', 'warnings']);
 run('pnpm', ['-r', '--if-present', 'typecheck']);
 checkStandalone();
 // The SDK in layers and the dashboard in components: no import cycle (and the check itself tested).
@@ -50,6 +53,8 @@ run('cargo', ['test', '--workspace', '--release']);
 // wrapping: arithmetic on hostile lengths and counts must be checked.
 run('cargo', ['test', '-p', 'mebo']);
 run('cargo', ['test', '-p', 'mebo', '--no-default-features']);
+// The light core's decoders (compact-decoders) against their twins, and zstd through a registered decoder.
+run('cargo', ['test', '-p', 'mebo', '--lib', '--no-default-features', '--features', 'encode,s2,lz4,zstd-extern,compact-decoders']);
 if (existsSync(join(ROOT, 'scripts/fuzz-check.sh'))) {
   stage('fuzz');
   run('bash', ['scripts/fuzz-check.sh']);

@@ -38,7 +38,8 @@ mod tests {
 
     #[test]
     fn failures_carry_what_the_core_needs() {
-        let cap = mebo::internals::decompress(mebo::Compression::Zstd, &[0x28, 0xb5, 0x2f, 0xfd, 0x20, 0xff, 0, 0], 4, "payload").unwrap_err();
+        let cap =
+            mebo::internals::decompress(mebo::Compression::Zstd, &[0x28, 0xb5, 0x2f, 0xfd, 0x20, 0xff, 0, 0], 4, "payload").unwrap_err();
         assert_eq!(cap.code(), "SIZE_CAP");
         assert_eq!(failure(&cap).0, 255.0);
         let corrupt = mebo::internals::decompress(mebo::Compression::Zstd, b"not a frame", 4, "payload").unwrap_err();

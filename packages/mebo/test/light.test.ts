@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bitsOf, manifest, PACKAGE_ROOT, readBlob, readInput, type Case } from './helpers/vectors.js';
 import { expectSame, expectTags } from './helpers/expect.js';
 
+import type { NumericBlob, TextBlob } from '../src/decode.js';
+
 type Decode = typeof import('../src/decode.js');
 
 const DECODE_URL = pathToFileURL(join(PACKAGE_ROOT, 'dist', 'decode.js')).href;
@@ -33,7 +35,7 @@ async function fresh(url: string, parts: 'core' | 'all'): Promise<Decode> {
 }
 
 /** Every metric of an opened blob against the vector's input, values by their bits. */
-function expectVector(sdk: Decode, c: Case, blob: InstanceType<Decode['NumericBlob']> | InstanceType<Decode['TextBlob']>): void {
+function expectVector(sdk: Decode, c: Case, blob: NumericBlob | TextBlob): void {
   const input = readInput(c);
   expect(blob.length, c.name).toBe(input.metrics.length);
   for (const m of input.metrics) {
@@ -43,7 +45,7 @@ function expectVector(sdk: Decode, c: Case, blob: InstanceType<Decode['NumericBl
       expectSame(bitsOf(metric.values), m.valueBits, `${c.name} ${m.id} value bits`);
       expectTags(metric.tags, m.tags, `${c.name} ${m.id} tags`);
     } else {
-      const metric = (blob as InstanceType<Decode['TextBlob']>).metric(input.byName ? m.name! : m.id);
+      const metric = (blob as TextBlob).metric(input.byName ? m.name! : m.id);
       expectSame(metric.timestamps, m.timestamps, `${c.name} ${m.id} timestamps`);
       expect(metric.values, `${c.name} ${m.id} values`).toEqual(m.texts);
     }
