@@ -44,7 +44,7 @@ import { namesIn, stripExports } from './build/exports.mjs';
 import { install } from './build/files.mjs';
 import { patchDeclarations, patchGlue } from './build/glue.mjs';
 import { findWasmOpt, optimize } from './build/wasm-opt.mjs';
-import { bindgen, cargoBuild, MODULES, selectVariants, wasmOptArgs } from './build/variants.mjs';
+import { bindgen, bindgenName, cargoBuild, MODULES, selectVariants, wasmOptArgs } from './build/variants.mjs';
 import { ROOT, has, run } from './lib.mjs';
 
 const WASM_OUT = join(ROOT, 'packages/mebo/wasm');
@@ -96,30 +96,31 @@ async function buildWasm(names) {
     const built = variants.filter((v) => v.module === name);
     if (built.length === 0) continue;
     const read = (file) => built.map((v) => readFileSync(join(dirs[v.name], file), 'utf8'));
+    const generated = bindgenName(built[0]);
     try {
-      checkGlue(read(`${name}.js`), module);
-      checkGlue(read(`${name}.d.ts`), module);
+      checkGlue(read(`${generated}.js`), module);
+      checkGlue(read(`${generated}.d.ts`), module);
     } catch (error) {
       throw new Error(`build: ${name}: ${error.message}`);
     }
     const from = dirs[built[0].name];
     if (!module.handles) {
       // No handles, nothing for reset() to edit: the glue as generated.
-      for (const ext of ['js', 'd.ts']) install(join(from, `${name}.${ext}`), join(WASM_OUT, `${name}.${ext}`));
+      for (const ext of ['js', 'd.ts']) install(join(from, `${generated}.${ext}`), join(WASM_OUT, `${name}.${ext}`));
       continue;
     }
     // The edited glue goes to a file of its own: wasm-bindgen's stays as generated.
-    const { glue, handleKinds } = patchGlue(readFileSync(join(from, `${name}.js`), 'utf8'));
+    const { glue, handleKinds } = patchGlue(readFileSync(join(from, `${generated}.js`), 'utf8'));
     writeFileSync(join(from, `${name}.patched.js`), glue);
-    writeFileSync(join(from, `${name}.patched.d.ts`), patchDeclarations(readFileSync(join(from, `${name}.d.ts`), 'utf8')));
+    writeFileSync(join(from, `${name}.patched.d.ts`), patchDeclarations(readFileSync(join(from, `${generated}.d.ts`), 'utf8')));
     console.log(`build: ${name}.js patched for reset (${handleKinds} handle kinds)`);
     for (const ext of ['js', 'd.ts']) install(join(from, `${name}.patched.${ext}`), join(WASM_OUT, `${name}.${ext}`));
   }
   // mebo/decode bundles the core's glue for the decode-only builds too.
-  const generated = (variant, file) => join(ROOT, 'target', 'wasm-bindgen', variant, file);
-  if (variants.some((v) => v.module === 'mebo_core' || v.module === 'mebo_decode') && existsSync(generated('core-simd', 'mebo_core.js')) && existsSync(generated('decode-simd', 'mebo_decode.js'))) {
+  const bindgenOutput = (variant, file) => join(ROOT, 'target', 'wasm-bindgen', variant, file);
+  if (variants.some((v) => v.module === 'mebo_core' || v.module === 'mebo_decode') && existsSync(bindgenOutput('core-simd', 'mebo_decode.js')) && existsSync(bindgenOutput('decode-simd', 'mebo_decode.js'))) {
     try {
-      checkCoreGlue(readFileSync(generated('core-simd', 'mebo_core.js'), 'utf8'), readFileSync(generated('decode-simd', 'mebo_decode.js'), 'utf8'));
+      checkCoreGlue(readFileSync(bindgenOutput('core-simd', 'mebo_decode.js'), 'utf8'), readFileSync(bindgenOutput('decode-simd', 'mebo_decode.js'), 'utf8'));
     } catch (error) {
       throw new Error(`build: ${error.message}`);
     }

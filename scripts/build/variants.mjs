@@ -53,7 +53,9 @@ export const MODULES = {
   mebo_decode: { crate: 'mebo-wasm', cargo: ['--no-default-features', '--features', 'zstd'], encoders: false, handles: true },
   // The light core of `mebo/decode` in a page: no libzstd (the zstd part is
   // called through an import) and the value decoders built for size.
-  mebo_core: { crate: 'mebo-wasm', cargo: ['--no-default-features', '--features', 'light'], encoders: false, handles: true },
+  // Its wasm-bindgen name is the decode-only module's: the module's imports
+  // then come from the same namespace, so that one glue serves both.
+  mebo_core: { crate: 'mebo-wasm', cargo: ['--no-default-features', '--features', 'light'], encoders: false, handles: true, bindgenName: 'mebo_decode' },
   // libzstd's decoder alone: the light core's zstd part.
   mebo_zstd: { crate: 'mebo-zstd', cargo: [], encoders: false, handles: false },
 };
@@ -113,9 +115,14 @@ export function bindgen(variant, wasm, outDir) {
       // the SDK always hands it a compiled module, and bundlers would chase the URL.
       '--omit-default-module-path',
       '--out-dir', outDir,
-      '--out-name', variant.module,
+      '--out-name', bindgenName(variant),
     ],
-    glue: join(outDir, `${variant.module}.js`),
-    wasm: join(outDir, `${variant.module}_bg.wasm`),
+    glue: join(outDir, `${bindgenName(variant)}.js`),
+    wasm: join(outDir, `${bindgenName(variant)}_bg.wasm`),
   };
+}
+
+/** The name wasm-bindgen gives a variant's glue and the module's import namespace. */
+export function bindgenName(variant) {
+  return MODULES[variant.module].bindgenName ?? variant.module;
 }

@@ -19,11 +19,15 @@ type Decode = typeof import('../src/decode.js');
 
 const DECODE_URL = pathToFileURL(join(PACKAGE_ROOT, 'dist', 'decode.js')).href;
 
-/** From the vector's manifest, not the SDK: whether any payload of the blob is zstd. */
+/**
+ * From the vector's manifest, not the SDK: whether any payload of the blob is
+ * zstd. A numeric blob's tag payload is always zstd, and there only when its
+ * flag bit 0 is set (the reference leaves it out when every tag is empty).
+ */
 function needsZstd(c: Case): boolean {
   const o = c.options;
   if (c.kind === 'text') return o.dataCompression === 'zstd';
-  return o.timestampCompression === 'zstd' || o.valueCompression === 'zstd' || o.tags;
+  return o.timestampCompression === 'zstd' || o.valueCompression === 'zstd' || (o.tags && (readBlob(c)[0]! & 1) === 1);
 }
 
 /** A fresh instance of `mebo/decode` from `url`, initialized with `parts`. */
