@@ -2,9 +2,9 @@
 // tarball laid out under /npm/mebo@VERSION/ as jsDelivr and unpkg serve them,
 // and a plain page that imports dist/decode.js from there. `init()` loads the
 // light core alone; a blob without zstd then decodes with nothing more
-// fetched (at most 60 kB gzipped of JavaScript and wasm in all), a zstd blob
-// is MISSING_PART for `from()` until `load()` fetched the zstd part (120 kB
-// in all), and the sample decodes exactly. A layout without the zstd part:
+// fetched (held to FIRST_LOAD_BUDGET, gzipped JavaScript and wasm), a zstd
+// blob is MISSING_PART for `from()` until `load()` fetched the zstd part, and
+// the sample decodes exactly. A layout without the zstd part:
 // `load()` of a zstd blob is WASM_LOAD naming it, the other blobs decode.
 
 import { execFileSync } from 'node:child_process';
@@ -16,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, pageOutcome } from './helpers/chromium.js';
+import { FIRST_LOAD_BUDGET } from './helpers/first-load.js';
 import { expectSampleDecoded, sampleCases } from './helpers/hosts.js';
 import { manifest, PACKAGE_ROOT, readInput, VECTORS } from './helpers/vectors.js';
 
@@ -154,8 +155,8 @@ describe('mebo/decode from a CDN layout, no bundler', () => {
     expectSampleDecoded(ok.results);
     const [first, all] = [gzippedBytes(ok.steps.plain), gzippedBytes(ok.steps.all)];
     console.log(`first numeric blob after ${first} bytes gzipped; zstd and text blobs after ${all}`);
-    expect(first).toBeLessThanOrEqual(60_000);
-    expect(all).toBeLessThanOrEqual(120_000);
+    expect(first).toBeLessThanOrEqual(FIRST_LOAD_BUDGET.firstBlob);
+    expect(all).toBeLessThanOrEqual(FIRST_LOAD_BUDGET.everyPart);
   }, 120_000);
 
   it('a zstd part that 404s is WASM_LOAD naming it (each time), and blobs without zstd still decode', async () => {
