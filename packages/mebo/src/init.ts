@@ -42,7 +42,7 @@ export interface InitOptions {
    */
   variant?: 'auto' | WasmVariant;
   /**
-   * When `'auto'` picks the simd build, decode two small embedded blobs and
+   * When `'auto'` picks the simd build, decode three small embedded blobs and
    * compare them with what they hold; on a mismatch (an engine that
    * validates simd128 and computes it wrongly) load the scalar build instead
    * (`wasmInfo()` says why). Default `true`; `'fail'` simulates a mismatch.

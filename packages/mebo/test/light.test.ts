@@ -72,6 +72,20 @@ describe('the light core', () => {
     core = await fresh(DECODE_URL, 'core');
   });
 
+  it('is the simd build, its self-check passed on the blobs it has the parts for', () => {
+    expect(core.wasmInfo()).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  });
+
+  it('a failed self-check loads the decode-only scalar build, which opens every blob with from()', async () => {
+    vi.resetModules();
+    const sdk = (await import(/* @vite-ignore */ DECODE_URL)) as Decode;
+    await sdk.init({ parts: 'core', simdCheck: 'fail' });
+    expect(sdk.wasmInfo()).toMatchObject({ variant: 'scalar', simdCheck: 'failed' });
+    const zstd = cases.find(needsZstd)!;
+    using blob = open(sdk, zstd, readBlob(zstd));
+    expectVector(sdk, zstd, blob);
+  });
+
   it('has vectors of both sorts', () => {
     expect(cases.filter(needsZstd).length).toBeGreaterThan(100);
     expect(cases.filter((c) => !needsZstd(c)).length).toBeGreaterThan(100);
