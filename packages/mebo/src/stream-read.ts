@@ -136,7 +136,7 @@ const EMPTY = new Uint8Array(0);
  */
 export async function* readFrames(chunks: Chunks, options: { maxBlobBytes: number; signal: AbortSignal | undefined }): AsyncGenerator<Frame, void, undefined> {
   const { maxBlobBytes, signal } = options;
-  let chunk = EMPTY;
+  let chunk: Uint8Array = EMPTY;
   /** The next unread byte of `chunk`. */
   let at = 0;
   /** Stream bytes before `chunk[at]`. */
