@@ -12,12 +12,12 @@
 // `node` and `require` builds, see build-sdk.mjs). A Node process exits when
 // the pool is idle; terminate() is needed only to stop the workers early.
 
-import { MeboError, dictionaryColumns, init, loadedModule, type DecodeLimits, type InitOptions, type NumericColumns, type NumericMetric, type TextColumns, type TextMetric } from '../index.js';
+import { MeboError, dictionaryColumns, frameError, init, loadedModule, streamFrames, type DecodeLimits, type InitOptions, type NumericColumns, type NumericMetric, type TextColumns, type TextMetric } from '../index.js';
 import type { MaterializedMetric } from '../blobSet.js';
 import type { MeboErrorCode } from '../errors.js';
 import type { MetricKey } from '../options.js';
 import type { Decimated, DecimateOptions, TimeBound } from '../series.js';
-import { chunksOf, frameError, frameOptions, readFrames, type Frame, type FrameOptions, type StreamSource } from '../stream-read.js';
+import type { Frame, FrameOptions, StreamSource } from '../stream-read.js';
 import type { Endpoint } from './endpoint.js';
 import type { Job, Request, Response, Setup, WireError } from './jobs.js';
 import { hostCores, spawnWorker } from './spawn.js';
@@ -240,13 +240,14 @@ export class DecodePool {
    * flight finish and are dropped).
    */
   decodeStream(source: StreamSource, options?: StreamCallOptions): AsyncGenerator<PoolColumns, void, undefined> {
-    const { maxBlobBytes, signal } = frameOptions(options);
+    const signal = options?.signal;
+    if (signal !== undefined && typeof signal?.addEventListener !== 'function') throw new MeboError('INVALID_ARGUMENT', 'signal must be an AbortSignal');
     const timeoutMs = options?.timeoutMs ?? this.#timeoutMs;
     checkTimeout(timeoutMs);
     // Stops a read waiting on the source when the loop ends early (a generator's return() would wait for it).
     const stop = new AbortController();
     const forward = () => stop.abort(signal!.reason);
-    const frames = readFrames(chunksOf(source), { maxBlobBytes, signal: stop.signal });
+    const frames = streamFrames(source, { maxBlobBytes: options?.maxBlobBytes, signal: stop.signal });
     const decode = (frame: Frame): Promise<PoolColumns> => {
       const decoded = this.decodeAll(frame.bytes, { signal, timeoutMs }).catch((error: unknown) => {
         throw frameError(frame, error);
