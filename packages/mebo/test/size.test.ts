@@ -13,7 +13,7 @@ import { PACKAGE_ROOT } from './helpers/vectors.js';
 // Raised from 205 / 150 kB when the four-stream XOR decoder and the delta
 // stop-bit kernel, fallible reservations with the module's memory
 // budget and `auto` (full builds) came in together:
-// 209.5 / 154.2 kB as built then (docs/PERFORMANCE.md, Size). Full builds
+// 209.5 / 154.2 kB as built then (docs/PERFORMANCE-LOG.md, Size). Full builds
 // raised again to 217 kB for the simd128 timestamp kernels (delta's fixed
 // five-group window, deltapacked's shuffle and its 4 kB table): 216.1 kB as
 // built then, for V8 kernels 2.71 -> 1.39 (delta) and 1.81 -> 1.14 ns a
