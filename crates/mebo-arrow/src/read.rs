@@ -216,9 +216,9 @@ fn ids(all: &[u64], positions: &[usize], counts: &[usize], total: usize) -> Resu
 fn names(all: Option<Vec<&str>>, positions: &[usize], counts: &[usize], total: usize) -> ArrayRef {
     match all {
         None => new_null_array(&DataType::Utf8, total),
-        Some(all) => Arc::new(StringArray::from_iter_values(
-            positions.iter().zip(counts).flat_map(|(&p, &n)| std::iter::repeat_n(all[p], n)),
-        )),
+        Some(all) => {
+            Arc::new(StringArray::from_iter_values(positions.iter().zip(counts).flat_map(|(&p, &n)| std::iter::repeat_n(all[p], n))))
+        }
     }
 }
 

@@ -34,7 +34,8 @@ fn gather<V>(batches: &[RecordBatch], value: impl Fn(&dyn Array, usize) -> Resul
         }
         let ts = ts.as_primitive::<TimestampMicrosecondType>();
         let values = column(batch, VALUE, true)?.ok_or_else(|| missing(VALUE))?;
-        let names = column(batch, METRIC, false)?.map(|c| c.as_string_opt::<i32>().ok_or_else(|| wrong_type(METRIC, "Utf8"))).transpose()?;
+        let names =
+            column(batch, METRIC, false)?.map(|c| c.as_string_opt::<i32>().ok_or_else(|| wrong_type(METRIC, "Utf8"))).transpose()?;
         let tags = column(batch, TAG, false)?.map(|c| c.as_string_opt::<i32>().ok_or_else(|| wrong_type(TAG, "Utf8"))).transpose()?;
         for row in 0..batch.num_rows() {
             let id = ids.value(row);

@@ -190,7 +190,10 @@ fn batches_round_trip_by_bits_over_the_whole_timestamp_range() {
     let batch = numeric_batch(&NumericBlob::open(&bytes).unwrap(), &Selection::all()).unwrap();
     let points = batch_points(&batch);
     assert_eq!(points.iter().map(|p| p.2).collect::<Vec<_>>(), ts);
-    assert_eq!(points.iter().map(|p| p.3.clone()).collect::<Vec<_>>(), specials.iter().map(|v| format!("{:016x}", v.to_bits())).collect::<Vec<_>>());
+    assert_eq!(
+        points.iter().map(|p| p.3.clone()).collect::<Vec<_>>(),
+        specials.iter().map(|v| format!("{:016x}", v.to_bits())).collect::<Vec<_>>()
+    );
 
     let again = batch_to_numeric(std::slice::from_ref(&batch), options, Some(i64::MIN)).unwrap();
     let reread = numeric_batch(&NumericBlob::open(&again).unwrap(), &Selection::all()).unwrap();

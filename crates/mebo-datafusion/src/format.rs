@@ -137,7 +137,13 @@ impl FileFormat for MeboFormat {
 
     /// Exact row count from the blob's index (no column decoded): what lets
     /// DataFusion answer `count(*)` without scanning.
-    async fn infer_stats(&self, _state: &dyn Session, store: &Arc<dyn ObjectStore>, table_schema: SchemaRef, object: &ObjectMeta) -> Result<Statistics> {
+    async fn infer_stats(
+        &self,
+        _state: &dyn Session,
+        store: &Arc<dyn ObjectStore>,
+        table_schema: SchemaRef,
+        object: &ObjectMeta,
+    ) -> Result<Statistics> {
         let mut stats = Statistics::new_unknown(&table_schema);
         let bytes = store.get(&object.location).await?.bytes().await?;
         let kind = kind_of(&table_schema);
@@ -157,10 +163,12 @@ impl FileFormat for MeboFormat {
     }
 
     async fn create_physical_plan(&self, _state: &dyn Session, conf: FileScanConfig) -> Result<Arc<dyn ExecutionPlan>> {
-        let table_schema = TableSchemaBuilder::from(conf.file_schema()).with_table_partition_cols(conf.table_partition_cols().clone()).build();
+        let table_schema =
+            TableSchemaBuilder::from(conf.file_schema()).with_table_partition_cols(conf.table_partition_cols().clone()).build();
         let mut source: Arc<dyn FileSource> = Arc::new(MeboSource::new(table_schema, self.options));
         if let Some(projection) = conf.file_source.projection() {
-            source = source.try_pushdown_projection(projection)?.ok_or_else(|| internal_datafusion_err!("mebo source refused a projection"))?;
+            source =
+                source.try_pushdown_projection(projection)?.ok_or_else(|| internal_datafusion_err!("mebo source refused a projection"))?;
         }
         Ok(DataSourceExec::from_data_source(FileScanConfigBuilder::from(conf).with_source(source).build()))
     }

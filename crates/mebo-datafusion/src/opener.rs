@@ -165,7 +165,13 @@ impl FileOpener for MeboOpener {
 }
 
 /// The selected points of one blob as one batch of the projected columns.
-fn read(bytes: &[u8], kind: BlobKind, projection: Vec<usize>, filter: &ScanFilter, counters: &ScanCounters) -> std::result::Result<RecordBatch, BlobError> {
+fn read(
+    bytes: &[u8],
+    kind: BlobKind,
+    projection: Vec<usize>,
+    filter: &ScanFilter,
+    counters: &ScanCounters,
+) -> std::result::Result<RecordBatch, BlobError> {
     let blob = OpenedBlob::open(bytes, kind)?;
     counters.blobs_opened.add(1);
     let mut positions: Vec<usize> = match &filter.metrics {

@@ -203,7 +203,8 @@ mod tests {
         assert!(ScanFilter::from_filters(&[other.clone(), bin(eq(1), Operator::Or, other)]).is_empty());
 
         // ts cast to nanoseconds against a nanosecond literal: rounded outwards.
-        let cast: Arc<dyn PhysicalExpr> = Arc::new(CastExpr::new(col(TS, 2), DataType::Timestamp(arrow::datatypes::TimeUnit::Nanosecond, None), None));
+        let cast: Arc<dyn PhysicalExpr> =
+            Arc::new(CastExpr::new(col(TS, 2), DataType::Timestamp(arrow::datatypes::TimeUnit::Nanosecond, None), None));
         let ns = |v| lit(ScalarValue::TimestampNanosecond(Some(v), None));
         let f = ScanFilter::from_filters(&[bin(cast.clone(), Operator::Gt, ns(-1500)), bin(ns(2500), Operator::GtEq, cast)]);
         assert_eq!((f.ts_min, f.ts_max), (Some(-2), Some(3)));

@@ -116,7 +116,13 @@ impl FileSource for MeboSource {
 
     /// A blob cannot be read from a byte range: files are spread whole, as
     /// evenly as their count allows, over the partitions.
-    fn repartitioned(&self, target_partitions: usize, _min_size: usize, _ordering: Option<LexOrdering>, config: &FileScanConfig) -> Result<Option<FileScanConfig>> {
+    fn repartitioned(
+        &self,
+        target_partitions: usize,
+        _min_size: usize,
+        _ordering: Option<LexOrdering>,
+        config: &FileScanConfig,
+    ) -> Result<Option<FileScanConfig>> {
         let files: Vec<_> = config.file_groups.iter().flat_map(|g| g.files().iter().cloned()).collect();
         let groups = target_partitions.min(files.len()).max(1);
         if groups <= config.file_groups.len() {
@@ -139,7 +145,11 @@ impl FileSource for MeboSource {
 
     /// Keeps what the filters say about metric ids and `ts` to decode less;
     /// DataFusion still applies each filter (they are not marked pushed).
-    fn try_pushdown_filters(&self, filters: Vec<Arc<dyn PhysicalExpr>>, _config: &ConfigOptions) -> Result<FilterPushdownPropagation<Arc<dyn FileSource>>> {
+    fn try_pushdown_filters(
+        &self,
+        filters: Vec<Arc<dyn PhysicalExpr>>,
+        _config: &ConfigOptions,
+    ) -> Result<FilterPushdownPropagation<Arc<dyn FileSource>>> {
         let unchanged = vec![PushedDown::No; filters.len()];
         let mut predicates = self.predicates.clone();
         predicates.extend(filters);

@@ -98,9 +98,12 @@ async fn a_name_filter_decodes_only_that_metric() {
 
     // IN (…): two metrics, the projection ts and value of those only.
     let (a, b) = (NAMES[6], NAMES[10]);
-    let r = query(&ctx, &format!("SELECT metric_id, ts, value FROM m WHERE metric_id IN (mebo_id('{a}'), mebo_id('{b}')) ORDER BY metric_id, ts, value"))
-        .await
-        .unwrap();
+    let r = query(
+        &ctx,
+        &format!("SELECT metric_id, ts, value FROM m WHERE metric_id IN (mebo_id('{a}'), mebo_id('{b}')) ORDER BY metric_id, ts, value"),
+    )
+    .await
+    .unwrap();
     let mut expected: Vec<Point> = f.numeric.iter().filter(|p| p.id == id(a) || p.id == id(b)).copied().collect();
     expected.sort_by(|x, y| (x.id, x.ts).cmp(&(y.id, y.ts)).then(x.value.total_cmp(&y.value)));
     let got: Vec<Point> = r
@@ -154,7 +157,8 @@ async fn text_blobs_and_create_external_table() {
         e.0 += 1;
         e.1 += i64::from(p.tag.is_some());
     }
-    let values: Vec<String> = r.batches.iter().flat_map(|b| b.column(0).as_string::<i32>().iter().map(|v| v.unwrap().to_owned()).collect::<Vec<_>>()).collect();
+    let values: Vec<String> =
+        r.batches.iter().flat_map(|b| b.column(0).as_string::<i32>().iter().map(|v| v.unwrap().to_owned()).collect::<Vec<_>>()).collect();
     assert_eq!(values, expected.keys().map(|k| k.to_string()).collect::<Vec<_>>());
     assert_eq!(i64s(&r.batches, 1), expected.values().map(|e| e.0).collect::<Vec<_>>());
     assert_eq!(i64s(&r.batches, 2), expected.values().map(|e| e.1).collect::<Vec<_>>());
@@ -174,7 +178,9 @@ async fn text_blobs_and_create_external_table() {
 fn fixture_points_of_blob(w: usize) -> Vec<Point> {
     let bytes = std::fs::read(fixture().numeric_dir.join(format!("w{w:04}.mebo"))).unwrap();
     let blob = mebo::numeric::NumericBlob::open(&bytes).unwrap();
-    blob.metrics().flat_map(|m| m.points().unwrap().map(move |(ts, value, _)| Point { id: m.id(), ts, value }).collect::<Vec<_>>()).collect()
+    blob.metrics()
+        .flat_map(|m| m.points().unwrap().map(move |(ts, value, _)| Point { id: m.id(), ts, value }).collect::<Vec<_>>())
+        .collect()
 }
 
 #[tokio::test]
@@ -219,7 +225,9 @@ async fn a_bad_file_fails_naming_it_or_is_skipped_and_counted() {
     std::fs::write(dir.join("w0005.mebo"), &good).unwrap();
     let ctx = SessionContext::new();
     ctx.enable_mebo().unwrap();
-    ctx.register_mebo_with("bad", dir.to_str().unwrap(), MeboOptions { skip_bad_files: false, kind: Some(mebo::BlobKind::Numeric) }).await.ok();
+    ctx.register_mebo_with("bad", dir.to_str().unwrap(), MeboOptions { skip_bad_files: false, kind: Some(mebo::BlobKind::Numeric) })
+        .await
+        .ok();
     let err = query(&ctx, "SELECT sum(value) FROM bad").await.err().expect("a text blob fails a numeric table");
     assert_eq!(FileError::find(&err).map(|e| e.code), Some("WRONG_KIND"), "{err}");
 }
@@ -228,7 +236,8 @@ async fn a_bad_file_fails_naming_it_or_is_skipped_and_counted() {
 fn the_command_prints_csv_with_decimal_ids() {
     let f = fixture();
     let exe = env!("CARGO_BIN_EXE_mebo-sql");
-    let sql = "SELECT metric_id, count(*) AS n, sum(value) AS total FROM m GROUP BY metric_id ORDER BY metric_id; SELECT count(*) AS n FROM m";
+    let sql =
+        "SELECT metric_id, count(*) AS n, sum(value) AS total FROM m GROUP BY metric_id ORDER BY metric_id; SELECT count(*) AS n FROM m";
     let out = std::process::Command::new(exe)
         .args(["--table", &format!("m={}", f.numeric_dir.display()), "--format", "csv", sql])
         .output()
