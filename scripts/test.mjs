@@ -18,12 +18,15 @@
 //   4. fuzz     a bounded fuzz run (cargo fuzz with nightly) or, without
 //               nightly, the deterministic mutation run over the same targets
 //   5. js       every package's tests (SDK in Node, Deno, workerd, Chromium;
-//               CLI; the demo's headless check)
+//               CLI; the demo's headless check), while the engine crates
+//               (engines/: Arrow, DataFusion) build in the background
+//   6. engines  their formatting, clippy and tests (scripts/engines.mjs)
 //
 // Any failing step stops the run with its exit code.
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { startEngineBuild, testEngines } from './engines.mjs';
 import { ROOT, output, run } from './lib.mjs';
 
 const started = Date.now();
@@ -58,8 +61,12 @@ if (existsSync(join(ROOT, 'scripts/fuzz-check.sh'))) {
   stage('fuzz');
   run('bash', ['scripts/fuzz-check.sh']);
 }
+const engines = startEngineBuild();
 stage('js tests');
 run('pnpm', ['-r', '--workspace-concurrency=1', 'test']);
+stage('engines');
+await engines.finished();
+testEngines();
 stage(`all passed in ${Math.round((Date.now() - started) / 1000)} s`);
 
 /**
