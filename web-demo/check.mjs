@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Headless check of the built demo (web-demo/dist): serve it on 127.0.0.1
-// as `npm run demo` does (with the local benchmark API), load it in Debian's
+// as `npm run demo` does (with the stream route and the local benchmark API), load it in Debian's
 // Chromium through playwright-core, wait until the default sample is decoded
 // and charted, assert no page errors and a chart with data, open a text
 // sample and a dropped file, open the other real series and run the Formats card on
@@ -19,6 +19,7 @@ import { parseDocument } from 'mebo/document';
 import { CHROMIUM, launchChromium } from 'mebo-tooling/chromium';
 import { startServer } from 'mebo-tooling/serve';
 import { NATIVE_BENCH, createBenchApi } from './bench-api.mjs';
+import { withStreamRoute } from './stream-sample.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = join(HERE, 'dist');
@@ -47,7 +48,7 @@ function expect(condition, message) {
 }
 
 const started = Date.now();
-const server = await startServer({ root: DIST, api: createBenchApi() });
+const server = await startServer({ root: DIST, api: await withStreamRoute(createBenchApi()) });
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });

@@ -1,5 +1,5 @@
 // Value axes that never cut their labels: ticks in compact SI form (9.0M,
-// 250k, 0.25, 2.5e-6), and each axis as wide as its widest label measured in
+// 250k, 1019.5, 0.25, 2.5e-6), and each axis as wide as its widest label measured in
 // the axis font, so a label never runs past the canvas' left edge.
 
 /** The font of every axis' values: measured and drawn with the same string. */
@@ -32,7 +32,8 @@ export function tickLabels(ticks: number[], step: number): string[] {
     const digits = Math.min(6, Math.max(0, Math.floor(Math.log10(largest)) - Math.floor(Math.log10(step))));
     return ticks.map((v) => (v === 0 ? '0' : v.toExponential(digits)));
   }
-  const power = largest < 1e3 ? 0 : Math.min(PREFIXES.length - 1, Math.floor(Math.log10(largest) / 3));
+  // Up to 9999 plain figures read best (1019.5 hPa, not 1.0195k); from 10^4 on, an SI prefix.
+  const power = largest < 1e4 ? 0 : Math.min(PREFIXES.length - 1, Math.floor(Math.log10(largest) / 3));
   const unit = 10 ** (3 * power);
   const decimals = decimalsFor(step / unit);
   return ticks.map((v) => {

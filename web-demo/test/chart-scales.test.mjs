@@ -26,7 +26,9 @@ test('tick labels: one SI prefix an axis, the decimals its step needs', () => {
   assert.deepEqual(tickLabels([0, 20, 40, 60, 80], 20), ['0', '20', '40', '60', '80']);
   assert.deepEqual(tickLabels([0, 2.5, 5, 7.5], 2.5), ['0', '2.5', '5.0', '7.5']);
   assert.deepEqual(tickLabels([-0.5, 0, 0.5], 0.5), ['-0.5', '0', '0.5']);
-  assert.deepEqual(tickLabels([1000, 1500, 2000], 500), ['1.0k', '1.5k', '2.0k']);
+  assert.deepEqual(tickLabels([1000, 1500, 2000], 500), ['1000', '1500', '2000']);
+  assert.deepEqual(tickLabels([1016, 1017.5, 1019], 1.5), ['1016.0', '1017.5', '1019.0']);
+  assert.deepEqual(tickLabels([10_000, 20_000], 10_000), ['10k', '20k']);
   assert.deepEqual(tickLabels([0, 2e-6, 4e-6], 2e-6), ['0', '2e-6', '4e-6']);
   assert.deepEqual(tickLabels([0, 5e18, 1e19], 5e18), ['0', '5E', '10E']);
   assert.deepEqual(tickLabels([0, 1e22, 2e22], 1e22), ['0', '1e+22', '2e+22']);
