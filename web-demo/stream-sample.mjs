@@ -102,7 +102,10 @@ export async function streamRoute() {
       'X-Content-Type-Options': 'nosniff',
       'X-Mebo-Blobs': String(blobs.length),
     });
-    if (req.method === 'HEAD') return res.end(), true;
+    if (req.method === 'HEAD') {
+      res.end();
+      return true;
+    }
     const gone = new AbortController();
     res.on('close', () => gone.abort());
     const gap = (pace.value * 1000) / blobs.length;

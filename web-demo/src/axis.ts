@@ -44,14 +44,14 @@ export function tickLabels(ticks: number[], step: number): string[] {
   });
 }
 
-/** A value as a legend or a list shows it: compact SI for large magnitudes, else up to 4 significant digits. */
+/** A value as the legend shows it: compact SI from 10^4 on, 6 significant digits. */
 export function valueText(v: number | null | undefined): string {
   if (v == null || Number.isNaN(v)) return '–';
   if (!Number.isFinite(v)) return v > 0 ? '+Inf' : '-Inf';
   const abs = Math.abs(v);
   if (abs >= 1e4 && abs < 1e21) {
     const power = Math.min(PREFIXES.length - 1, Math.floor(Math.log10(abs) / 3));
-    return `${(v / 10 ** (3 * power)).toPrecision(4).replace(/\.?0+$/, '')}${PREFIXES[power]}`;
+    return `${(v / 10 ** (3 * power)).toPrecision(6).replace(/\.?0+$/, '')}${PREFIXES[power]}`;
   }
   if (abs !== 0 && (abs < 1e-3 || abs >= 1e21)) return v.toExponential(3);
   return String(Number(v.toPrecision(6)));

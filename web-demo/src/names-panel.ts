@@ -40,7 +40,7 @@ export class NamesPanel {
 
   /** What the names box says about the open metrics: how many the book names. */
   summarize(named: number, unnamed: number): void {
-    $('names-summary').textContent = `${integer.format(this.book.size)} known${named || unnamed ? ` · ${named} of the ${named + unnamed} metrics the blob names by id only have a name` : ''}`;
+    $('names-summary').textContent = `${integer.format(this.book.size)} known${named || unnamed ? ` · ${named} of ${named + unnamed} ids named` : ''}`;
   }
 
   private add(text: string, from: string): void {

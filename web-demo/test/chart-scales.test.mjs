@@ -51,6 +51,7 @@ test('tick labels stay distinct for every step of uPlot\'s 1-2-2.5-5 ladder', ()
 
 test('legend values: compact, exact enough, special values spelled', () => {
   assert.equal(valueText(9_873_000), '9.873M');
+  assert.equal(valueText(10_175_432), '10.1754M');
   assert.equal(valueText(12.25), '12.25');
   assert.equal(valueText(0.0001234), '1.234e-4');
   assert.equal(valueText(null), '–');
