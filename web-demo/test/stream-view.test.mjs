@@ -51,6 +51,39 @@ after(async () => {
 
 const stream = (page) => page.evaluate(() => globalThis.meboDemo.stream);
 
+test('the route sends MBS1 and one frame a window at the pace asked, and refuses anything else', { timeout: TIMEOUT }, async () => {
+  const url = `${server.url}stream/seattle.mbs`;
+  const t0 = performance.now();
+  const response = await fetch(`${url}?seconds=1.5`);
+  const body = new Uint8Array(await response.arrayBuffer());
+  const took = performance.now() - t0;
+  assert.equal(response.status, 200);
+  assert.equal(Number(response.headers.get('content-length')), body.length);
+  assert.equal(Number(response.headers.get('x-mebo-blobs')), BLOBS);
+  assert.ok(took >= 1300, `paced over ${took.toFixed(0)} ms (asked 1500)`);
+  // The framing read here by hand: MBS1, then u32 LE lengths, each followed by that many bytes, to the end exactly.
+  assert.deepEqual([...body.subarray(0, 4)], [0x4d, 0x42, 0x53, 0x31]);
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  let at = 4;
+  let frames = 0;
+  while (at < body.length) {
+    const length = view.getUint32(at, true);
+    assert.ok(length > 0 && at + 4 + length <= body.length, `frame ${frames} fits`);
+    at += 4 + length;
+    frames++;
+  }
+  assert.equal(frames, BLOBS);
+  assert.deepEqual(body, new Uint8Array(readFileSync(join(ROOT, 'dist/samples/seattle.mbs'))), 'the same bytes as the built file');
+  for (const bad of ['?seconds=61', '?seconds=-1', '?seconds=abc', '?seconds=', '?seconds=1&seconds=2', '?speed=1']) {
+    const refused = await fetch(`${url}${bad}`);
+    assert.equal(refused.status, 400, `${bad} refused`);
+    await refused.arrayBuffer();
+  }
+  const post = await fetch(url, { method: 'POST' });
+  assert.equal(post.status, 405);
+  await post.arrayBuffer();
+});
+
 async function newPage() {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   const errors = [];
