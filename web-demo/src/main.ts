@@ -48,11 +48,11 @@ const metrics = new MetricList(renderView);
 const book = new NameBook();
 const namesPanel = new NamesPanel(book, relabel);
 const streams = new StreamPanel({
-  names: () => ({ ...openNames, ...book.ids }),
   opened: openStream,
   grew: (streamed) => {
     if (current !== streamed) return;
     state.blobs = streamed.blobs;
+    nameMetrics(streamed.metrics, knownNames()); // metrics that arrived since
     metrics.render();
     renderView();
     renderOptions(streamed);
@@ -121,6 +121,7 @@ function openStream(streamed: StreamedBlobs): void {
   current?.free();
   current = streamed;
   shown = undefined;
+  openNames = streamed.names;
   state.blobs = streamed.blobs;
   chart.resetWindow();
   metrics.open(streamed);
@@ -133,9 +134,8 @@ function openStream(streamed: StreamedBlobs): void {
 function playStreamSample(): void {
   state.sample = undefined;
   $<HTMLSelectElement>('sample').value = '';
-  openNames = streamSample.names;
   $('sample-note').textContent = "Seattle's hourly series as a stream of blobs, drawn as it arrives.";
-  void streams.playSample(`samples/${streamSample.file}`);
+  void streams.playSample(`samples/${streamSample.file}`, streamSample.names);
 }
 
 /** Free the open blob, reset the module (its memory back to about 1 MB), open the blob again. A stream's points are the page's own and stay. */
@@ -179,7 +179,6 @@ async function loadFiles(all: File[]): Promise<void> {
   const stream = (await Promise.all(files.map(isStreamFile))).indexOf(true);
   if (stream >= 0) {
     const file = files[stream];
-    openNames = {};
     $('sample-note').textContent = `${file.name}: a stream of blobs from your disk, drawn as it is read${files.length > 1 ? ' (a stream opens alone: the other files were left)' : ''}.`;
     await streams.playFile(file);
     return;

@@ -38,9 +38,8 @@ export async function isStreamFile(file: File): Promise<boolean> {
   return mebo.isBlobStream(new Uint8Array(await file.slice(0, 4).arrayBuffer()));
 }
 
-/** What the panel asks of the page: name ids, show a stream's blobs as they grow, report. */
+/** What the panel asks of the page: show a stream's blobs as they grow, report. */
 export interface StreamHost {
-  names(): Record<string, string>;
   /** The first blob arrived: open the view on it. */
   opened(streamed: StreamedBlobs): void;
   /** Redraw the open view (called at most once an animation frame). */
@@ -61,10 +60,10 @@ export class StreamPanel {
   }
 
   /** The server's sample at the pace the seconds field asks; on a static host (no route), the same stream as a file (`file`), at network speed. */
-  async playSample(file: string): Promise<void> {
+  async playSample(file: string, names: Record<string, string>): Promise<void> {
     const field = $<HTMLInputElement>('stream-seconds');
     const seconds = Math.min(MAX_SECONDS, Math.max(0, Number(field.value) || 0));
-    await this.play('the Seattle stream sample', async (signal) => {
+    await this.play('the Seattle stream sample', names, async (signal) => {
       let response = await fetch(`${SAMPLE_URL}?seconds=${seconds}`, { signal, cache: 'no-store' });
       if (response.status === 404) response = await fetch(file, { signal, cache: 'no-store' });
       if (!response.ok || !response.body) throw new Error(`${response.url}: HTTP ${response.status}`);
@@ -76,11 +75,13 @@ export class StreamPanel {
 
   /** A stream file from the user's disk, drawn as it is read. */
   async playFile(file: File): Promise<void> {
-    await this.play(file.name, async () => ({ body: file.stream(), totalBytes: file.size, expectedBlobs: undefined }));
+    await this.play(file.name, {}, async () => ({ body: file.stream(), totalBytes: file.size, expectedBlobs: undefined }));
   }
 
+  /** Play the stream `open` gives; `names`: its metrics' names by id, where known (a sample's). */
   private async play(
     label: string,
+    names: Record<string, string>,
     open: (signal: AbortSignal) => Promise<{ body: ReadableStream<Uint8Array>; totalBytes: number | undefined; expectedBlobs: number | undefined }>,
   ): Promise<void> {
     this.cancel();
@@ -88,7 +89,7 @@ export class StreamPanel {
     const controller = (this.controller = new AbortController());
     const { signal } = controller;
     const report: StreamReport = { label, running: true, blobs: 0, expectedBlobs: undefined, bytes: 0, totalBytes: undefined, points: 0, frames: 0, done: false, cancelled: false, error: undefined, progress: { value: 0, max: 0 } };
-    const streamed = new StreamedBlobs(label, this.host.names());
+    const streamed = new StreamedBlobs(label, names);
     const error = $('stream-error');
     error.hidden = true;
     $<HTMLButtonElement>('stream-cancel').disabled = false;

@@ -44,9 +44,10 @@ export class StreamedBlobs implements Opened {
   decoded = '';
   private readonly series = new Map<bigint, Series>();
 
+  /** `names`: the stream's metrics' names by id, where known (a sample's); the page adds the user's. */
   constructor(
     readonly label: string,
-    private readonly names: Record<string, string>,
+    readonly names: Record<string, string>,
   ) {}
 
   /** Append `blob`'s points; a text blob is refused (the dashboard charts numeric streams). */
