@@ -27,4 +27,6 @@ export { decodeStream } from './stream-decode.js';
 export type { DecodeStreamOptions } from './stream-decode.js';
 export { isBlobStream } from './stream-format.js';
 export { splitStream } from './stream-read.js';
+/** @internal For `mebo/worker`: the framing reader decodeStream uses. */
+export { frameError, streamFrames } from './stream-read.js';
 export type { FrameOptions, StreamSource } from './stream-read.js';

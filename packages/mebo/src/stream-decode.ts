@@ -4,7 +4,7 @@
 import { blobKind } from './kind.js';
 import { NumericBlob } from './numeric.js';
 import type { DecodeLimits } from './options.js';
-import { chunksOf, frameError, frameOptions, readFrames, type Frame, type FrameOptions, type StreamSource } from './stream-read.js';
+import { frameError, streamFrames, type Frame, type FrameOptions, type StreamSource } from './stream-read.js';
 import { TextBlob } from './text.js';
 
 /** `decodeStream` options: the decode limits of every blob, the frame cap, an abort signal. */
@@ -34,9 +34,8 @@ function openBlob(frame: Frame, limits: DecodeLimits): NumericBlob | TextBlob {
  * cancelled on an error, an abort and a loop left early.
  */
 export function decodeStream(source: StreamSource, options?: DecodeStreamOptions): AsyncGenerator<NumericBlob | TextBlob, void, undefined> {
-  const checked = frameOptions(options);
+  const frames = streamFrames(source, options);
   const limits: DecodeLimits = { maxDecompressedBytes: options?.maxDecompressedBytes, maxPoints: options?.maxPoints };
-  const frames = readFrames(chunksOf(source), checked);
   return (async function* () {
     for await (const frame of frames) yield openBlob(frame, limits);
   })();

@@ -28,10 +28,15 @@ export interface FrameOptions {
  * are `decodeStream`'s. A blob may be a view of a chunk of the source.
  */
 export function splitStream(source: StreamSource, options?: FrameOptions): AsyncGenerator<Uint8Array, void, undefined> {
-  const frames = readFrames(chunksOf(source), frameOptions(options));
+  const frames = streamFrames(source, options);
   return (async function* () {
     for await (const frame of frames) yield frame.bytes;
   })();
+}
+
+/** @internal The frames of a stream, its source and options checked now (decodeStream's and the pool's reader). */
+export function streamFrames(source: StreamSource, options?: FrameOptions): AsyncGenerator<Frame, void, undefined> {
+  return readFrames(chunksOf(source), frameOptions(options));
 }
 
 /** One frame of the stream. */
@@ -45,7 +50,7 @@ export interface Frame {
 }
 
 /** The options checked, with their defaults. */
-export function frameOptions(options: FrameOptions | undefined): { maxBlobBytes: number; signal: AbortSignal | undefined } {
+function frameOptions(options: FrameOptions | undefined): { maxBlobBytes: number; signal: AbortSignal | undefined } {
   const { maxBlobBytes = DEFAULT_MAX_BLOB_BYTES, signal } = args.options<FrameOptions>(options, 'options');
   if (typeof maxBlobBytes !== 'number' || !Number.isInteger(maxBlobBytes) || maxBlobBytes < 0 || maxBlobBytes > MAX_FRAME_LENGTH) {
     throw invalidArgument(`maxBlobBytes must be an integer in [0, 2^32), got ${args.describe(maxBlobBytes)}`);
@@ -57,7 +62,7 @@ export function frameOptions(options: FrameOptions | undefined): { maxBlobBytes:
 }
 
 /** The abort error, as `mebo/worker` raises it. */
-export function aborted(signal: AbortSignal): MeboError {
+function aborted(signal: AbortSignal): MeboError {
   return new MeboError('ABORTED', 'the stream was aborted', { cause: signal.reason });
 }
 
@@ -78,7 +83,7 @@ function isResponse(source: object): source is Response {
 }
 
 /** The source as chunks, checked (eagerly, so a wrong source fails the call, not its first step). */
-export function chunksOf(source: StreamSource): Chunks {
+function chunksOf(source: StreamSource): Chunks {
   if (typeof source !== 'object' || source === null) {
     throw invalidArgument(`the stream source must be a ReadableStream, a Response or an async iterable of Uint8Array, got ${args.describe(source)}`);
   }
@@ -134,9 +139,9 @@ const EMPTY = new Uint8Array(0);
  * that is not a Uint8Array). The source is cancelled on any of them and when
  * the consumer stops early; it is not touched before the first `next()`.
  */
-export async function* readFrames(chunks: Chunks, options: { maxBlobBytes: number; signal: AbortSignal | undefined }): AsyncGenerator<Frame, void, undefined> {
+async function* readFrames(chunks: Chunks, options: { maxBlobBytes: number; signal: AbortSignal | undefined }): AsyncGenerator<Frame, void, undefined> {
   const { maxBlobBytes, signal } = options;
-  let chunk = EMPTY;
+  let chunk: Uint8Array = EMPTY;
   /** The next unread byte of `chunk`. */
   let at = 0;
   /** Stream bytes before `chunk[at]`. */

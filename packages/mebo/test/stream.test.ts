@@ -23,7 +23,7 @@ beforeAll(async () => {
   expected = blobs.map(expectedFingerprint);
   tmp = mkdtempSync(join(tmpdir(), 'mebo-stream-'));
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => tmp && rmSync(tmp, { recursive: true, force: true }));
 
 /** Every blob of the stream, fingerprinted and freed; the error it ended with, if any. */
 async function drain(blobsOf: AsyncIterable<NumericBlob | TextBlob>): Promise<{ got: string[]; error?: MeboError }> {

@@ -21,13 +21,13 @@ export function seeded(seed: number): () => number {
   };
 }
 
-/** Generated blobs: numeric (random walks, some with tags) and text, of a few points to 100,000. */
+/** Generated blobs: numeric (random walks, some with tags) and text, of a few points to 60,000. */
 export function generatedBlobs(count: number, seed: number): Uint8Array[] {
   const random = seeded(seed);
   const blobs: Uint8Array[] = [];
   for (let b = 0; b < count; b++) {
     const metrics = 1 + Math.floor(random() * 4);
-    const points = b % 10 === 9 ? 100_000 : 1 + Math.floor(random() * 300);
+    const points = b % 10 === 9 ? 60_000 : 1 + Math.floor(random() * 300);
     const start = BigInt(Math.floor(random() * 2 ** 40)) * 1000n;
     const timestamps = Array.from({ length: points }, (_, i) => start + BigInt(i) * 15_000_000n);
     if (b % 3 === 2) {
@@ -50,7 +50,7 @@ export function generatedBlobs(count: number, seed: number): Uint8Array[] {
             if (points > 3) values[1] = -0, values[2] = NaN;
             return { name: `host.${b}.cpu${m}`, timestamps, values, ...(tags ? { tags: timestamps.map((_, i) => (i % 5 === 0 ? `t${i}` : '')) } : {}) };
           }),
-          { config: b % 2 === 0 ? 'delta-none-gorilla-zstd' : 'deltapacked-none-chimp-lz4', ...(tags ? { tags: true } : {}) },
+          { config: b % 2 === 0 ? 'delta-none-gorilla-zstd' : 'deltapacked-none-chimp-lz4', layout: 'v2', ...(tags ? { tags: true } : {}) },
         ),
       );
     }
@@ -64,7 +64,7 @@ export function corpus(generated = 60): Uint8Array[] {
 }
 
 /** A stream of blobs, framed here by the format's text: "MBS1", then per blob a u32 LE length and the blob. */
-export function framed(blobs: readonly Uint8Array[]): Uint8Array {
+export function framed(blobs: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   const total = 4 + blobs.reduce((n, b) => n + 4 + b.length, 0);
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
