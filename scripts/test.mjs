@@ -7,7 +7,8 @@
 //      gates    cargo fmt --check, cargo clippy -D warnings (with and without
 //               default features), every package's TypeScript typecheck, and
 //               nothing read from outside the repository (testdata/ holds it),
-//               no import cycle in the SDK, the dashboard, the tooling
+//               no import cycle in the SDK, the dashboard, the tooling,
+//               every link and repository path in the docs exists
 //      testdata every blob of testdata/vectors and testdata/bench re-encoded by
 //               the reference (bench/reference) where Go >= 1.25 is on PATH
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,
@@ -42,6 +43,9 @@ checkStandalone();
 // The SDK in layers and the dashboard in components: no import cycle (and the check itself tested).
 run('node', ['--test', 'scripts/import-cycles.test.mjs']);
 run('node', ['scripts/import-cycles.mjs', 'packages/mebo/src', 'packages/mebo/cli', 'web-demo/src', 'packages/tooling', 'bench']);
+// The map true: every link and repository path in the docs exists.
+run('node', ['--test', 'scripts/doc-links.test.mjs']);
+run('node', ['scripts/doc-links.mjs']);
 stage('testdata against the reference');
 await checkTestdata();
 stage('cargo test');
