@@ -8,6 +8,7 @@
 //               default features), every package's TypeScript typecheck, and
 //               nothing read from outside the repository (testdata/ holds it),
 //               no import cycle in the SDK, the dashboard, the tooling,
+//               no module circle in the crates,
 //               every link and repository path in the docs exists, the
 //               npm package's API as recorded (packages/mebo/api), and
 //               `npm publish --dry-run` and `cargo package` of mebo
@@ -45,6 +46,9 @@ checkStandalone();
 // The SDK in layers and the dashboard in components: no import cycle (and the check itself tested).
 run('node', ['--test', 'scripts/import-cycles.test.mjs']);
 run('node', ['scripts/import-cycles.mjs', 'packages/mebo/src', 'packages/mebo/cli', 'web-demo/src', 'packages/tooling', 'bench']);
+// The crates' modules: no circle (every crates/*/src).
+run('node', ['--test', 'scripts/rust-cycles.test.mjs']);
+run('node', ['scripts/rust-cycles.mjs']);
 // The map true: every link and repository path in the docs exists.
 run('node', ['--test', 'scripts/doc-links.test.mjs']);
 run('node', ['scripts/doc-links.mjs']);
