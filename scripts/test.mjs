@@ -8,7 +8,10 @@
 //               default features), every package's TypeScript typecheck, and
 //               nothing read from outside the repository (testdata/ holds it),
 //               no import cycle in the SDK, the dashboard, the tooling,
-//               every link and repository path in the docs exists
+//               no module circle in the crates,
+//               every link and repository path in the docs exists, the
+//               npm package's API as recorded (packages/mebo/api), and
+//               `npm publish --dry-run` and `cargo package` of mebo
 //      testdata every blob of testdata/vectors and testdata/bench re-encoded by
 //               the reference (bench/reference) where Go >= 1.25 is on PATH
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,
@@ -46,9 +49,17 @@ checkStandalone();
 // The SDK in layers and the dashboard in components: no import cycle (and the check itself tested).
 run('node', ['--test', 'scripts/import-cycles.test.mjs']);
 run('node', ['scripts/import-cycles.mjs', 'packages/mebo/src', 'packages/mebo/cli', 'web-demo/src', 'packages/tooling', 'bench']);
+// The crates' modules: no circle (every crates/*/src).
+run('node', ['--test', 'scripts/rust-cycles.test.mjs']);
+run('node', ['scripts/rust-cycles.mjs']);
 // The map true: every link and repository path in the docs exists.
 run('node', ['--test', 'scripts/doc-links.test.mjs']);
 run('node', ['scripts/doc-links.mjs']);
+// Releases: the public surface as recorded in packages/mebo/api/, and what
+// npm and cargo would publish whole (both dry runs).
+run('node', ['--test', 'scripts/release.test.mjs']);
+run('node', ['scripts/api.mjs', '--check']);
+run('node', ['scripts/publish-check.mjs']);
 stage('testdata against the reference');
 await checkTestdata();
 stage('cargo test');
