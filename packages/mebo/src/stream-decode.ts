@@ -34,7 +34,8 @@ function openBlob(frame: Frame, limits: DecodeLimits): NumericBlob | TextBlob {
  * cancelled on an error, an abort and a loop left early.
  */
 export function decodeStream(source: StreamSource, options?: DecodeStreamOptions): AsyncGenerator<NumericBlob | TextBlob, void, undefined> {
-  const frames = streamFrames(source, options);
+  // Each blob is copied into wasm memory when opened: its assembly buffer can serve the next frame.
+  const frames = streamFrames(source, options, true);
   const limits: DecodeLimits = { maxDecompressedBytes: options?.maxDecompressedBytes, maxPoints: options?.maxPoints };
   return (async function* () {
     for await (const frame of frames) yield openBlob(frame, limits);

@@ -34,9 +34,15 @@ export function splitStream(source: StreamSource, options?: FrameOptions): Async
   })();
 }
 
-/** @internal The frames of a stream, its source and options checked now (decodeStream's and the pool's reader). */
-export function streamFrames(source: StreamSource, options?: FrameOptions): AsyncGenerator<Frame, void, undefined> {
-  return readFrames(chunksOf(source), frameOptions(options));
+/**
+ * @internal The frames of a stream, its source and options checked now
+ * (decodeStream's and the pool's reader). With `reuse`, a frame assembled
+ * from several chunks lies in a buffer the next such frame overwrites: for a
+ * consumer done with each frame before asking for the next (decodeStream
+ * copies it into wasm memory), it spares an allocation per large blob.
+ */
+export function streamFrames(source: StreamSource, options?: FrameOptions, reuse = false): AsyncGenerator<Frame, void, undefined> {
+  return readFrames(chunksOf(source), { ...frameOptions(options), reuse });
 }
 
 /** One frame of the stream. */
@@ -66,13 +72,18 @@ function aborted(signal: AbortSignal): MeboError {
   return new MeboError('ABORTED', 'the stream was aborted', { cause: signal.reason });
 }
 
-/** Chunks one at a time from any source; `cancel` tells the source to stop (it is not awaited: a stalled source may never answer). */
+/**
+ * Chunks one at a time from any source, as `{ done, value }` (what a
+ * stream reader and an iterator both answer, passed on without a wrapper:
+ * this runs once per chunk); `cancel` tells the source to stop (it is not
+ * awaited: a stalled source may never answer).
+ */
 interface Chunks {
-  next(): Promise<Uint8Array | undefined>;
+  read(): Promise<IteratorResult<unknown, unknown>>;
   cancel(reason: unknown): void;
 }
 
-const NO_CHUNKS: Chunks = { next: async () => undefined, cancel() {} };
+const NO_CHUNKS: Chunks = { read: () => Promise.resolve({ done: true, value: undefined }), cancel() {} };
 
 function isReadableStream(source: object): source is ReadableStream<Uint8Array> {
   return typeof (source as ReadableStream).getReader === 'function';
@@ -100,10 +111,9 @@ function chunksOf(source: StreamSource): Chunks {
   }
   let iterator: AsyncIterator<Uint8Array> | undefined;
   return {
-    async next() {
+    read() {
       iterator ??= iterate.call(source);
-      const step = await iterator.next();
-      return step.done ? undefined : step.value;
+      return iterator.next();
     },
     cancel() {
       // A Node stream is destroyed at once (its iterator's return() would wait for a pending read).
@@ -118,10 +128,9 @@ function readerChunks(stream: ReadableStream<Uint8Array>): Chunks {
   if (stream.locked) throw invalidArgument('the stream is locked (another reader has it)');
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return {
-    async next() {
+    read() {
       reader ??= stream.getReader();
-      const step = await reader.read();
-      return step.done ? undefined : step.value;
+      return reader.read();
     },
     cancel(reason) {
       (reader ?? stream).cancel(reason).catch(() => {});
@@ -139,8 +148,8 @@ const EMPTY = new Uint8Array(0);
  * that is not a Uint8Array). The source is cancelled on any of them and when
  * the consumer stops early; it is not touched before the first `next()`.
  */
-async function* readFrames(chunks: Chunks, options: { maxBlobBytes: number; signal: AbortSignal | undefined }): AsyncGenerator<Frame, void, undefined> {
-  const { maxBlobBytes, signal } = options;
+async function* readFrames(chunks: Chunks, options: { maxBlobBytes: number; signal: AbortSignal | undefined; reuse: boolean }): AsyncGenerator<Frame, void, undefined> {
+  const { maxBlobBytes, signal, reuse } = options;
   let chunk: Uint8Array = EMPTY;
   /** The next unread byte of `chunk`. */
   let at = 0;
@@ -148,54 +157,67 @@ async function* readFrames(chunks: Chunks, options: { maxBlobBytes: number; sign
   let consumed = 0;
   let ended = false;
 
-  const pull = async (): Promise<Uint8Array | undefined> => {
-    if (signal?.aborted) throw aborted(signal);
-    let next: Promise<Uint8Array | undefined>;
-    try {
-      next = chunks.next();
-    } catch (error) {
-      next = Promise.reject(error);
-    }
-    let value: Uint8Array | undefined;
-    let onAbort: (() => void) | undefined;
-    try {
-      value = await (signal
-        ? Promise.race([next, new Promise<never>((_, reject) => signal.addEventListener('abort', (onAbort = () => reject(aborted(signal))), { once: true }))])
-        : next);
-    } catch (error) {
-      if (error instanceof MeboError) throw error;
-      throw new MeboError('TRUNCATED', `the stream's source failed after ${consumed + (chunk.length - at)} bytes: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    } finally {
-      if (onAbort) signal!.removeEventListener('abort', onAbort);
-      // The read that lost the race to an abort settles later; nobody waits for it.
-      next.catch(() => {});
-    }
-    if (value !== undefined && !(value instanceof Uint8Array)) throw invalidArgument(`a stream chunk must be a Uint8Array, got ${args.describe(value)}`);
-    return value;
+  /** The source's failure as the reader reports it (an abort or a MeboError as it is). */
+  const failed = (error: unknown): never => {
+    if (error instanceof MeboError) throw error;
+    throw new MeboError('TRUNCATED', `the stream's source failed after ${consumed + (chunk.length - at)} bytes: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   };
 
-  /** True when there is an unread byte (the next chunk read if need be); false at the end of the stream. */
-  const more = async (): Promise<boolean> => {
-    while (at >= chunk.length) {
-      const next = await pull();
-      if (next === undefined) return false;
-      chunk = next;
-      at = 0;
+  /** The next read of the source, raced against `signal`. */
+  const abortable = (): Promise<IteratorResult<unknown, unknown>> => {
+    if (signal!.aborted) return Promise.reject(aborted(signal!));
+    const next = chunks.read();
+    // The read that loses the race to an abort settles later; nobody waits for it.
+    next.catch(() => {});
+    let onAbort!: () => void;
+    const abort = new Promise<never>((_, reject) => signal!.addEventListener('abort', (onAbort = () => reject(aborted(signal!))), { once: true }));
+    return Promise.race([next, abort]).finally(() => signal!.removeEventListener('abort', onAbort));
+  };
+
+  /**
+   * Read chunks until one has an unread byte; false at the end of the
+   * stream. Awaited only when the chunk in hand is used up, with one await
+   * per chunk.
+   */
+  const refill = async (): Promise<boolean> => {
+    for (;;) {
+      let step: IteratorResult<unknown, unknown>;
+      try {
+        step = await (signal ? abortable() : chunks.read());
+      } catch (error) {
+        return failed(error);
+      }
+      if (step.done) return false;
+      const value = step.value;
+      if (!(value instanceof Uint8Array)) throw invalidArgument(`a stream chunk must be a Uint8Array, got ${args.describe(value)}`);
+      if (value.length > 0) {
+        chunk = value;
+        at = 0;
+        return true;
+      }
     }
-    return true;
   };
 
   /** Fill `target` from the stream; the count of bytes it got (short only at the end of the stream). */
   const fill = async (target: Uint8Array): Promise<number> => {
     let filled = 0;
-    while (filled < target.length && (await more())) {
+    while (filled < target.length) {
+      if (at >= chunk.length && !(await refill())) break;
       const n = Math.min(target.length - filled, chunk.length - at);
-      target.set(chunk.subarray(at, at + n), filled);
+      target.set(n === chunk.length && at === 0 ? chunk : chunk.subarray(at, at + n), filled);
       at += n;
       consumed += n;
       filled += n;
     }
     return filled;
+  };
+
+  /** A frame's buffer: a fresh one, or (`reuse`) one kept from frame to frame, grown when a frame needs more. */
+  let kept: Uint8Array | undefined;
+  const buffer = (length: number, index: number, offset: number): Uint8Array => {
+    if (!reuse) return allocate(length, index, offset);
+    if (kept === undefined || kept.length < length) kept = allocate(length, index, offset);
+    return kept.subarray(0, length);
   };
 
   try {
@@ -209,7 +231,7 @@ async function* readFrames(chunks: Chunks, options: { maxBlobBytes: number; sign
     const prefix = new Uint8Array(LENGTH_BYTES);
     for (let index = 0; ; index++) {
       const offset = consumed;
-      if (!(await more())) break;
+      if (at >= chunk.length && !(await refill())) break;
       let length: number;
       if (chunk.length - at >= LENGTH_BYTES) {
         length = (chunk[at]! | (chunk[at + 1]! << 8) | (chunk[at + 2]! << 16) | (chunk[at + 3]! << 24)) >>> 0;
@@ -229,7 +251,7 @@ async function* readFrames(chunks: Chunks, options: { maxBlobBytes: number; sign
         at += length;
         consumed += length;
       } else {
-        bytes = allocate(length, index, offset);
+        bytes = buffer(length, index, offset);
         const got = await fill(bytes);
         if (got < length) throw truncated(index, offset, `${got} of its ${length} blob bytes`);
       }
