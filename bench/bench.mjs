@@ -14,6 +14,7 @@
 //   kernels               each timestamp and value decoder alone, ns per point, natively (mebo-bench
 //                         --kernels-json), in Node (the same built for wasm32-wasip1, bench/kernels-node.mjs)
 //                         and, with wasm-chromium, in Chromium (that build's simd variant, bench/kernels-chromium.mjs)
+//   stream                decodeStream over the bench blobs framed into one stream vs from memory, and a 1 GB stream's rss (bench/stream.mjs)
 //
 // plus encode (rust-native, wasm-node) of every numeric configuration, sizes
 // (blob vs JSON vs Arrow), the wasm binary sizes (full and decode-only), and
@@ -25,7 +26,7 @@
 // --rounds  run every runtime N times in turn (default 3; 1 with --quick) and keep
 //           each row's median over the rounds: other jobs' load drifts over all runtimes
 // --only    run only these runtimes (rust-native, go-reference, wasm-node,
-//           wasm-node-scalar, wasm-chromium, baselines, peers, kernels)
+//           wasm-node-scalar, wasm-chromium, baselines, peers, kernels, stream)
 // --build   rebuild the wasm and the SDK first (default: only when missing)
 //
 // Ratios against the reference are taken against its timing in this run when
@@ -183,7 +184,9 @@ if (wants('peers')) {
   else log(`bench: peers failed (exit ${result.status ?? result.signal})`);
 }
 
-writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, breakdown, sizes, wasm, kernels, peers, targets: targets.map(({ line, ...t }) => t), targets_min: targetsMin.map(({ line, ...t }) => t) }, null, 1)}\n`);
+// Streams of blobs (bench/stream.mjs): decodeStream beside decoding from memory, and a 1 GB stream's memory.
+const stream = wants('stream') ? await (await import('./stream.mjs')).runStreamBench({ quick, chromium: wants('wasm-chromium'), log }) : undefined;
+writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, breakdown, sizes, wasm, kernels, peers, stream, targets: targets.map(({ line, ...t }) => t), targets_min: targetsMin.map(({ line, ...t }) => t) }, null, 1)}\n`);
 log(`bench: wrote ${rows.length} rows to ${outFile}`);
 
 // ---------------------------------------------------------------- helpers

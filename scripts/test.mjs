@@ -7,7 +7,11 @@
 //      gates    cargo fmt --check, cargo clippy -D warnings (with and without
 //               default features), every package's TypeScript typecheck, and
 //               nothing read from outside the repository (testdata/ holds it),
-//               no import cycle in the SDK, the dashboard, the tooling
+//               no import cycle in the SDK, the dashboard, the tooling,
+//               no module circle in the crates,
+//               every link and repository path in the docs exists, the
+//               npm package's API as recorded (packages/mebo/api), and
+//               `npm publish --dry-run` and `cargo package` of mebo
 //      testdata every blob of testdata/vectors and testdata/bench re-encoded by
 //               the reference (bench/reference) where Go >= 1.25 is on PATH
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,
@@ -17,12 +21,15 @@
 //   4. fuzz     a bounded fuzz run (cargo fuzz with nightly) or, without
 //               nightly, the deterministic mutation run over the same targets
 //   5. js       every package's tests (SDK in Node, Deno, workerd, Chromium;
-//               CLI; the demo's headless check)
+//               CLI; the demo's headless check), while the engine crates
+//               (engines/: Arrow, DataFusion) build in the background
+//   6. engines  their formatting, clippy and tests (scripts/engines.mjs)
 //
 // Any failing step stops the run with its exit code.
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { startEngineBuild, testEngines } from './engines.mjs';
 import { ROOT, output, run } from './lib.mjs';
 
 const started = Date.now();
@@ -42,6 +49,17 @@ checkStandalone();
 // The SDK in layers and the dashboard in components: no import cycle (and the check itself tested).
 run('node', ['--test', 'scripts/import-cycles.test.mjs']);
 run('node', ['scripts/import-cycles.mjs', 'packages/mebo/src', 'packages/mebo/cli', 'web-demo/src', 'packages/tooling', 'bench']);
+// The crates' modules: no circle (every crates/*/src).
+run('node', ['--test', 'scripts/rust-cycles.test.mjs']);
+run('node', ['scripts/rust-cycles.mjs']);
+// The map true: every link and repository path in the docs exists.
+run('node', ['--test', 'scripts/doc-links.test.mjs']);
+run('node', ['scripts/doc-links.mjs']);
+// Releases: the public surface as recorded in packages/mebo/api/, and what
+// npm and cargo would publish whole (both dry runs).
+run('node', ['--test', 'scripts/release.test.mjs']);
+run('node', ['scripts/api.mjs', '--check']);
+run('node', ['scripts/publish-check.mjs']);
 stage('testdata against the reference');
 await checkTestdata();
 stage('cargo test');
@@ -54,8 +72,12 @@ if (existsSync(join(ROOT, 'scripts/fuzz-check.sh'))) {
   stage('fuzz');
   run('bash', ['scripts/fuzz-check.sh']);
 }
+const engines = startEngineBuild();
 stage('js tests');
 run('pnpm', ['-r', '--workspace-concurrency=1', 'test']);
+stage('engines');
+await engines.finished();
+testEngines();
 stage(`all passed in ${Math.round((Date.now() - started) / 1000)} s`);
 
 /**

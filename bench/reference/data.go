@@ -30,7 +30,7 @@ type benchCase struct {
 	} `json:"options"`
 }
 
-// configName names a case as bench/harness.mjs configName does.
+// configName names a case as packages/tooling/harness.mjs configName does.
 func (c benchCase) configName() string {
 	o := c.Options
 	if c.Kind == "text" {

@@ -1,7 +1,7 @@
 // Command reference times the reference implementation of the format, mebo Go
 // v1.9.0 (required as a module, none of its code is copied here), on the
 // benchmark blobs of testdata/bench, with the same plan as our runtimes
-// (bench/harness.mjs PLANS): warm-up, then samples of at least N ms each, the
+// (packages/tooling/harness.mjs PLANS): warm-up, then samples of at least N ms each, the
 // median and minimum per call.
 //
 // Each decode row times decode + Materialize (every column into slices): the
@@ -32,7 +32,7 @@ import (
 	"time"
 )
 
-// plan mirrors bench/harness.mjs PLANS.
+// plan mirrors packages/tooling/harness.mjs PLANS.
 type plan struct {
 	samples   int
 	minSample time.Duration

@@ -27,7 +27,7 @@ const ZSTD_CFLAGS = '-Os';
 // wasm-opt's optimization: -O3 without binaryen's inliner. Inlining the small
 // functions LLVM had left out of line made every XOR and ALP decode 11-16%
 // slower in Node 20's V8 (11.3) and no faster in Chromium 156's, and the module
-// is 3.4 kB smaller gzipped without it (docs/PERFORMANCE.md, fourth round).
+// is 3.4 kB smaller gzipped without it (docs/PERFORMANCE-LOG.md, fourth round).
 export const WASM_OPT_PASSES = ['-O3', '--skip-pass=inlining-optimizing'];
 
 // `features` are wasm-opt's: the list doubles as a check, as wasm-opt rejects

@@ -61,6 +61,11 @@ pub use section::flags::BlobKind;
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeExample;
 
+/// The crate README's example (crates.io's page), compiled and run likewise.
+#[cfg(all(doctest, feature = "encode"))]
+#[doc = include_str!("../README.md")]
+pub struct CrateReadmeExample;
+
 /// What the fuzz targets, the wasm bindings and the tests use of the crate's
 /// internals: not part of the API, and it may change in any release.
 #[doc(hidden)]

@@ -177,7 +177,8 @@ export function applyMemoryBudget(): void {
 /**
  * @internal Copy `parts`, back to back, into a buffer the module stages for
  * the next `openStaged` (crates/mebo-wasm input.rs: placed at the first part's
- * offset modulo 64, which keeps Chromium's copy off its slow path). Inside
+ * offset modulo 4 KiB, or 64 for a small input, which keeps Chromium's copy
+ * off its slow path). Inside
  * `call()`: a buffer past the memory budget is OUT_OF_MEMORY.
  */
 export function stage(parts: readonly Uint8Array[]): void {

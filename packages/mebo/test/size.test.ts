@@ -1,4 +1,4 @@
-// Size budgets of the shipped WebAssembly (issue 14): gzip -9 of each build,
+// Size budgets of the shipped WebAssembly: gzip -9 of each build,
 // in kB of 1000 bytes. To see what the bytes go to: `twiggy top -n 30` and
 // `twiggy dominators` on target/wasm-bindgen/<variant>/*_bg.wasm (wasm-bindgen's
 // output, with names); what was done about them is in scripts/build/
@@ -11,9 +11,9 @@ import { expect, it } from 'vitest';
 import { PACKAGE_ROOT } from './helpers/vectors.js';
 
 // Raised from 205 / 150 kB when the four-stream XOR decoder and the delta
-// stop-bit kernel (issue 27), fallible reservations with the module's memory
-// budget (issue 26) and `auto` (issue 28, full builds) came in together:
-// 209.5 / 154.2 kB as built then (docs/PERFORMANCE.md, Size). Full builds
+// stop-bit kernel, fallible reservations with the module's memory
+// budget and `auto` (full builds) came in together:
+// 209.5 / 154.2 kB as built then (docs/PERFORMANCE-LOG.md, Size). Full builds
 // raised again to 217 kB for the simd128 timestamp kernels (delta's fixed
 // five-group window, deltapacked's shuffle and its 4 kB table): 216.1 kB as
 // built then, for V8 kernels 2.71 -> 1.39 (delta) and 1.81 -> 1.14 ns a

@@ -19,11 +19,11 @@
 //! (`i8x16.swizzle`, the simd build); elsewhere nothing: the caller's
 //! [`StopWalk`] decodes everything. The tests compare both with it.
 
-use super::delta::StopWalk;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
-use super::delta::{long_varint, STOP_BLOCK};
+use super::packed_layout::{GROUP_LENS, WIDTHS};
+use super::stop_walk::StopWalk;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
-use super::delta_packed::{GROUP_LENS, WIDTHS};
+use super::stop_walk::{long_varint, STOP_BLOCK};
 use super::DeltaState;
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 use crate::encoding::varint;
