@@ -70,7 +70,7 @@ impl ScanFilter {
     }
 }
 
-fn column_named<'a>(expr: &'a dyn PhysicalExpr, name: &str) -> bool {
+fn column_named(expr: &dyn PhysicalExpr, name: &str) -> bool {
     expr.downcast_ref::<Column>().is_some_and(|c| c.name() == name)
 }
 
