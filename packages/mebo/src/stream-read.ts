@@ -293,7 +293,7 @@ function allocate(length: number, index: number, offset: number): Uint8Array {
   }
 }
 
-/** A MeboError of a frame's blob, its code kept, the frame named in its message (the original as `cause`). */
+/** @internal A MeboError of a frame's blob, its code kept, the frame named in its message (the original as `cause`). */
 export function frameError(frame: Frame, error: unknown): MeboError {
   const code = error instanceof MeboError ? error.code : 'INTERNAL';
   const message = error instanceof Error ? error.message : String(error);
