@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeStream, encodeNumeric, frameBlobs, init, MeboError, type NumericBlob, type TextBlob } from '../src/index.js';
+import { decodeStream, encodeNumeric, frameBlobs, init, isBlobStream, MeboError, splitStream, type NumericBlob, type TextBlob } from '../src/index.js';
 import { decodeStream as decodeStreamOfDecode } from '../src/decode.js';
 import { corpus, expectedFingerprint, fingerprint, framed, randomChunks, seeded, serve, streamOf, writeChunks } from './helpers/stream.js';
 
@@ -344,6 +344,25 @@ describe('decodeStream: abort and early exit cancel the source', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('splitStream and isBlobStream', () => {
+  it('splitStream yields each blob\'s bytes, each still intact after the stream went on', async () => {
+    const some = blobs.slice(0, 40);
+    const got: Uint8Array[] = [];
+    for await (const bytes of splitStream(streamOf(randomChunks(framed(some), seeded(2), 5000)).stream)) got.push(bytes);
+    expect(got.length).toBe(some.length);
+    got.forEach((bytes, i) => expect(Buffer.compare(bytes, some[i]!), `blob ${i}`).toBe(0));
+    await expect(splitStream(streamOf([framed(some).subarray(0, 100)]).stream).next()).rejects.toMatchObject({ code: 'TRUNCATED' });
+  });
+
+  it('isBlobStream tells a stream from a blob by its first 4 bytes', () => {
+    expect(isBlobStream(framed([]))).toBe(true);
+    expect(isBlobStream(framed([]).buffer)).toBe(true);
+    expect(blobs.some((b) => isBlobStream(b))).toBe(false);
+    expect(isBlobStream(new Uint8Array([0x4d, 0x42, 0x53]))).toBe(false);
+    expect(() => isBlobStream('MBS1' as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 });
 
