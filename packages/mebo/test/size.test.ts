@@ -59,7 +59,7 @@ const FIRST_LOAD: [what: string, files: string[], gzipBytes: number][] = [
   ['a zstd blob and a text blob too', ['dist/decode.js', 'wasm/mebo_core_simd.wasm', 'wasm/mebo_zstd.wasm'], FIRST_LOAD_BUDGET.everyPart],
 ];
 
-it.each(FIRST_LOAD)('mebo/decode in a page: %s after at most %s gzipped', (what, files, budget) => {
+it.each(FIRST_LOAD)('mebo/decode in a page, %s (%j): at most %d bytes gzipped', (what, files, budget) => {
   const gzipped = files.reduce((sum, file) => sum + gzipSync(readFileSync(join(PACKAGE_ROOT, file)), { level: 9 }).length, 0);
   console.log(`${what}: ${gzipped} bytes gzipped (${files.join(' + ')}; budget ${budget})`);
   expect(gzipped).toBeLessThanOrEqual(budget);
