@@ -428,8 +428,12 @@ function sameBytes(a, b) {
  * bytes; `record(row)` sees each row as it is measured, `verify(case, bytes)`
  * each encoded blob once, untimed (it throws on a wrong one; the case is
  * undefined for the `auto` blobs of the first numeric input).
+ *
+ * @param {{ record?: (row: any) => void, verify?: (benchCase: any, bytes: Uint8Array) => void }} [hooks]
  */
-export function encodeRows(mebo, cases, inputOf, blobOf, runtime, plan, { record = () => {}, verify = () => {} } = {}) {
+export function encodeRows(mebo, cases, inputOf, blobOf, runtime, plan, hooks = {}) {
+  const record = hooks.record ?? (() => {});
+  const verify = hooks.verify ?? (() => {});
   const rows = [];
   const push = (row) => {
     rows.push(row);
