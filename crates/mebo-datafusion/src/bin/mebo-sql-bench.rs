@@ -95,7 +95,8 @@ async fn main() {
     for w in 0..windows {
         let shift = w as i64 * span;
         let ids = UInt64Array::from(metrics.iter().flat_map(|m| std::iter::repeat_n(m.id, m.timestamps.len())).collect::<Vec<_>>());
-        let ts = TimestampMicrosecondArray::from(metrics.iter().flat_map(|m| m.timestamps.iter().map(move |t| t + shift)).collect::<Vec<_>>());
+        let ts =
+            TimestampMicrosecondArray::from(metrics.iter().flat_map(|m| m.timestamps.iter().map(move |t| t + shift)).collect::<Vec<_>>());
         let vs = Float64Array::from(metrics.iter().flat_map(|m| m.values.iter().map(move |v| v + w as f64)).collect::<Vec<_>>());
         let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(ids), Arc::new(ts.with_timezone("UTC")), Arc::new(vs)]).unwrap();
         let file = std::fs::File::create(parquet_dir.join(format!("w{w:05}.parquet"))).unwrap();
