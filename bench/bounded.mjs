@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Resources past one blob, per scenario of issue 26 (set materialize is
+// Resources past one blob, per scenario of hostile or oversized input (set materialize is
 // bench/sets.mjs): the outcome (an error code, or "correct" when the result
 // was checked), the time, the module's linear memory after and at its peak,
 // and the process's RSS before and after (collected) and at its peak. A benchmark, not a test: it prints one

@@ -7,7 +7,11 @@
 //      gates    cargo fmt --check, cargo clippy -D warnings (with and without
 //               default features), every package's TypeScript typecheck, and
 //               nothing read from outside the repository (testdata/ holds it),
-//               no import cycle in the SDK, the dashboard, the tooling
+//               no import cycle in the SDK, the dashboard, the tooling,
+//               no module circle in the crates,
+//               every link and repository path in the docs exists, the
+//               npm package's API as recorded (packages/mebo/api), and
+//               `npm publish --dry-run` and `cargo package` of mebo
 //      testdata every blob of testdata/vectors and testdata/bench re-encoded by
 //               the reference (bench/reference) where Go >= 1.25 is on PATH
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,
@@ -40,11 +44,26 @@ stage('gates');
 run('cargo', ['fmt', '--all', '--check']);
 run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
 run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--no-default-features', '--', '-D', 'warnings']);
+// The light core's feature set: the core crate's, and the bindings' as built for wasm.
+run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--features', 'compact-decoders', '--', '-D', 'warnings']);
+run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--no-default-features', '--features', 'zstd-extern,compact-decoders', '--', '-D', 'warnings']);
+run('cargo', ['clippy', '-p', 'mebo-wasm', '--target', 'wasm32-unknown-unknown', '--no-default-features', '--features', 'light', '--', '-D', 'warnings']);
 run('pnpm', ['-r', '--if-present', 'typecheck']);
 checkStandalone();
 // The SDK in layers and the dashboard in components: no import cycle (and the check itself tested).
 run('node', ['--test', 'scripts/import-cycles.test.mjs']);
 run('node', ['scripts/import-cycles.mjs', 'packages/mebo/src', 'packages/mebo/cli', 'web-demo/src', 'packages/tooling', 'bench']);
+// The crates' modules: no circle (every crates/*/src).
+run('node', ['--test', 'scripts/rust-cycles.test.mjs']);
+run('node', ['scripts/rust-cycles.mjs']);
+// The map true: every link and repository path in the docs exists.
+run('node', ['--test', 'scripts/doc-links.test.mjs']);
+run('node', ['scripts/doc-links.mjs']);
+// Releases: the public surface as recorded in packages/mebo/api/, and what
+// npm and cargo would publish whole (both dry runs).
+run('node', ['--test', 'scripts/release.test.mjs']);
+run('node', ['scripts/api.mjs', '--check']);
+run('node', ['scripts/publish-check.mjs']);
 stage('testdata against the reference');
 await checkTestdata();
 stage('cargo test');
@@ -53,6 +72,9 @@ run('cargo', ['test', '--workspace', '--release']);
 // wrapping: arithmetic on hostile lengths and counts must be checked.
 run('cargo', ['test', '-p', 'mebo']);
 run('cargo', ['test', '-p', 'mebo', '--no-default-features']);
+// The light core's decoders (compact-decoders) against their twins; zstd through a registered decoder.
+run('cargo', ['test', '-p', 'mebo', '--lib', '--features', 'compact-decoders']);
+run('cargo', ['test', '-p', 'mebo', '--lib', '--no-default-features', '--features', 'zstd-extern', 'zstd_extern']);
 if (existsSync(join(ROOT, 'scripts/fuzz-check.sh'))) {
   stage('fuzz');
   run('bash', ['scripts/fuzz-check.sh']);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The dashboard's Formats card, run in headless Chromium on bundled samples,
-// its table printed: what docs/PERFORMANCE.md quotes for the browser. Serves
+// its table printed: what docs/PERFORMANCE-LOG.md records for the browser. Serves
 // dist/ on 127.0.0.1 (no bench API), opens each sample, presses the button,
 // waits for the page's bit-for-bit checks, prints the rows and the load average.
 // Needs `node web-demo/build.mjs` first.

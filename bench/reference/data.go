@@ -25,10 +25,12 @@ type benchCase struct {
 		ValueEncoding        string `json:"valueEncoding"`
 		ValueCompression     string `json:"valueCompression"`
 		DataCompression      string `json:"dataCompression"`
+		Tags                 bool   `json:"tags"`
+		BigEndian            bool   `json:"bigEndian"`
 	} `json:"options"`
 }
 
-// configName names a case as bench/harness.mjs configName does.
+// configName names a case as packages/tooling/harness.mjs configName does.
 func (c benchCase) configName() string {
 	o := c.Options
 	if c.Kind == "text" {

@@ -1,10 +1,12 @@
 //! Decimation of one series to a chart's resolution: the window, NaN
 //! points left out, time order, then M4 or LTTB.
 
+use crate::extremes::Kernel;
 use crate::lttb::lttb;
 use crate::m4::min_max;
 use crate::order::in_time_order;
 use crate::range::in_order;
+use crate::time::micros_to_millis;
 
 /// How `decimate` thins a series.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,42 +19,15 @@ pub enum Method {
     Lttb,
 }
 
-/// Which first pass finds the extremes of an M4 bucket. Both give the same
-/// points; [`Kernel::default`] is the faster one of the target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kernel {
-    /// Four running extremes, one value at a time.
-    Scalar,
-    /// The same selects on two-lane values: simd128 in a wasm build with it,
-    /// else a portable lane type (what native tests run the simd128 code with).
-    Simd,
-}
-
-impl Default for Kernel {
-    /// `Simd` where it is simd128, else `Scalar`.
-    fn default() -> Kernel {
-        if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
-            Kernel::Simd
-        } else {
-            Kernel::Scalar
-        }
-    }
-}
-
 /// A decimated series, ready for a chart.
 #[derive(Debug, PartialEq)]
 pub struct Decimated {
-    /// The chosen points' times, epoch milliseconds (see [`micros_to_millis`]).
+    /// The chosen points' times, epoch milliseconds (see [`micros_to_millis`](crate::micros_to_millis)).
     pub timestamps_ms: Vec<f64>,
     /// The chosen points' values.
     pub values: Vec<f64>,
     /// Points in the window (NaN values left out) before decimation.
     pub source_points: usize,
-}
-
-/// Epoch microseconds as fractional milliseconds, as `timestampsMs` gives them.
-pub fn micros_to_millis(t: i64) -> f64 {
-    t as f64 / 1000.0
 }
 
 /// Thin the points with `from <= t < to` (either bound may be absent) to

@@ -9,7 +9,27 @@
 //! and compares it with the scalar twin. The SDK's variant tests compare the
 //! simd128 and scalar wasm builds themselves.
 
-use crate::decimate::Kernel;
+/// Which first pass finds the extremes of an M4 bucket. Both give the same
+/// points; [`Kernel::default`] is the faster one of the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Four running extremes, one value at a time.
+    Scalar,
+    /// The same selects on two-lane values: simd128 in a wasm build with it,
+    /// else a portable lane type (what native tests run the simd128 code with).
+    Simd,
+}
+
+impl Default for Kernel {
+    /// `Simd` where it is simd128, else `Scalar`.
+    fn default() -> Kernel {
+        if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+            Kernel::Simd
+        } else {
+            Kernel::Scalar
+        }
+    }
+}
 
 /// Values per step of either first pass: enough independent running
 /// extremes for the CPU to overlap them, in two simd128 registers.

@@ -20,9 +20,12 @@ mod lttb;
 mod m4;
 mod order;
 mod range;
+mod time;
 
-pub use decimate::{decimate, decimate_with, micros_to_millis, Decimated, Kernel, Method};
+pub use decimate::{decimate, decimate_with, Decimated, Method};
+pub use extremes::Kernel;
 pub use range::Selection;
+pub use time::micros_to_millis;
 
 /// Deterministic inputs for the randomized tests.
 #[cfg(test)]

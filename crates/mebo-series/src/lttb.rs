@@ -1,6 +1,6 @@
 //! LTTB: Largest-Triangle-Three-Buckets (Steinarsson 2013).
 
-use crate::decimate::micros_to_millis;
+use crate::time::micros_to_millis;
 
 /// LTTB over a time-ordered series, step for step as Steinarsson's
 /// `largestTriangleThreeBuckets` (flot-downsample), so results match it point

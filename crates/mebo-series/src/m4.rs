@@ -1,7 +1,6 @@
 //! M4: per time bucket its first, minimum, maximum and last point.
 
-use crate::decimate::Kernel;
-use crate::extremes::extremes;
+use crate::extremes::{extremes, Kernel};
 use crate::order::leading;
 
 /// M4 over a time-ordered series. Buckets split `from..to` into equal

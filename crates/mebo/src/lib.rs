@@ -61,6 +61,11 @@ pub use section::flags::BlobKind;
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeExample;
 
+/// The crate README's example (crates.io's page), compiled and run likewise.
+#[cfg(all(doctest, feature = "encode"))]
+#[doc = include_str!("../README.md")]
+pub struct CrateReadmeExample;
+
 /// What the fuzz targets, the wasm bindings and the tests use of the crate's
 /// internals: not part of the API, and it may change in any release.
 #[doc(hidden)]
@@ -68,6 +73,8 @@ pub mod internals {
     #[cfg(feature = "encode")]
     pub use crate::compress::compress;
     pub use crate::compress::{decompress, decompress_expecting};
+    #[cfg(all(feature = "zstd-extern", not(feature = "zstd")))]
+    pub use crate::compress::{set_zstd_decoder, ZstdDecoder, ZstdFailure};
     pub use crate::encoding::timestamp::{DeltaKernel, DeltaPackedTimestamps, DeltaTimestamps, PackedKernel};
     pub use crate::encoding::value::{allow_xor_bmi2, ChimpValues, GorillaValues};
     pub use crate::encoding::{

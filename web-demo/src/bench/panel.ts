@@ -12,7 +12,7 @@ import { $, el, fetchJson } from '../dom.js';
 import { Figures, type BenchState, type BrowserInfo, type Plan } from './figures.js';
 import type { ApiInfo, BenchManifest, BenchResults, GoReference, SeedReference } from './rows.js';
 import { runPasses } from './runner.js';
-import { ThroughputChart, renderColdStart, renderHeadline, renderSizes, renderSources, renderTable } from './views.js';
+import { ThroughputChart, renderColdStart, renderEncode, renderHeadline, renderSizes, renderSources, renderTable } from './views.js';
 
 export type { BenchState };
 
@@ -69,6 +69,7 @@ export async function setupBench(): Promise<void> {
       renderSources(figures, browser);
       chart.render();
       renderTable(figures);
+      renderEncode(figures);
       renderHeadline(figures);
       renderColdStart(figures);
     });

@@ -7,7 +7,7 @@ export interface BenchRow {
   config: string;
   /** `rust-native`, `wasm-node`, `wasm-browser`, `wasm-browser-scalar` (bench-results.json also has `wasm-chromium`, `go-reference`, …). */
   runtime: string;
-  /** `decode` (fresh arrays), `decode-into` (kept arrays), `cold-start`, `first-decode` (and `encode` in bench-results.json). */
+  /** `decode` (fresh arrays), `decode-into` (kept arrays), `cold-start`, `first-decode`, `encode` (a configuration written from its points), `encode-auto` (config `auto-<prefer>`). */
   op: string;
   points: number;
   bytes: number;
@@ -19,6 +19,10 @@ export interface BenchRow {
   mismatch?: string;
   /** go-reference rows: GOMAXPROCS of the run. */
   gomaxprocs?: number;
+  /** encode rows: the bytes equal the recorded blob's (the reference's). */
+  identical?: boolean;
+  /** encode-auto rows: the configuration `auto` wrote. */
+  chosen?: string;
 }
 
 /** bench-results.json, as far as the panel reads it. */

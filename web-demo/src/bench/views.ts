@@ -136,6 +136,61 @@ export function renderTable(figures: Figures): void {
   );
 }
 
+/** The configuration `auto`'s encode is set against. */
+const DEFAULT_CONFIG = 'delta-none-gorilla-none';
+
+/** The encode table's element, made once beside the decode table. */
+function encodeTable(): HTMLTableElement {
+  const existing = document.getElementById('bench-encode-table');
+  if (existing) return existing as HTMLTableElement;
+  const table = el('table', { id: 'bench-encode-table', className: 'bench' });
+  table.append(el('thead'), el('tbody'));
+  $('bench-table').after(el('h3', { textContent: 'encode: each configuration written from its points, median µs' }), table);
+  return table;
+}
+
+/**
+ * The encode view: each numeric configuration (and text, natively and in
+ * Node) written from its points by native Rust, Node, this browser and the
+ * reference measured now, with ratios against the reference (above 1: faster)
+ * and whether each wrote the reference's bytes; then `auto` under each
+ * prefer against the same runtime's encode of the default configuration.
+ */
+export function renderEncode(figures: Figures): void {
+  const f = figures;
+  const runtimes = [
+    ['rust-native', 'native'],
+    ['wasm-node', 'Node'],
+    ['wasm-browser', 'this browser'],
+  ] as const;
+  const row = (config: string, runtime: string, op = 'encode') => (runtime === 'wasm-browser' ? f.live(config, runtime, op) : f.hostRow(config, runtime as HostRuntime, op));
+  const anyEncode = f.state.rows.some((r) => r.op === 'encode') || f.cases.some((c) => row(c.config, 'rust-native'));
+  if (!anyEncode) return;
+  const table = encodeTable();
+  const heads = ['config', ...runtimes.map(([, label]) => label), 'ref now', ...runtimes.map(([, label]) => `${label} / ref`), 'same bytes'];
+  table.tHead!.replaceChildren(el('tr', {}, ...heads.map((h, i) => el('th', { textContent: h, className: i ? 'num' : '' }))));
+  const cell = (text: string, className = 'num', title = '') => el('td', { textContent: text, className, title });
+  const timed = (r: BenchRow | undefined) => cell(us(r?.median_ns), 'num', r ? `median of ${r.runs}, min ${us(r.min_ns)} µs, ${integer.format(r.bytes)} bytes` : '');
+  const judged = (x: number | undefined) => cell(times(x), x === undefined ? 'num' : `num ${x >= 1 ? 'good' : 'bad'}`);
+  const body = f.cases.map((c) => {
+    const ours = runtimes.map(([rt]) => row(c.config, rt));
+    const ref = f.live(c.config, 'go-reference', 'encode');
+    const same = ours.map((r) => (r === undefined ? '' : r.identical ? 'yes' : 'no')).join(' / ');
+    return el('tr', {}, cell(c.config, ''), ...ours.map(timed), timed(ref), ...ours.map((r) => judged(ref && r ? ref.median_ns / r.median_ns : undefined)), cell(same, 'num', 'native / Node / this browser: the bytes equal the recorded blob, the reference\'s own'));
+  });
+  const prefers = [...new Set(f.state.rows.concat(f.loaded.fileResults?.results ?? []).filter((r) => r.op === 'encode-auto').map((r) => r.config))];
+  const autoRows = prefers.map((config) => {
+    const ours = runtimes.map(([rt]) => row(config, rt, 'encode-auto'));
+    const ratios = runtimes.map(([rt], i) => {
+      const base = row(DEFAULT_CONFIG, rt);
+      return cell(times(ours[i] && base ? ours[i]!.median_ns / base.median_ns : undefined), 'num', `over ${rt}'s encode of ${DEFAULT_CONFIG}`);
+    });
+    const chosen = ours.find((r) => r?.chosen)?.chosen ?? '';
+    return el('tr', {}, cell(`${config} (× default)`, '', `chosen: ${chosen}`), ...ours.map(timed), cell(''), ...ratios, cell(chosen, 'num'));
+  });
+  table.tBodies[0].replaceChildren(...body, ...autoRows);
+}
+
 /** What each figure times and where it was measured. */
 export function renderSources(figures: Figures, browser: BrowserInfo): void {
   const { state, loaded } = figures;

@@ -4,12 +4,14 @@
 //
 //   bench  time every bench blob: decode into fresh arrays (decodeAll), into
 //          arrays kept from the previous call (decodeAllInto) and, numeric
-//          ones, read through views of the module's memory (columnsView)
+//          ones, read through views of the module's memory (columnsView);
+//          with the simd build, then encode each numeric one from its points
+//          and the first with `config: 'auto'` under each prefer (encodeRows)
 //   cold   what a visitor feels first, in a fresh worker: fetch + compile +
 //          init() of the wasm, then the first decode of one blob
 
 import * as mebo from 'mebo';
-import { PLANS, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from 'mebo-tooling/harness';
+import { PLANS, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, encodeRows, measure } from 'mebo-tooling/harness';
 import type { BenchRow } from './rows.js';
 
 export interface BenchCase {
@@ -59,6 +61,39 @@ async function bench({ variant, plan, cases }: Extract<BenchRequest, { job: 'ben
     scope.postMessage({ type: 'row', row: { ...base, op: 'decode-into', ...measure(kept, timing) } });
     if (!text) scope.postMessage({ type: 'row', row: { ...base, op: 'decode-view', ...measure(() => decodeNumericView(mebo, bytes), timing) } });
   }
+  if (variant === 'simd') await encode(cases, timing);
+}
+
+/** A bench case as encodeRows takes it: the options its configuration name spells (every bench blob is untagged, little-endian). */
+function encodeCase(c: BenchCase) {
+  const [timestampEncoding, timestampCompression, valueEncoding, valueCompression, ...layout] = c.config.split('-');
+  return { kind: c.kind, options: { timestampEncoding, timestampCompression, valueEncoding, valueCompression, layout: layout.join('-') || 'v1', tags: false, bigEndian: false } };
+}
+
+/**
+ * The points of a numeric blob as encoder input, by id in the blob's order:
+ * the bench blobs decode to their inputs exactly, so the page needs no copy
+ * of the input files.
+ */
+function inputOf(bytes: Uint8Array): { startTime: bigint; metrics: { id: bigint; timestamps: BigInt64Array; values: Float64Array }[] } {
+  const blob = mebo.NumericBlob.from(bytes);
+  try {
+    const { ids, offsets, timestamps, values } = blob.decodeAll();
+    const metrics = [...ids].map((id, i) => ({ id, timestamps: timestamps.slice(offsets[i], offsets[i + 1]), values: values.slice(offsets[i], offsets[i + 1]) }));
+    return { startTime: blob.startTime, metrics };
+  } finally {
+    blob.free();
+  }
+}
+
+async function encode(cases: BenchCase[], timing: (typeof PLANS)['quick']): Promise<void> {
+  const numeric = cases.filter((c) => c.kind === 'numeric');
+  const blobs = new Map<string, Uint8Array>();
+  for (const c of numeric) blobs.set(c.config, await fetchBytes(c.file));
+  const byCase = new Map(numeric.map((c) => [encodeCase(c), c]));
+  const input = (bc: ReturnType<typeof encodeCase>) => inputOf(blobs.get(byCase.get(bc)!.config)!);
+  const recorded = (bc: ReturnType<typeof encodeCase>) => blobs.get(byCase.get(bc)!.config)!;
+  encodeRows(mebo, [...byCase.keys()], input, recorded, runtimeOf('simd'), timing, { record: (row: BenchRow) => scope.postMessage({ type: 'row', row }) });
 }
 
 async function cold({ variant, blob }: Extract<BenchRequest, { job: 'cold' }>): Promise<void> {

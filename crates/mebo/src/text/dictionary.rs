@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use super::columns::StringColumn;
+use super::string_column::StringColumn;
 use crate::error::{Error, Result};
 use crate::limits;
 

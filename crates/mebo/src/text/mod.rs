@@ -17,13 +17,15 @@ mod dictionary;
 #[cfg(feature = "encode")]
 mod encoder;
 mod rows;
+mod string_column;
 
 #[cfg(feature = "encode")]
 pub use crate::registry::MAX_METRICS;
 pub use crate::section::text_header::{TextHeader, TextOptions};
 pub use blob::{TextBlob, TextMetric, TextSections};
-pub use columns::{StringColumn, TextColumns};
+pub use columns::TextColumns;
 pub use dictionary::{Dictionary, DictionaryColumns};
 #[cfg(feature = "encode")]
 pub use encoder::{TextEncoder, TextEncoderOptions, MAX_POINTS_PER_METRIC};
 pub use rows::MAX_TEXT_LEN;
+pub use string_column::StringColumn;

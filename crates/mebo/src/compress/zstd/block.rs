@@ -8,17 +8,7 @@ use super::bit_writer::BitWriter;
 use super::double_fast::BlockMatches;
 use super::fse::{high_bit, sequence_table_log, SequenceField, Table};
 use super::huffman::{Literals, LiteralsEncoder};
-use super::Internal;
-
-/// One match: `lit_len` literals, then `match_len + 3` bytes copied from
-/// `offset` back. `offset` is coded as in the format: 1..=3 name a repeat
-/// offset, anything else is the distance + 3.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Sequence {
-    pub(super) lit_len: u32,
-    pub(super) match_len: u32,
-    pub(super) offset: u32,
-}
+use super::{Internal, Sequence};
 
 const BLOCK_RAW: u32 = 0;
 const BLOCK_RLE: u32 = 1;

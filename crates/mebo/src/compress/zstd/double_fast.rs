@@ -10,7 +10,7 @@
 //! across frames with a moving base of their own, which makes earlier frames'
 //! entries unusable without clearing them.
 
-use super::block::Sequence;
+use super::Sequence;
 
 const LONG_TABLE_BITS: u32 = 17;
 const SHORT_TABLE_BITS: u32 = 15;

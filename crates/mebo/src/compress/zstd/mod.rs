@@ -31,6 +31,18 @@ mod fse;
 #[cfg(feature = "encode")]
 mod huffman;
 
+/// One match, what the match finder (`double_fast`) finds and a block
+/// (`block`) codes: `lit_len` literals, then `match_len + 3` bytes copied from
+/// `offset` back. `offset` is coded as in the format: 1..=3 name a repeat
+/// offset, anything else is the distance + 3.
+#[cfg(feature = "encode")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Sequence {
+    lit_len: u32,
+    match_len: u32,
+    offset: u32,
+}
+
 /// An encoder invariant failed. The reference would panic; this encoder stores
 /// the block raw instead, so it stays a valid frame.
 #[cfg(feature = "encode")]

@@ -8,6 +8,9 @@
 //! four values has only their pairs set (the rest zero) and only their bytes.
 //! Fixed widths let a decoder find every value of a group from one table lookup.
 
+#[cfg(feature = "encode")]
+use super::packed_layout::WIDTHS;
+use super::packed_layout::{group_len, GROUP, GROUP_LAYOUTS};
 use super::{corrupt, decode_delta_head, DeltaState};
 use crate::byte_order::ByteOrder;
 use crate::encoding::varint;
@@ -16,44 +19,10 @@ use crate::error::Result;
 /// Delta-of-delta timestamps, four values per control byte.
 pub struct DeltaPackedTimestamps;
 
-pub(super) const GROUP: usize = 4;
 /// Bytes a group's values can take at most (four 8-byte values).
 const MAX_GROUP_PAYLOAD: usize = GROUP * 8;
 /// The bytes the table kernel reads a group from: the largest group.
 const WINDOW: usize = 1 + MAX_GROUP_PAYLOAD;
-
-/// Byte width of each 2-bit width code.
-pub(super) const WIDTHS: [u8; 4] = [1, 2, 4, 8];
-
-/// Where each value of a group sits after its control byte, where it ends, and
-/// which low bytes of an 8-byte little-endian load belong to it.
-#[derive(Clone, Copy)]
-struct GroupLayout {
-    offsets: [u8; GROUP],
-    ends: [u8; GROUP],
-    masks: [u64; GROUP],
-}
-
-const fn group_layouts() -> [GroupLayout; 256] {
-    let mut layouts = [GroupLayout { offsets: [0; GROUP], ends: [0; GROUP], masks: [0; GROUP] }; 256];
-    let mut control = 0;
-    while control < 256 {
-        let mut offset = 0u8;
-        let mut lane = 0;
-        while lane < GROUP {
-            let width = WIDTHS[(control >> (2 * lane)) & 3];
-            layouts[control].offsets[lane] = offset;
-            layouts[control].masks[lane] = if width == 8 { u64::MAX } else { (1u64 << (8 * width)) - 1 };
-            offset += width;
-            layouts[control].ends[lane] = offset;
-            lane += 1;
-        }
-        control += 1;
-    }
-    layouts
-}
-
-static GROUP_LAYOUTS: [GroupLayout; 256] = group_layouts();
 
 /// The 2-bit code of the narrowest width that holds `v`. Branch-free: in a
 /// jittered series the widths vary at random, and branches on them mispredict.
@@ -216,25 +185,6 @@ fn table_group(window: &[u8; WINDOW], pos: &mut usize) -> [u64; GROUP] {
     *pos += group_len(window[0]);
     zigzags
 }
-
-/// Bytes a whole group with this control byte takes, the control byte included.
-#[inline(always)]
-fn group_len(control: u8) -> usize {
-    usize::from(GROUP_LENS[usize::from(control)])
-}
-
-/// [`group_len`] by control byte: a table of its own, one plain load, as the
-/// next group's position waits on it (through [`GROUP_LAYOUTS`]' 40-byte
-/// entries the walk took 1.36 ns a point, with this 0.94).
-pub(super) static GROUP_LENS: [u8; 256] = {
-    let mut lens = [0; 256];
-    let mut control = 0;
-    while control < 256 {
-        lens[control] = 1 + GROUP_LAYOUTS[control].ends[GROUP - 1];
-        control += 1;
-    }
-    lens
-};
 
 /// Read the zigzag values of one group of `values` values at `*pos`, checking
 /// every read. (It returns them rather than accumulating them itself so that the

@@ -8,7 +8,9 @@
 pub mod delta;
 pub mod delta_packed;
 mod delta_simd;
+mod packed_layout;
 pub mod raw;
+mod stop_walk;
 
 pub use delta::{DeltaKernel, DeltaTimestamps};
 pub use delta_packed::{DeltaPackedTimestamps, PackedKernel};
