@@ -22,7 +22,7 @@
 //               nightly, the deterministic mutation run over the same targets
 //   5. js       every package's tests (SDK in Node, Deno, workerd, Chromium;
 //               CLI; the demo's headless check), while the engine crates
-//               (engines/: Arrow, DataFusion) build in the background
+//               (engines/: Arrow) build in the background
 //   6. engines  their formatting, clippy and tests (scripts/engines.mjs)
 //
 // Any failing step stops the run with its exit code.
