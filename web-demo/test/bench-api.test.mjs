@@ -66,15 +66,26 @@ describe('bench API', () => {
     assert.match(type, /application\/x-ndjson/);
     const messages = body.trim().split('\n').map((line) => JSON.parse(line));
     const rows = messages.filter((m) => m.type === 'row').map((m) => m.row);
-    assert.deepEqual(messages.at(-1), { type: 'done', rows: 23 });
-    assert.equal(rows.length, 23);
+    // Each of the 23 blobs decoded and encoded from its input, then auto under 3 prefers.
+    assert.deepEqual(messages.at(-1), { type: 'done', rows: 49 });
+    assert.deepEqual(
+      ['decode', 'encode', 'encode-auto'].map((op) => rows.filter((r) => r.op === op).length),
+      [23, 23, 3],
+    );
     for (const row of rows) {
       assert.equal(row.runtime, 'rust-native');
-      assert.equal(row.op, 'decode');
       assert.ok(row.median_ns > 0 && row.min_ns > 0 && row.min_ns <= row.median_ns, JSON.stringify(row));
       assert.equal(row.runs, 30);
     }
     assert.equal(rows.find((r) => r.config === 'delta-none-gorilla-none').points, 50_000);
+    // The default configuration is written byte for byte as the reference wrote the recorded blob.
+    const defaultEncode = rows.find((r) => r.config === 'delta-none-gorilla-none' && r.op === 'encode');
+    assert.equal(defaultEncode.identical, true);
+    assert.equal(defaultEncode.bytes, 483_644);
+    // auto under balanced: never more bytes than the default, and it names what it wrote.
+    const balanced = rows.find((r) => r.config === 'auto-balanced');
+    assert.ok(balanced.bytes <= defaultEncode.bytes, JSON.stringify(balanced));
+    assert.match(balanced.chosen, /^(raw|delta|deltapacked)-(none|zstd|s2|lz4)-(raw|gorilla|chimp|alp)-(none|zstd|s2|lz4)$/);
   });
 
   test('refuses unknown runtimes and plans, and any other parameter', async () => {
