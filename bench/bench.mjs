@@ -11,9 +11,11 @@
 //   json, arrow           JSON.parse / apache-arrow reads of the same data into typed arrays
 //   peers                 mebo (default, auto, best) beside JSON, Arrow IPC plain and zstd, Parquet zstd
 //                         (parquet-wasm, hyparquet) on the bench input and testdata/real (bench/peers/node.mjs)
+//   first-load            with wasm-chromium: ms to init() and to the first blob, cold cache (bench/first-load.mjs)
 //   kernels               each timestamp and value decoder alone, ns per point, natively (mebo-bench
 //                         --kernels-json), in Node (the same built for wasm32-wasip1, bench/kernels-node.mjs)
 //                         and, with wasm-chromium, in Chromium (that build's simd variant, bench/kernels-chromium.mjs)
+//   stream                decodeStream over the bench blobs framed into one stream vs from memory, and a 1 GB stream's rss (bench/stream.mjs)
 //
 // plus encode (rust-native, wasm-node) of every numeric configuration, sizes
 // (blob vs JSON vs Arrow), the wasm binary sizes (full and decode-only), and
@@ -25,7 +27,7 @@
 // --rounds  run every runtime N times in turn (default 3; 1 with --quick) and keep
 //           each row's median over the rounds: other jobs' load drifts over all runtimes
 // --only    run only these runtimes (rust-native, go-reference, wasm-node,
-//           wasm-node-scalar, wasm-chromium, baselines, peers, kernels)
+//           wasm-node-scalar, wasm-chromium, baselines, peers, kernels, stream)
 // --build   rebuild the wasm and the SDK first (default: only when missing)
 //
 // Ratios against the reference are taken against its timing in this run when
@@ -42,6 +44,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromiumKernels } from './kernels-chromium.mjs';
+import { firstLoad } from './first-load.mjs';
 import { nodeKernels } from './kernels-node.mjs';
 import { printKernels, printReport } from './report.mjs';
 import { runRounds, withReferences } from './run.mjs';
@@ -174,6 +177,9 @@ if (wants('kernels')) {
   }
 }
 
+// Time to the first blob in Chromium, cold cache: mebo/decode's light core and parts: 'all'.
+if (wants('wasm-chromium')) await firstLoad({ quick, log: console.log });
+
 // Peers: their own process, tables on stdout, figures into the results file.
 let peers;
 if (wants('peers')) {
@@ -183,7 +189,9 @@ if (wants('peers')) {
   else log(`bench: peers failed (exit ${result.status ?? result.signal})`);
 }
 
-writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, breakdown, sizes, wasm, kernels, peers, targets: targets.map(({ line, ...t }) => t), targets_min: targetsMin.map(({ line, ...t }) => t) }, null, 1)}\n`);
+// Streams of blobs (bench/stream.mjs): decodeStream beside decoding from memory, and a 1 GB stream's memory.
+const stream = wants('stream') ? await (await import('./stream.mjs')).runStreamBench({ quick, chromium: wants('wasm-chromium'), log }) : undefined;
+writeFileSync(outFile, `${JSON.stringify({ machine, results: rows, breakdown, sizes, wasm, kernels, peers, stream, targets: targets.map(({ line, ...t }) => t), targets_min: targetsMin.map(({ line, ...t }) => t) }, null, 1)}\n`);
 log(`bench: wrote ${rows.length} rows to ${outFile}`);
 
 // ---------------------------------------------------------------- helpers

@@ -1,10 +1,12 @@
 // The Chromium side of `npm run bench`, bundled by esbuild into a page that
 // bench/chromium.mjs serves from 127.0.0.1 and drives with playwright-core.
 // `window.runBench({ variant, quick })` loads that wasm build (one per page
-// load: the SDK's init is once per realm) and times decode of every bench blob.
+// load: the SDK's init is once per realm) and times decode of every bench blob
+// and, with the simd build, the encode of each from its input (encodeRows).
 
 import * as mebo from 'mebo';
-import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from 'mebo-tooling/harness';
+import { encoderMetrics, parseDocument } from 'mebo/document';
+import { PLANS, breakdown as measureBreakdown, configName, decimateRows, encodeRows, poolRows, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from 'mebo-tooling/harness';
 
 async function fetchBytes(path) {
   const response = await fetch(path);
@@ -19,8 +21,10 @@ globalThis.runBench = async ({ variant = 'simd', quick = false, breakdown = fals
   const { cases } = await (await fetch('manifest.json')).json();
   const rows = [];
   const parts = [];
+  const blobs = new Map();
   for (const benchCase of cases) {
     const bytes = await fetchBytes(benchCase.file);
+    blobs.set(benchCase, bytes);
     const text = benchCase.kind === 'text';
     const open = text ? mebo.TextBlob.from(bytes) : mebo.NumericBlob.from(bytes);
     const points = open.totalPoints;
@@ -34,6 +38,15 @@ globalThis.runBench = async ({ variant = 'simd', quick = false, breakdown = fals
     if (breakdown && !text) parts.push({ config: configName(benchCase), runtime, ...measureBreakdown(mebo, bytes, plan) });
     await new Promise((resolve) => setTimeout(resolve, 0)); // let the page breathe between rows
   }
+  // Each configuration written from its input, and `auto` under each prefer (the simd build: the one users load).
+  if (variant === 'simd') {
+    const inputs = new Map();
+    for (const path of new Set(cases.map((c) => c.options.input))) {
+      const doc = parseDocument(await (await fetch(path)).json());
+      inputs.set(path, { startTime: doc.startTime, metrics: encoderMetrics(doc) });
+    }
+    rows.push(...encodeRows(mebo, cases, (c) => inputs.get(c.options.input), (c) => blobs.get(c), runtime, plan));
+  }
   // A chart's read of every metric, thinned to 1,000 points in wasm or in JavaScript (decimate.json: see chromium.mjs).
   const decimateBlobs = await Promise.all((await (await fetch('decimate.json')).json()).map(async ({ config, file }) => ({ config, bytes: await fetchBytes(file) })));
   rows.push(...decimateRows(mebo, decimateBlobs, runtime, plan));
@@ -42,8 +55,8 @@ globalThis.runBench = async ({ variant = 'simd', quick = false, breakdown = fals
   const poolModule = 'pkg/dist/worker/pool.js';
   const { DecodePool } = await import(/* a path, not bundled */ new URL(poolModule, location.href).href);
   const pool = await DecodePool.create({ init: { variant } });
-  const blobs = await Promise.all(cases.filter((c) => c.kind === 'numeric').slice(0, 8).map((c) => fetchBytes(c.file)));
-  for (const row of await poolRows(mebo, pool, blobs, runtime, plan)) rows.push({ ...row, workers: pool.size });
+  const poolBlobs = cases.filter((c) => c.kind === 'numeric').slice(0, 8).map((c) => blobs.get(c));
+  for (const row of await poolRows(mebo, pool, poolBlobs, runtime, plan)) rows.push({ ...row, workers: pool.size });
   pool.terminate();
   return { rows, breakdown: parts, crossOriginIsolated: globalThis.crossOriginIsolated === true, userAgent: navigator.userAgent };
 };

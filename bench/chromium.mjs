@@ -37,9 +37,10 @@ async function buildPage() {
   // The package's dist/ as it ships, for the worker pool (mebo/worker) and its workers.
   cpSync(join(ROOT, 'packages/mebo/dist'), join(dir, 'pkg/dist'), { recursive: true });
   const cases = manifest();
-  for (const c of cases) {
-    mkdirSync(dirname(join(dir, c.file)), { recursive: true });
-    copyFileSync(join(BENCH_DIR, c.file), join(dir, c.file));
+  // The blobs, and the inputs the page encodes them from.
+  for (const file of new Set(cases.flatMap((c) => [c.file, c.options.input]))) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    copyFileSync(join(BENCH_DIR, file), join(dir, file));
   }
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ cases }));
   const decimate = decimateCases().map(({ config, file }) => {
@@ -51,7 +52,7 @@ async function buildPage() {
 }
 
 /**
- * Time decode of every bench blob in Chromium, once per wasm build in
+ * Time decode of every bench blob in Chromium, and the encode of each from its input, once per wasm build in
  * `variants` (each in a fresh page); with `breakdown`, also where the simd
  * build's decode time goes. Returns `{ rows, breakdown, version, crossOriginIsolated }`.
  */

@@ -5,8 +5,9 @@
 //   node bench/node-runner.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--breakdown] [--decimate] [--pool] [--no-decode] [--out FILE] [--stream]
 //
 // Times, on every configuration of the bench set: decode (NumericBlob.from +
-// decodeAll + free; text blobs likewise); with --encode, encodeNumeric of the
-// bench input with the configuration's options; with --baselines, JSON.parse
+// decodeAll + free; text blobs likewise); with --encode, every configuration
+// written from its input (encodeNumeric, encodeText; bytes compared with the
+// recorded blob) and the numeric input with `auto` under each prefer; with --baselines, JSON.parse
 // and Apache Arrow reads of the same data; with --decimate, every metric of
 // the long vector and of a bench blob thinned to 1,000 points for a chart,
 // by the SDK's decimate (wasm) and by JavaScript over decoded columns; with
@@ -18,8 +19,8 @@ import { writeFileSync } from 'node:fs';
 import * as arrow from 'apache-arrow';
 import * as mebo from 'mebo';
 import { readFileSync } from 'node:fs';
-import { PLANS, breakdown as measureBreakdown, configName, decimateRows, poolRows, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from 'mebo-tooling/harness';
-import { arrowPayload, blobBytes, checkPayloads, decimateCases, jsonPayload, manifest, numericInput } from 'mebo-tooling/data';
+import { PLANS, breakdown as measureBreakdown, configName, decimateRows, encodeRows, poolRows, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from 'mebo-tooling/harness';
+import { arrowPayload, benchInput, blobBytes, checkPayloads, decimateCases, jsonPayload, manifest, numericInput } from 'mebo-tooling/data';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
@@ -79,23 +80,18 @@ for (const benchCase of flag('--no-decode') ? [] : manifest()) {
   const reuse = {};
   record({ config, runtime, op: 'decode-into', points, bytes: bytes.length, ...measure(() => decodeNumericInto(mebo, bytes, reuse), plan) });
   record({ config, runtime, op: 'decode-view', points, bytes: bytes.length, ...measure(() => decodeNumericView(mebo, bytes), plan) });
+}
 
-  if (flag('--encode')) {
-    const o = benchCase.options;
-    const options = {
-      config: `${o.timestampEncoding}-${o.timestampCompression}-${o.valueEncoding}-${o.valueCompression}`,
-      layout: o.layout,
-      tags: o.tags,
-      bigEndian: o.bigEndian,
-      startTime: input.startTime,
-    };
-    const encoded = mebo.encodeNumeric(input.metrics, options);
-    const blob = mebo.NumericBlob.from(encoded);
-    sameColumns(blob.decodeAll(), input, `${config} encode`);
+// --encode: every configuration written from its input, and `auto` under each prefer.
+if (flag('--encode')) {
+  const verify = (benchCase, bytes) => {
+    if (benchCase?.kind === 'text') return;
+    const input = numericInput((benchCase ?? manifest().find((c) => c.kind === 'numeric')).options.input);
+    const blob = mebo.NumericBlob.from(bytes);
+    sameColumns(blob.decodeAll(), input, `${benchCase ? configName(benchCase) : 'auto'} encode`);
     blob.free();
-    const t = measure(() => mebo.encodeNumeric(input.metrics, options).length, plan);
-    record({ config, runtime, op: 'encode', points, bytes: encoded.length, ...t });
-  }
+  };
+  encodeRows(mebo, manifest(), (c) => benchInput(c.options.input), blobBytes, runtime, plan, { record, verify });
 }
 
 // --decimate: a chart's read of every metric, thinned in wasm or in JavaScript.

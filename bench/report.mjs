@@ -71,6 +71,8 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
   }
   console.log(`(node, chrom: decodeAll into fresh arrays; -in: decodeAllInto arrays kept from the previous call; -vw: columnsView, views of the module's memory; node/go, in/go, nat/go: against ${rows.some((r) => r.runtime === 'go-reference') ? 'go run' : 'go epyc'}; simd gain: node scalar / node simd)`);
 
+  printEncode(results);
+
   if (breakdown.length) {
     console.log('');
     console.log('decode breakdown (round 1, simd build), median µs. open: NumericBlob.from (copy into wasm, parse, decompress, own the');
@@ -126,6 +128,43 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
   console.log('');
   console.log('wasm binaries (wasm-opt -O3 without its inliner), bytes raw / gzip -9:');
   for (const w of wasm) console.log(`  ${w.name.padEnd(26)} ${String(w.bytes).padStart(8)} / ${String(w.gzip).padStart(7)}${w.note ? `   ${w.note}` : ''}`);
+}
+
+/**
+ * The encode matrix: each configuration written from its input by each
+ * runtime beside the reference's encode timed in this run, ratios as in the
+ * decode matrix; `same`: which runtimes wrote the recorded (reference's)
+ * bytes. Then `auto` under each prefer, against the default configuration's
+ * encode in the same runtime, with what it chose.
+ */
+function printEncode({ rows, cases, find, goRunNs, configName }) {
+  if (!rows.some((r) => r.op === 'encode')) return;
+  const runtimes = ['rust-native', 'wasm-node', 'wasm-chromium'];
+  console.log('');
+  console.log('encode, median µs per blob (each configuration written from its input; go run: the reference\'s encode, timed in this run)');
+  console.log(mLine(['config', 'native', 'go run', 'node', 'chrom', 'nat/go', 'node/go', 'chr/go', 'same']).trimEnd());
+  for (const config of cases.map(configName)) {
+    const [nat, node, chr] = runtimes.map((rt) => find(config, rt, 'encode'));
+    const go = goRunNs(config, 'encode');
+    // Which of our runtimes wrote the reference's bytes (n: native, w: wasm in Node, c: Chromium).
+    const same = [nat, node, chr].map((r, i) => (r?.identical ? 'nwc'[i] : r ? '-' : ' ')).join('');
+    console.log(mLine([config, us(nat?.median_ns), us(go), us(node?.median_ns), us(chr?.median_ns), ratio(go / nat?.median_ns), ratio(go / node?.median_ns), ratio(go / chr?.median_ns), same]).trimEnd());
+  }
+  const autoRows = rows.filter((r) => r.op === 'encode-auto' && runtimes.includes(r.runtime));
+  if (autoRows.length === 0) return;
+  const base = 'delta-none-gorilla-none';
+  console.log(`(same: n/w/c where native / Node / Chromium wrote the recorded bytes, - where not: the s2 and lz4 libraries may choose other matches)`);
+  console.log('');
+  console.log(`auto on the numeric bench input, median µs; × default: over the same runtime's encode of ${base}; chosen: the configuration written`);
+  console.log(mLine(['prefer', 'native', '× default', 'node', '× default', 'chrom', '× default', 'bytes', 'chosen']).trimEnd());
+  for (const config of [...new Set(autoRows.map((r) => r.config))]) {
+    const cells = runtimes.flatMap((rt) => {
+      const r = find(config, rt, 'encode-auto');
+      return [us(r?.median_ns), ratio(r && r.median_ns / find(base, rt, 'encode')?.median_ns)];
+    });
+    const any = autoRows.find((r) => r.config === config);
+    console.log(mLine([config, ...cells, any.bytes, any.chosen]).trimEnd());
+  }
 }
 
 /**

@@ -83,7 +83,8 @@ function mergeRounds(roundRows) {
 
 /**
  * The merged rows with the reference's figures: lookups by configuration and
- * each decode row's ratios against the reference timed in this run (`go run`),
+ * each decode and encode row's ratios against the reference timed in this run (`go run`,
+ * its decode + Materialize or its encode of the same input),
  * the recorded one (`go epyc`, testdata/reference/go-v1.9-epyc.json) and the
  * documented x86 figures (seed-x86.json).
  */
@@ -94,11 +95,12 @@ export function withReferences(rows, { cases, goRows, seed, configName }) {
     const us = op === 'encode' ? seed.encode_250pts[config] : seed.decode_iterate_250pts[config]?.total;
     return us === undefined ? undefined : us * 1e3;
   };
-  /** The reference timed in this run (go-reference rows), when Go was available. */
-  const goRunNs = (config) => rows.find((r) => r.runtime === 'go-reference' && r.config === config)?.median_ns;
+  /** The reference timed in this run (go-reference rows, `decode` or `encode`), when Go was available. */
+  const goRunNs = (config, op = 'decode') => rows.find((r) => r.runtime === 'go-reference' && r.config === config && r.op === op)?.median_ns;
   for (const row of rows) {
     const go = row.op.startsWith('decode') ? goDecodeNs(row.config) : undefined;
-    const goRun = row.op.startsWith('decode') && row.runtime !== 'go-reference' ? goRunNs(row.config) : undefined;
+    const referenceOp = row.op.startsWith('decode') ? 'decode' : row.op === 'encode' ? 'encode' : undefined;
+    const goRun = referenceOp && row.runtime !== 'go-reference' ? goRunNs(row.config, referenceOp) : undefined;
     const x86 = seedNs(row.config, row.op);
     if (go !== undefined) Object.assign(row, { go_epyc_ns: go, vs_go_epyc: round(go / row.median_ns) });
     if (goRun !== undefined) Object.assign(row, { go_run_ns: goRun, vs_go_run: round(goRun / row.median_ns) });

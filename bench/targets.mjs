@@ -4,6 +4,9 @@
 import { isDecimation, mLine, us } from './report.mjs';
 import { round } from './run.mjs';
 
+/** The default configuration: the base of the ALP and `auto` encode targets. */
+const DEFAULT_CONFIG = 'delta-none-gorilla-none';
+
 /** Configurations by kind, as the targets group them. */
 function groups({ cases, configName }) {
   return {
@@ -28,7 +31,7 @@ export function targetsFor(results, stat) {
   const decimateRowsFor = (runtime) => rows.filter((r) => r.runtime === runtime && isDecimation(r)).map((r) => `${r.config} ${r.op}`);
   const inRunOnly = stat === 'min_ns';
   const t = (r) => r?.[stat];
-  const goRun = (c) => rows.find((r) => r.runtime === 'go-reference' && r.config === c)?.[stat];
+  const goRun = (c, op = 'decode') => rows.find((r) => r.runtime === 'go-reference' && r.config === c && r.op === op)?.[stat];
   const faster = (runtime, factor, op = 'decode', configs = numeric, what = 'every numeric config') =>
     [
       ['go run', goRun],
@@ -83,6 +86,32 @@ export function targetsFor(results, stat) {
         const wasm = t(find(config, runtime, op));
         const js = t(find(config, runtime, `${op}-js`));
         return wasm !== undefined && js !== undefined && { value: js / wasm, ok: js >= 3 * wasm };
+      }),
+    ),
+    // Encode against the reference's encode of the same input, timed in this run.
+    ...[
+      ['rust-native', 2],
+      ['wasm-node', 1],
+      ['wasm-chromium', 1],
+    ].map(([runtime, factor]) =>
+      check(`${runtime} encode >= ${factor}x faster than the reference encode (go run), every config`, decodeConfigs, (c) => {
+        const ours = t(find(c, runtime, 'encode'));
+        const go = goRun(c, 'encode');
+        return ours !== undefined && go !== undefined && { value: go / ours, ok: go / ours >= factor };
+      }),
+    ),
+    ...['rust-native', 'wasm-node', 'wasm-chromium'].map((runtime) =>
+      check(`${runtime} ALP encode within 2x of Gorilla's (delta timestamps, no codec)`, ['delta-none-alp-none'], (c) => {
+        const alp = t(find(c, runtime, 'encode'));
+        const gorilla = t(find(DEFAULT_CONFIG, runtime, 'encode'));
+        return alp !== undefined && gorilla !== undefined && { value: alp / gorilla, ok: alp <= 2 * gorilla };
+      }),
+    ),
+    ...['rust-native', 'wasm-node'].map((runtime) =>
+      check(`${runtime} auto (balanced) encode within 3x of the default config's encode`, ['auto-balanced'], (c) => {
+        const auto = t(find(c, runtime, 'encode-auto'));
+        const plain = t(find(DEFAULT_CONFIG, runtime, 'encode'));
+        return auto !== undefined && plain !== undefined && { value: auto / plain, ok: auto <= 3 * plain };
       }),
     ),
     ...(inRunOnly

@@ -21,6 +21,8 @@ import * as mebo from 'mebo';
 import { parseDocument } from 'mebo/document';
 import { readNumericInput, sizes as benchSizes } from 'mebo-tooling/data';
 import { configName } from 'mebo-tooling/harness';
+import { hostsBlob } from './hosts-sample.mjs';
+import { STREAM_SOURCE, streamBlobs } from './stream-sample.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
@@ -38,6 +40,7 @@ const SAMPLES = [
   ['seattle', 'real data', 'real', ['seattle-hourly-normals.json', 'deltapacked-none-alp-none'], 'Hourly climate normals for Seattle, 2010-01-01 to 03-31 (NOAA NCDC, public domain): pressure, temperature and wind, 3 × 2,160 points on a regular hourly clock, one decimal, values repeating from hour to hour: bit-packed delta timestamps and ALP values.'],
   ['quakes', 'real data', 'real', ['usgs-earthquakes-week.json', 'delta-none-alp-none'], 'Every earthquake USGS recorded in the week of 2018-01-31 (public domain): magnitude and depth in km, 2 × 1,707 points on an irregular millisecond clock, one or two decimals: delta timestamps and ALP values.'],
   ['stocks', 'real data', 'real', ['stocks-monthly.json', 'delta-none-alp-none'], 'Monthly stock prices 2000–2010 (vega-datasets, BSD-3-Clause): MSFT, AMZN, IBM, GOOG, AAPL, 560 points, two decimals: delta timestamps and ALP values.'],
+  ['hosts', 'real data', 'hosts', [], 'A fleet of 8 hosts, 24 gauges of different magnitudes (CPU percent, network bytes near 10^7, load) made from Seattle\'s hourly normals: 24 × 2,160 points. The blob stores ids only: paste or drop the names (samples/hosts-names.txt) under Metrics to see them.'],
   ['seed-gorilla', 'bench set (200 × 250)', 'bench', 'num-seed200x250-delta-none-gorilla-none-notags-le-v1', '200 metrics × 250 points, 1 s ±5% jitter, ±2% random walks: the benchmark dataset, delta timestamps and Gorilla values.'],
   ['seed-zstd', 'bench set (200 × 250)', 'bench', 'num-seed200x250-delta-zstd-gorilla-zstd-notags-le-v1', 'The same data with both columns zstd-compressed.'],
   ['seed-alp', 'bench set (200 × 250)', 'bench', 'num-seed200x250-deltapacked-none-alp-none-notags-le-v1', 'The same data with bit-packed delta timestamps and ALP values.'],
@@ -74,7 +77,9 @@ function namesOf(inputPath) {
   return names;
 }
 
-function copySamples() {
+const STREAM_FILE = 'seattle.mbs';
+
+async function copySamples() {
   const manifests = {
     vectors: readJson(join(TESTDATA, 'vectors/manifest.json')).cases,
     bench: readJson(join(TESTDATA, 'bench/manifest.json')).cases,
@@ -82,6 +87,7 @@ function copySamples() {
   mkdirSync(join(DIST, 'samples'), { recursive: true });
   const samples = SAMPLES.map(([id, group, source, caseNames, note]) => {
     if (source === 'real') return encodeReal(id, group, caseNames, note);
+    if (source === 'hosts') return writeHosts(id, group, note);
     const cases = [caseNames].flat().map((name) => manifests[source].find((x) => x.name === name) ?? fail(`web-demo: no case ${name} in testdata/${source}`));
     const files = cases.map((c, i) => {
       const file = cases.length === 1 ? `${id}.mebo` : `${id}-w${i}.mebo`;
@@ -95,7 +101,10 @@ function copySamples() {
     const names = Object.assign({}, ...cases.map((x) => namesOf(join(TESTDATA, source, x.options.input))));
     return { id, label, group, kind: c.kind, files, bytes: cases.reduce((n, x) => n + x.size, 0), note, names };
   });
-  writeFileSync(join(DIST, 'samples/index.json'), JSON.stringify({ default: DEFAULT_SAMPLE, samples }));
+  // The stream sample as a file, the bytes the demo's server sends paced (stream-sample.mjs).
+  const stream = await new Response(mebo.frameBlobs(streamBlobs())).arrayBuffer();
+  writeFileSync(join(DIST, 'samples', STREAM_FILE), new Uint8Array(stream));
+  writeFileSync(join(DIST, 'samples/index.json'), JSON.stringify({ default: DEFAULT_SAMPLE, samples, stream: { file: STREAM_FILE, names: namesOf(STREAM_SOURCE) } }));
   return samples.length;
 }
 
@@ -107,6 +116,14 @@ function encodeReal(id, group, [inputFile, config], note) {
   const file = `${id}.mebo`;
   writeFileSync(join(DIST, 'samples', file), bytes);
   return { id, label: `${id}: ${config}`, group, kind: 'numeric', files: [file], bytes: bytes.length, note, names: namesOf(path) };
+}
+
+/** The hosts sample (hosts-sample.mjs): a blob of ids, and its names as a text file beside it, not in the index. */
+function writeHosts(id, group, note) {
+  const { bytes, names } = hostsBlob();
+  writeFileSync(join(DIST, 'samples', `${id}.mebo`), bytes);
+  writeFileSync(join(DIST, 'samples', `${id}-names.txt`), names);
+  return { id, label: `${id}: deltapacked-none-alp-none, ids only`, group, kind: 'numeric', files: [`${id}.mebo`], bytes: bytes.length, note, names: {} };
 }
 
 function copyBench() {
@@ -190,7 +207,7 @@ for (const variant of ['simd', 'scalar']) {
   copyFileSync(require.resolve(`mebo/wasm/mebo_${variant}.wasm`), join(DIST, `wasm/mebo_${variant}.wasm`));
 }
 copyFileSync(require.resolve('parquet-wasm/esm/parquet_wasm_bg.wasm'), join(DIST, 'wasm/parquet_wasm_bg.wasm'));
-const sampleCount = copySamples();
+const sampleCount = await copySamples();
 const bench = copyBench();
 console.log(
   `web-demo: built ${DIST} (${sampleCount} samples, ${bench.blobs} bench blobs${bench.results ? ', bench-results.json' : ', no bench-results.json yet'})`,

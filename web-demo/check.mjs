@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Headless check of the built demo (web-demo/dist): serve it on 127.0.0.1
-// as `npm run demo` does (with the local benchmark API), load it in Debian's
+// as `npm run demo` does (with the stream route and the local benchmark API), load it in Debian's
 // Chromium through playwright-core, wait until the default sample is decoded
-// and charted, assert no page errors and a chart with data, open a text
+// and charted, assert no page errors and a chart with data, the hosts sample's
+// panels and the stream sample, open a text
 // sample and a dropped file, open the other real series and run the Formats card on
 // one (its peer libraries fetched on the click only), run the benchmark with `?bench=quick` (native,
 // Node and both browser paths for every configuration, charted), then serve
@@ -19,6 +20,7 @@ import { parseDocument } from 'mebo/document';
 import { CHROMIUM, launchChromium } from 'mebo-tooling/chromium';
 import { startServer } from 'mebo-tooling/serve';
 import { NATIVE_BENCH, createBenchApi } from './bench-api.mjs';
+import { withStreamRoute } from './stream-sample.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = join(HERE, 'dist');
@@ -47,7 +49,7 @@ function expect(condition, message) {
 }
 
 const started = Date.now();
-const server = await startServer({ root: DIST, api: createBenchApi() });
+const server = await startServer({ root: DIST, api: await withStreamRoute(createBenchApi()) });
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -57,10 +59,11 @@ try {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   page.on('requestfailed', (request) => {
-    // Chromium reports a streamed fetch the page read to its end (the API's rows) as
-    // ERR_ABORTED, and Cancel aborts one on purpose: those streams are judged by the rows
-    // they delivered (below), any other failed request is an error.
-    const stream = request.url().includes('/api/bench/run') && request.failure()?.errorText === 'net::ERR_ABORTED';
+    // Chromium reports a streamed fetch the page read to its end (the API's rows, the stream
+    // sample's blobs) as ERR_ABORTED, and Cancel aborts one on purpose: those streams are judged
+    // by what they delivered (below), any other failed request is an error.
+    const path = new URL(request.url()).pathname;
+    const stream = (path === '/api/bench/run' || path === '/stream/seattle.mbs') && request.failure()?.errorText === 'net::ERR_ABORTED';
     if (!stream) errors.push(`request failed (${request.failure()?.errorText}): ${request.url()}`);
   });
   page.on('response', (response) => {
@@ -145,6 +148,23 @@ try {
   const names = await page.locator('#metrics tbody tr').first().textContent();
   expect(names?.includes('metric.0'), `metric names from the sample's input (${names?.slice(0, 40)})`);
 
+  // 1c. Metrics of different magnitudes: a panel each, every value-axis label inside its canvas
+  // (test/chart-names.test.mjs checks names and pixels); the stream sample through the demo's
+  // route, drawn over several frames to its last blob (test/stream-view.test.mjs checks points).
+  await page.selectOption('#sample', 'hosts');
+  await page.waitForFunction(() => globalThis.meboDemo.state === 'charted' && globalThis.meboDemo.sample === 'hosts' && globalThis.meboDemo.panels.every((p) => p.labels.length), null, { timeout: TIMEOUT });
+  const hosts = await page.evaluate(() => globalThis.meboDemo.panels);
+  const lefts = hosts.flatMap((p) => p.labels.map((l) => l.left));
+  expect(hosts.length === 3 && Math.min(...lefts) >= 0, `hosts sample: ${hosts.length} panels, value labels from ${Math.min(...lefts).toFixed(1)} px (${hosts.map((p) => p.labels.map((l) => l.text).join(' ')).join(' | ')})`);
+  await page.fill('#stream-seconds', '2');
+  await page.click('#stream-play');
+  await page.waitForFunction(() => globalThis.meboDemo.stream?.running === false, null, { timeout: TIMEOUT });
+  const streamed = await page.evaluate(() => globalThis.meboDemo.stream);
+  expect(
+    streamed.done && streamed.blobs === streamed.expectedBlobs && streamed.blobs >= 300 && streamed.frames > 5 && streamed.progress.value === streamed.totalBytes,
+    `stream sample: ${streamed.blobs} of ${streamed.expectedBlobs} blobs, ${streamed.bytes} of ${streamed.totalBytes} bytes, drawn over ${streamed.frames} frames`,
+  );
+
   // 2. A text sample lists rows.
   await page.selectOption('#sample', 'status1');
   await page.waitForFunction(() => globalThis.meboDemo.state === 'listed' && globalThis.meboDemo.sample === 'status1', null, { timeout: TIMEOUT });
@@ -166,7 +186,8 @@ try {
   await page.waitForFunction(() => globalThis.meboDemo.state === 'charted' && globalThis.meboDemo.sample === 'long', null, { timeout: TIMEOUT });
   const long = await page.evaluate(() => globalThis.meboDemo);
   expect(long.decimated && long.sourcePoints >= 66_000 && long.points < 8_000, `long sample: ${long.sourcePoints} points decimated to ${long.points}`);
-  const over = await page.locator('#chart .u-over').boundingBox();
+  await page.locator('#chart .u-over').first().scrollIntoViewIfNeeded();
+  const over = await page.locator('#chart .u-over').first().boundingBox();
   const y = over.y + over.height / 2;
   await page.mouse.move(over.x + over.width * 0.4, y);
   await page.mouse.down();
@@ -183,7 +204,7 @@ try {
   for (const m of longInput.metrics) m.timestamps.forEach((t, i) => (inside += t >= fromUs && t < toUs && !Number.isNaN(m.values[i]) ? 1 : 0));
   expect(inside > 0 && !zoomed.decimated && zoomed.points === inside && zoomed.sourcePoints === inside, `zoom re-read ${zoomed.points} points at full resolution (the input has ${inside} in the window)`);
   await page.locator('.chart-card').screenshot({ path: join(SHOTS, 'demo-zoom.png') });
-  await page.dblclick('#chart .u-over');
+  await page.locator('#chart .u-over').first().dblclick();
   await page.waitForFunction(() => globalThis.meboDemo.view === undefined && globalThis.meboDemo.decimated, null, { timeout: TIMEOUT });
   expect(true, 'double-click goes back to the whole series, decimated');
 

@@ -3,9 +3,10 @@
 // missing and builds the wasm, the SDK and the CLI first): build the page
 // (build.mjs), the native bench (crates/mebo-bench, release) and the
 // reference's harness (bench/reference, where Go >= 1.25 is on PATH), then
-// serve dist/ on http://127.0.0.1:$PORT (default 8080) with the local
-// benchmark API (bench-api.mjs) that times native Rust, Node and the
-// reference when the page asks.
+// serve dist/ on http://127.0.0.1:$PORT (default 8080) with the stream
+// sample's route (stream-sample.mjs: a stream of blobs sent at a set pace)
+// and the local benchmark API (bench-api.mjs) that times native Rust, Node
+// and the reference when the page asks.
 //
 //   npm run demo                 build and serve until Ctrl-C
 //   npm run demo -- --check      build, then check the page in headless Chromium and exit
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { buildReference } from 'mebo-tooling/reference';
 import { startServer } from 'mebo-tooling/serve';
 import { createBenchApi } from './bench-api.mjs';
+import { withStreamRoute } from './stream-sample.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -45,7 +47,7 @@ if (check) {
 }
 
 const port = Number(process.env.PORT ?? 8080);
-const { url, close } = await startServer({ root: join(HERE, 'dist'), port, api: createBenchApi() });
+const { url, close } = await startServer({ root: join(HERE, 'dist'), port, api: await withStreamRoute(createBenchApi()) });
 console.log(`\nmebo demo: ${url}\n(serving web-demo/dist and the benchmark API on 127.0.0.1 only; Ctrl-C to stop)`);
 const stop = () => close().then(() => process.exit(0));
 process.on('SIGINT', stop);

@@ -25,6 +25,8 @@ type benchCase struct {
 		ValueEncoding        string `json:"valueEncoding"`
 		ValueCompression     string `json:"valueCompression"`
 		DataCompression      string `json:"dataCompression"`
+		Tags                 bool   `json:"tags"`
+		BigEndian            bool   `json:"bigEndian"`
 	} `json:"options"`
 }
 

@@ -4,8 +4,10 @@
 // (packages/tooling/harness.mjs PLANS): warm-up, then samples of at least N ms each, the
 // median and minimum per call.
 //
-// Each row times decode + Materialize (every column into slices): the
-// reference's closest match to decoding into typed arrays. Every decode is
+// Each decode row times decode + Materialize (every column into slices): the
+// reference's closest match to decoding into typed arrays. Each encode row
+// times an encode of the blob's input with its options (encode.go), whose
+// bytes are first compared with the recorded blob (`identical`). Every decode is
 // first checked against the blob's input; a row whose result differs is
 // marked `correct: false` with the first difference, so a reader knows what
 // was timed (the reference misreads text delta timestamps after a timestamp
@@ -58,6 +60,8 @@ type row struct {
 	Go         string  `json:"go"`
 	Correct    bool    `json:"correct"`
 	Mismatch   string  `json:"mismatch,omitempty"`
+	// Identical: an encode row's bytes equal the recorded blob's.
+	Identical *bool `json:"identical,omitempty"`
 }
 
 func main() {
@@ -82,6 +86,15 @@ func main() {
 	readJSON(filepath.Join(*benchDir, "manifest.json"), &m)
 	p := plans[*quick]
 	var rows []row
+	emit := func(r row) {
+		if *stream {
+			line, _ := json.Marshal(r)
+			fmt.Println(string(line))
+		} else {
+			fmt.Fprintf(os.Stderr, "%-38s %-6s %10.1f µs  procs=%d  correct=%v %s\n", r.Config, r.Op, r.MedianNs/1e3, r.GoMaxProcs, r.Correct, r.Mismatch)
+		}
+		rows = append(rows, r)
+	}
 	for _, c := range m.Cases {
 		bytes, err := os.ReadFile(filepath.Join(*benchDir, c.File))
 		if err != nil {
@@ -111,13 +124,25 @@ func main() {
 			})
 			r.MedianNs, r.MinNs, r.Runs, r.Reps = t.median, t.min, p.samples, t.reps
 		}
-		if *stream {
-			line, _ := json.Marshal(r)
-			fmt.Println(string(line))
-		} else {
-			fmt.Fprintf(os.Stderr, "%-38s %10.1f µs  procs=%d  correct=%v %s\n", r.Config, r.MedianNs/1e3, r.GoMaxProcs, r.Correct, r.Mismatch)
+		emit(r)
+		encoder, err := prepare(c, in)
+		if err != nil {
+			fail(fmt.Sprintf("%s: %v", c.Name, err))
 		}
-		rows = append(rows, r)
+		encoded, err := encoder.encode()
+		if err != nil {
+			fail(fmt.Sprintf("%s: encode: %v", c.Name, err))
+		}
+		identical := string(encoded) == string(bytes)
+		e := row{Config: c.configName(), Runtime: "go-reference", Op: "encode", Kind: c.Kind, Points: r.Points, Bytes: len(encoded),
+			GoMaxProcs: r.GoMaxProcs, Go: r.Go, Correct: identical, Identical: &identical}
+		t := measure(p, func() {
+			if _, err := encoder.encode(); err != nil {
+				fail(err.Error())
+			}
+		})
+		e.MedianNs, e.MinNs, e.Runs, e.Reps = t.median, t.min, p.samples, t.reps
+		emit(e)
 	}
 	if *out != "" {
 		data, _ := json.MarshalIndent(rows, "", " ")

@@ -9,7 +9,7 @@ import * as arrow from 'apache-arrow';
 import { configName } from './harness.mjs';
 import { arrowTable } from './peers.mjs';
 // The SDK's parser of the vectors' input schema, the one the CLI encodes from.
-import { parseDocument } from 'mebo/document';
+import { encoderMetrics, parseDocument } from 'mebo/document';
 
 /** The repository root (this package is packages/tooling). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -64,6 +64,16 @@ export function readNumericInput(path) {
   };
   inputs.set(path, input);
   return input;
+}
+
+/**
+ * A bench input file of either kind (a path relative to the bench folder) as
+ * the SDK's encoders take it: `{ kind, startTime, metrics }`, each metric by
+ * name or id as the file says.
+ */
+export function benchInput(relativePath) {
+  const doc = parseDocument(readJson(join(BENCH_DIR, relativePath)));
+  return { kind: doc.kind, startTime: doc.startTime, metrics: encoderMetrics(doc) };
 }
 
 /** The columnar JSON payload a typical HTTP API would send for the same data. */

@@ -389,3 +389,76 @@ export function decimateAll(mebo, bytes, method, js) {
     blob.free();
   }
 }
+
+/** The `prefer` choices of `config: 'auto'`, in the order the encode rows list them. */
+export const AUTO_PREFERS = ['size', 'balanced', 'speed'];
+
+/**
+ * The SDK's encode options for a bench case (`startTime` from its input):
+ * the case's configuration, layout, tags and byte order.
+ */
+export function encodeOptions(benchCase, startTime) {
+  const o = benchCase.options;
+  if (benchCase.kind === 'text') return { timestampEncoding: o.timestampEncoding, dataCompression: o.dataCompression, tags: o.tags, bigEndian: o.bigEndian, startTime };
+  return {
+    config: `${o.timestampEncoding}-${o.timestampCompression}-${o.valueEncoding}-${o.valueCompression}`,
+    layout: o.layout,
+    tags: o.tags,
+    bigEndian: o.bigEndian,
+    startTime,
+  };
+}
+
+/** Two byte arrays hold the same bytes. */
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The encode rows for `runtime`: each case of `cases` encoded from its input
+ * by the SDK (`encodeNumeric` / `encodeText`, the case's options), its bytes
+ * first compared with the recorded blob (`identical`: the reference's own
+ * bytes; the s2 and lz4 libraries may choose other matches); then the first
+ * numeric input encoded with `config: 'auto'` under each prefer (op
+ * `encode-auto`, config `auto-<prefer>`, `chosen`: what it wrote, as the
+ * blob's header says). `inputOf(case)` is the case's input as the SDK's
+ * encoders take it (`{ startTime, metrics }`), `blobOf(case)` its recorded
+ * bytes; `record(row)` sees each row as it is measured, `verify(case, bytes)`
+ * each encoded blob once, untimed (it throws on a wrong one; the case is
+ * undefined for the `auto` blobs of the first numeric input).
+ */
+export function encodeRows(mebo, cases, inputOf, blobOf, runtime, plan, { record = () => {}, verify = () => {} } = {}) {
+  const rows = [];
+  const push = (row) => {
+    rows.push(row);
+    record(row);
+  };
+  let autoInput;
+  for (const benchCase of cases) {
+    const input = inputOf(benchCase);
+    const options = encodeOptions(benchCase, input.startTime);
+    const encode = benchCase.kind === 'text' ? () => mebo.encodeText(input.metrics, options) : () => mebo.encodeNumeric(input.metrics, options);
+    const encoded = encode();
+    verify(benchCase, encoded);
+    const points = input.metrics.reduce((n, m) => n + m.timestamps.length, 0);
+    const identical = sameBytes(encoded, blobOf(benchCase));
+    push({ config: configName(benchCase), runtime, op: 'encode', points, bytes: encoded.length, identical, ...measure(() => encode().length, plan) });
+    if (benchCase.kind === 'numeric') autoInput ??= input;
+  }
+  if (autoInput) {
+    const points = autoInput.metrics.reduce((n, m) => n + m.timestamps.length, 0);
+    for (const prefer of AUTO_PREFERS) {
+      const options = { config: 'auto', prefer, startTime: autoInput.startTime };
+      const encoded = mebo.encodeNumeric(autoInput.metrics, options);
+      verify(undefined, encoded);
+      const blob = mebo.NumericBlob.from(encoded);
+      const o = blob.options;
+      const chosen = `${o.timestampEncoding}-${o.timestampCompression}-${o.valueEncoding}-${o.valueCompression}`;
+      blob.free();
+      push({ config: `auto-${prefer}`, runtime, op: 'encode-auto', points, bytes: encoded.length, chosen, ...measure(() => mebo.encodeNumeric(autoInput.metrics, options).length, plan) });
+    }
+  }
+  return rows;
+}

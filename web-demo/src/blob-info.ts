@@ -17,7 +17,8 @@ export function renderOptions(blob: Opened): void {
       ['start time', timeText(Number(blob.startTime) / 1000)],
       [
         'decoded in',
-        `${warmMs.toFixed(2)} ms (${blobs > 1 ? 'open + materialize' : kind === 'numeric' ? 'open + columnsView' : 'open + decodeAll'}); the first run, which also compiles the decoder, ${decodeMs.toFixed(2)} ms`,
+        blob.decoded ??
+          `${warmMs.toFixed(2)} ms (${blobs > 1 ? 'open + materialize' : kind === 'numeric' ? 'open + columnsView' : 'open + decodeAll'}); the first run, which also compiles the decoder, ${decodeMs.toFixed(2)} ms`,
       ],
       ...Object.entries(options).map(([key, value]): [string, string] => [key, String(value)]),
     ]),

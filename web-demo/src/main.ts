@@ -11,10 +11,14 @@ import { renderMemory, renderOptions } from './blob-info.js';
 import { ChartView, type ChartReport } from './chart-view.js';
 import { $, bytesText, el } from './dom.js';
 import { MetricList } from './metric-list.js';
+import { NameBook } from './names.js';
+import { isNamesFile, NamesPanel } from './names-panel.js';
 import { setupFormats } from './formats.js';
 import type { Sample, SampleIndex } from './samples.js';
+import { isStreamFile, StreamPanel, type StreamReport } from './stream-panel.js';
+import type { StreamedBlobs } from './streamed.js';
 import { renderText } from './text-view.js';
-import { open, type Opened } from './view.js';
+import { nameMetrics, open, type Opened } from './view.js';
 
 /** What the headless check (check.mjs) reads. */
 interface DemoState extends ChartReport {
@@ -24,18 +28,54 @@ interface DemoState extends ChartReport {
   blobs: number;
   /** mebo.memoryInfo() when the view last changed. */
   memory: mebo.MemoryInfo | undefined;
+  /** The last stream played: blobs, bytes, progress, how it ended. */
+  stream: StreamReport | undefined;
   errors: string[];
 }
 
-const state: DemoState = { state: 'loading', sample: undefined, series: 0, points: 0, view: undefined, sourcePoints: 0, decimated: false, blobs: 0, memory: undefined, errors: [] };
+const state: DemoState = { state: 'loading', sample: undefined, series: 0, points: 0, view: undefined, sourcePoints: 0, decimated: false, panels: [], blobs: 0, memory: undefined, stream: undefined, errors: [] };
 (globalThis as unknown as { meboDemo: DemoState }).meboDemo = state;
 
 let current: Opened | undefined;
 /** What `show` opened last: `give memory back` opens it again in a fresh module. */
 let shown: { parts: Uint8Array[]; label: string; names: Record<string, string> } | undefined;
+/** The names the open blob or stream came with (a sample's, from the data it was encoded from). */
+let openNames: Record<string, string> = {};
 let samples: Sample[] = [];
+let streamSample: SampleIndex['stream'] = { file: '', names: {} };
 const chart = new ChartView((report) => Object.assign(state, report, { state: report.series ? 'charted' : 'ready' }));
 const metrics = new MetricList(renderView);
+const book = new NameBook();
+const namesPanel = new NamesPanel(book, relabel);
+const streams = new StreamPanel({
+  opened: openStream,
+  grew: (streamed) => {
+    if (current !== streamed) return;
+    state.blobs = streamed.blobs;
+    nameMetrics(streamed.metrics, knownNames()); // metrics that arrived since
+    metrics.render();
+    renderView();
+    renderOptions(streamed);
+  },
+  report: (report) => (state.stream = { ...report, progress: { ...report.progress } }),
+});
+
+/** Names for the open blob's ids: the sample's (from the data it was encoded from) and the user's. */
+function knownNames(): Record<string, string> {
+  return { ...openNames, ...book.ids };
+}
+
+/** The name book changed: name the open metrics again, redraw the list and the chart. */
+function relabel(): void {
+  if (current) {
+    const named = nameMetrics(current.metrics, knownNames());
+    namesPanel.summarize(named, current.metrics.filter((m) => m.carried === undefined).length - named);
+    metrics.render();
+    renderView();
+  } else {
+    namesPanel.summarize(0, 0);
+  }
+}
 
 function showError(error: unknown): void {
   const box = $('error');
@@ -54,9 +94,10 @@ function renderView(): void {
 
 function show(parts: Uint8Array[], label: string, names: Record<string, string>): void {
   $('error').hidden = true;
+  streams.cancel();
   let opened: Opened;
   try {
-    opened = open(parts, label, names);
+    opened = open(parts, label, { ...names, ...book.ids });
   } catch (error) {
     showError(error);
     state.state = 'error';
@@ -65,19 +106,45 @@ function show(parts: Uint8Array[], label: string, names: Record<string, string>)
   current?.free();
   current = opened;
   shown = { parts, label, names };
+  openNames = names;
   state.blobs = opened.blobs;
   chart.resetWindow();
   metrics.open(opened);
   renderOptions(opened);
-  renderView();
+  relabel();
   state.memory = renderMemory();
 }
 
-/** Free the open blob, reset the module (its memory back to about 1 MB), open the blob again. */
+/** The first blobs of a stream arrived: it is what the page shows now, growing. */
+function openStream(streamed: StreamedBlobs): void {
+  $('error').hidden = true;
+  current?.free();
+  current = streamed;
+  shown = undefined;
+  openNames = streamed.names;
+  state.blobs = streamed.blobs;
+  chart.resetWindow();
+  metrics.open(streamed);
+  renderOptions(streamed);
+  relabel();
+  state.memory = renderMemory();
+}
+
+/** The Stream card's sample: named from the series it was cut from. */
+function playStreamSample(): void {
+  state.sample = undefined;
+  $<HTMLSelectElement>('sample').value = '';
+  $('sample-note').textContent = "Seattle's hourly series as a stream of blobs, drawn as it arrives.";
+  void streams.playSample(`samples/${streamSample.file}`, streamSample.names);
+}
+
+/** Free the open blob, reset the module (its memory back to about 1 MB), open the blob again. A stream's points are the page's own and stay. */
 async function giveMemoryBack(): Promise<void> {
   const again = shown;
-  current?.free();
-  current = undefined;
+  if (again) {
+    current?.free();
+    current = undefined;
+  }
   try {
     await mebo.reset();
   } catch (error) {
@@ -101,10 +168,21 @@ async function loadSample(sample: Sample): Promise<void> {
   show(parts, sample.label, sample.names);
 }
 
-/** One file opens as a blob; several as a set of consecutive windows, charted as one series per metric. */
-async function loadFiles(files: File[]): Promise<void> {
+/** Files of names (text, JSON) go to the name book; one blob file opens as a blob, several as a set of consecutive windows. */
+async function loadFiles(all: File[]): Promise<void> {
+  for (const f of all.filter(isNamesFile)) await namesPanel.fromFile(f);
+  const files = all.filter((f) => !isNamesFile(f));
+  if (!files.length) return;
   state.sample = undefined;
   $<HTMLSelectElement>('sample').value = '';
+  // A stream of blobs is drawn as it is read, on its own.
+  const stream = (await Promise.all(files.map(isStreamFile))).indexOf(true);
+  if (stream >= 0) {
+    const file = files[stream];
+    $('sample-note').textContent = `${file.name}: a stream of blobs from your disk, drawn as it is read${files.length > 1 ? ' (a stream opens alone: the other files were left)' : ''}.`;
+    await streams.playFile(file);
+    return;
+  }
   const label = files.length === 1 ? files[0].name : `${files.length} files (${files.map((f) => f.name).join(', ')})`;
   $('sample-note').textContent = `${label}: opened from your disk${files.length > 1 ? ' as a set of windows' : ''}; names are shown when the blob carries them, else ids.`;
   show(await Promise.all(files.map(async (f) => new Uint8Array(await f.arrayBuffer()))), label, {});
@@ -120,6 +198,7 @@ function wire(): void {
     }
   });
   $('memory-reset').addEventListener('click', () => void giveMemoryBack());
+  $('stream-play').addEventListener('click', playStreamSample);
   const fileInput = $<HTMLInputElement>('file');
   fileInput.addEventListener('change', () => {
     const files = [...(fileInput.files ?? [])];
@@ -159,10 +238,12 @@ async function main(): Promise<void> {
   const variant: mebo.WasmVariant = asked === 'scalar' || asked === 'simd' ? asked : mebo.simdSupported() ? 'simd' : 'scalar';
   const t0 = performance.now();
   await mebo.init({ wasm: fetch(`wasm/mebo_${variant}.wasm`), variant });
+  book.load();
   $('runtime').textContent = `wasm ${mebo.wasmVariant()} · ready in ${(performance.now() - t0).toFixed(0)} ms`;
 
   const index = (await (await fetch('samples/index.json')).json()) as SampleIndex;
   samples = index.samples;
+  streamSample = index.stream;
   const select = $<HTMLSelectElement>('sample');
   const groups = new Map<string, HTMLOptGroupElement>();
   for (const s of samples) {

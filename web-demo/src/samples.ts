@@ -18,4 +18,6 @@ export interface Sample {
 export interface SampleIndex {
   default: string;
   samples: Sample[];
+  /** The stream sample (stream-sample.mjs): its file under samples/ and its metrics' names by id. */
+  stream: { file: string; names: Record<string, string> };
 }

@@ -7,7 +7,10 @@ import * as mebo from 'mebo';
 export interface MetricRow {
   id: bigint;
   hex: string;
+  /** The name the blob carries, else one the page was given for its id (`nameMetrics`). */
   name: string | undefined;
+  /** The name the blob itself carries. */
+  carried: string | undefined;
   points: number;
 }
 
@@ -29,6 +32,8 @@ export interface Opened {
   decodeMs: number;
   /** The same again on a throwaway handle: the first run also compiles the decoder's code. */
   warmMs: number;
+  /** How it was decoded, when not by opening it whole (a stream). */
+  decoded?: string;
   /** The header options (of the first window for a set). */
   options: Record<string, unknown>;
   startTime: bigint;
@@ -55,11 +60,22 @@ export function idHex(id: bigint): string {
   return id.toString(16).padStart(16, '0');
 }
 
-function metricRows(columns: { ids: BigUint64Array; offsets: Uint32Array }, names: (i: number, hex: string) => string | undefined): MetricRow[] {
+function metricRows(columns: { ids: BigUint64Array; offsets: Uint32Array }, carried: (i: number) => string | undefined, names: Record<string, string>): MetricRow[] {
   return Array.from(columns.ids, (id, i) => {
     const hex = idHex(id);
-    return { id, hex, name: names(i, hex), points: columns.offsets[i + 1] - columns.offsets[i] };
+    const own = carried(i);
+    return { id, hex, name: own ?? names[hex], carried: own, points: columns.offsets[i + 1] - columns.offsets[i] };
   });
+}
+
+/** Name the metrics the blob does not name from `names` (by 16-hex-digit id); returns how many are named so. */
+export function nameMetrics(metrics: MetricRow[], names: Record<string, string>): number {
+  let given = 0;
+  for (const m of metrics) {
+    m.name = m.carried ?? names[m.hex];
+    if (m.carried === undefined && m.name !== undefined) given++;
+  }
+  return given;
 }
 
 /** Milliseconds `run` takes. */
@@ -118,7 +134,7 @@ export function open(parts: Uint8Array[], label: string, names: Record<string, s
         blobs: 1,
         label,
         size,
-        metrics: metricRows(columns, (i, hex) => blobNames?.[i] ?? names[hex]),
+        metrics: metricRows(columns, (i) => blobNames?.[i], names),
         totalPoints: columns.timestamps.length,
         decodeMs,
         warmMs: timed(() => decodeAgain(parts, kind)),
@@ -152,7 +168,7 @@ export function open(parts: Uint8Array[], label: string, names: Record<string, s
       blobs: set.length,
       label,
       size,
-      metrics: metricRows(columns, (_i, hex) => names[hex]),
+      metrics: metricRows(columns, () => undefined, names),
       totalPoints: columns.timestamps.length,
       decodeMs,
       warmMs: timed(() => decodeAgain(parts, kind)),

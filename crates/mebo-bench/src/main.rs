@@ -1,14 +1,21 @@
-//! `mebo-bench [--quick] [--json FILE] [--bench-dir DIR] [--stream] [--decode-only]`
+//! `mebo-bench [--quick] [--json FILE] [--bench-dir DIR] [--stream] [--decode-only | --encode-only]`
 //!
 //! Times, on every configuration of `testdata/bench`, opening a blob and
 //! decoding every metric into columns (`decode`, into reused column buffers), and encoding the bench input
-//! with the configuration's options (`encode`, numeric only). Prints a table
+//! with the configuration's options (`encode`; `identical`: the bytes equal
+//! the recorded blob, the reference's). After the configurations, the
+//! numeric bench input encoded with `auto` under each `prefer` (op
+//! `encode-auto`, config `auto-<prefer>`, `chosen`: the configuration it
+//! wrote). Prints a table
 //! with the reference's decode + Materialize figure for the same blob measured
 //! on this machine kind, and optionally writes JSON rows for `npm run bench`.
 //!
 //! `--stream` prints each row as one line of JSON on stdout as soon as it is
 //! measured (the table goes to stderr): the web demo's local API relays them
-//! to the page. `--decode-only` skips the encode rows.
+//! to the page. `--decode-only` skips the encode rows, `--encode-only` the
+//! decode rows. `--profile-encode CONFIG [--reps N]` only encodes the bench
+//! input N times (default 20) with CONFIG (a configuration name or
+//! `auto-<prefer>`), untimed: a steady workload for `valgrind --tool=callgrind`.
 //!
 //! Beside each numeric decode it prints the column kernels alone, in ns per
 //! point: the configuration's timestamp decoder and value decoder over the
@@ -26,8 +33,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use mebo::numeric::{NumericBlob, NumericColumns, NumericEncoder, NumericEncoderOptions};
-use mebo::text::{TextBlob, TextColumns};
+use mebo::numeric::{AutoEncoder, NumericBlob, NumericColumns, NumericEncoder, NumericEncoderOptions, Prefer};
+use mebo::text::{TextBlob, TextColumns, TextEncoder, TextEncoderOptions};
 use mebo::{ByteOrder, TimestampEncoding, ValueEncoding};
 use mebo_testdata::{read_json, CaseOptions};
 use serde_json::{json, Value};
@@ -109,6 +116,56 @@ fn encoder_options(case: &Value) -> NumericEncoderOptions {
     let byte_order = if o.big_endian { ByteOrder::Big } else { ByteOrder::Little };
     NumericEncoderOptions { tags: o.tags, byte_order, layout: o.layout.parse().unwrap(), ..Default::default() }
         .with_config(o.column_config().parse().unwrap())
+}
+
+fn text_encoder_options(case: &Value) -> TextEncoderOptions {
+    let o = &case["options"];
+    let s = |k: &str| o[k].as_str().unwrap();
+    TextEncoderOptions {
+        timestamp_encoding: s("timestampEncoding").parse().unwrap(),
+        data_compression: s("dataCompression").parse().unwrap(),
+        tags: o["tags"].as_bool().unwrap(),
+        byte_order: if o["bigEndian"].as_bool().unwrap() { ByteOrder::Big } else { ByteOrder::Little },
+    }
+}
+
+/// A numeric input written by `NumericEncoder` (or by `AutoEncoder` under
+/// `prefer`) as a service would: start, `add_points`, end, per metric; then `finish`.
+fn encode_numeric(input: &mebo_testdata::Input, options: NumericEncoderOptions, prefer: Option<Prefer>) -> Vec<u8> {
+    macro_rules! write_all {
+        ($enc:expr) => {{
+            let mut enc = $enc;
+            for m in &input.metrics {
+                if input.by_name {
+                    enc.start_metric_name(m.name.as_deref().expect("a name"), m.timestamps.len()).unwrap();
+                } else {
+                    enc.start_metric_id(m.id, m.timestamps.len()).unwrap();
+                }
+                enc.add_points(&m.timestamps, &m.values, m.tags.as_deref()).unwrap();
+                enc.end_metric().unwrap();
+            }
+            enc.finish().unwrap()
+        }};
+    }
+    match prefer {
+        Some(prefer) => write_all!(AutoEncoder::new(input.start_time, options, prefer)),
+        None => write_all!(NumericEncoder::new(input.start_time, options)),
+    }
+}
+
+/// A text input written by `TextEncoder`: start, `add_points`, end, per metric; then `finish`.
+fn encode_text(input: &mebo_testdata::Input, options: TextEncoderOptions) -> Vec<u8> {
+    let mut enc = TextEncoder::new(input.start_time, options).unwrap();
+    for m in &input.metrics {
+        if input.by_name {
+            enc.start_metric_name(m.name.as_deref().expect("a name"), m.timestamps.len()).unwrap();
+        } else {
+            enc.start_metric_id(m.id, m.timestamps.len()).unwrap();
+        }
+        enc.add_points(&m.timestamps, &m.texts, m.tags.as_deref()).unwrap();
+        enc.end_metric().unwrap();
+    }
+    enc.finish().unwrap()
 }
 
 /// The bench input's columns, each encoding's bytes made once, for timing the
@@ -350,6 +407,7 @@ fn main() {
     let samples = if quick { 30 } else { 40 };
     let stream = args.iter().any(|a| a == "--stream");
     let decode_only = args.iter().any(|a| a == "--decode-only");
+    let encode_only = args.iter().any(|a| a == "--encode-only");
     // Without --stream the table is the output; with it, stdout is JSON lines.
     let table = |line: String| if stream { eprintln!("{line}") } else { println!("{line}") };
 
@@ -384,6 +442,18 @@ fn main() {
         println!("{}", json!({ "points": kernels.points, "timestamps": timestamps, "values": values, "blobs": blobs }));
         return;
     }
+    if let Some(config) = flag("--profile-encode") {
+        let reps: usize = flag("--reps").map_or(20, |n| n.parse().expect("--reps N"));
+        let first = manifest["cases"].as_array().unwrap().iter().find(|c| c["kind"] == "numeric").expect("a numeric case");
+        let input = mebo_testdata::read_input_file(&bench_dir.join(first["options"]["input"].as_str().unwrap()));
+        let (options, prefer) = match config.strip_prefix("auto-") {
+            Some(prefer) => (NumericEncoderOptions::default(), Some(prefer.parse::<Prefer>().unwrap())),
+            None => (NumericEncoderOptions::default().with_config(config.parse().expect("a configuration name")), None),
+        };
+        let bytes: usize = (0..reps).map(|_| encode_numeric(&input, options, prefer).len()).sum();
+        println!("{config}: {reps} encodes, {} bytes each", bytes / reps.max(1));
+        return;
+    }
     if args.iter().any(|a| a == "--kernels") {
         let rounds = flag("--kernels-rounds").map_or(5, |n| n.parse().expect("--kernels-rounds N"));
         let first = manifest["cases"].as_array().unwrap().iter().find(|c| c["kind"] == "numeric").expect("a numeric case");
@@ -393,12 +463,20 @@ fn main() {
     }
     let mut rows = Vec::new();
     let mut kernels_by_input: HashMap<PathBuf, Kernels> = HashMap::new();
+    // The first numeric input: what the `encode-auto` rows encode.
+    let mut auto_input: Option<mebo_testdata::Input> = None;
     table(format!("{:<38} {:>6} {:>8} {:>12} {:>12} {:>14} {:>9}", "config", "op", "points", "bytes", "median µs", "Mpoints/s", "vs Go"));
     for case in manifest["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         let config = config_name(case);
         let bytes = std::fs::read(bench_dir.join(case["file"].as_str().unwrap())).unwrap();
-        let mut record = |op: &str, points: usize, size: usize, t: Timing, reference: Option<f64>, kernels: Option<(f64, f64)>| {
+        let mut record = |op: &str,
+                          points: usize,
+                          size: usize,
+                          t: Timing,
+                          reference: Option<f64>,
+                          kernels: Option<(f64, f64)>,
+                          extra: Value| {
             let ratio = reference.map(|r| r / t.median_ns);
             table(format!(
                 "{config:<38} {op:>6} {points:>8} {size:>12} {:>12.1} {:>14.1} {:>9}",
@@ -421,51 +499,92 @@ fn main() {
                 row["ts_kernel_ns_per_point"] = json!((ts_ns * 1000.0).round() / 1000.0);
                 row["value_kernel_ns_per_point"] = json!((value_ns * 1000.0).round() / 1000.0);
             }
+            if let (Value::Object(row), Value::Object(extra)) = (&mut row, extra) {
+                row.extend(extra);
+            }
             if stream {
                 println!("{row}");
             }
             rows.push(row);
         };
+        let input_path = bench_dir.join(case["options"]["input"].as_str().unwrap());
         if case["kind"] == "text" {
             let points = TextBlob::open(&bytes).unwrap().total_points();
-            let mut columns = TextColumns::default();
-            let t = time(samples, || {
-                let blob = TextBlob::open(black_box(&bytes)).unwrap();
-                blob.decode_all_into(&mut columns).unwrap();
-                black_box(&columns);
-            });
-            record("decode", points, bytes.len(), t, reference_ns(name), None);
+            if !encode_only {
+                let mut columns = TextColumns::default();
+                let t = time(samples, || {
+                    let blob = TextBlob::open(black_box(&bytes)).unwrap();
+                    blob.decode_all_into(&mut columns).unwrap();
+                    black_box(&columns);
+                });
+                record("decode", points, bytes.len(), t, reference_ns(name), None, json!({}));
+            }
+            if !decode_only {
+                let input = mebo_testdata::read_input_file(&input_path);
+                let options = text_encoder_options(case);
+                let ours = encode_text(&input, options);
+                let t = time(samples, || {
+                    black_box(encode_text(black_box(&input), options));
+                });
+                record("encode", points, ours.len(), t, None, None, json!({ "identical": ours == bytes }));
+            }
             continue;
         }
         let points = NumericBlob::open(&bytes).unwrap().total_points();
-        let t = time_decode(&bytes, samples);
         let options = encoder_options(case);
-        let input_path = bench_dir.join(case["options"]["input"].as_str().unwrap());
-        let kernels = kernels_by_input
-            .entry(input_path.clone())
-            .or_insert_with(|| Kernels::new(&mebo_testdata::read_input_file(&input_path).metrics, samples));
-        let kernel_ns = (kernels.timestamp_ns(options.timestamp_encoding), kernels.value_ns(options.value_encoding));
-        record("decode", points, bytes.len(), t, reference_ns(name), Some(kernel_ns));
+        if !encode_only {
+            let t = time_decode(&bytes, samples);
+            let kernels = kernels_by_input
+                .entry(input_path.clone())
+                .or_insert_with(|| Kernels::new(&mebo_testdata::read_input_file(&input_path).metrics, samples));
+            let kernel_ns = (kernels.timestamp_ns(options.timestamp_encoding), kernels.value_ns(options.value_encoding));
+            record("decode", points, bytes.len(), t, reference_ns(name), Some(kernel_ns), json!({}));
+        }
         if decode_only {
             continue;
         }
-
         let input = mebo_testdata::read_input_file(&input_path);
-        let (start, metrics) = (input.start_time, input.metrics);
-        let encode = || {
-            let mut enc = NumericEncoder::new(start, options);
-            for m in &metrics {
+        let ours = encode_numeric(&input, options, None);
+        let t = time(samples, || {
+            black_box(encode_numeric(black_box(&input), options, None));
+        });
+        record("encode", points, ours.len(), t, None, None, json!({ "identical": ours == bytes }));
+        auto_input.get_or_insert(input);
+    }
+    // `auto` on the numeric bench input, under each prefer: the whole choice
+    // (candidates, the default blob, the chosen one) as `finish` makes it.
+    if let Some(input) = auto_input.filter(|_| !decode_only) {
+        let points = input.metrics.iter().map(|m| m.timestamps.len()).sum::<usize>();
+        for prefer in Prefer::ALL {
+            let options = NumericEncoderOptions::default();
+            let mut enc = AutoEncoder::new(input.start_time, options, prefer);
+            for m in &input.metrics {
                 enc.start_metric_name(m.name.as_deref().expect("bench metrics have names"), m.timestamps.len()).unwrap();
                 enc.add_points::<&str>(&m.timestamps, &m.values, None).unwrap();
                 enc.end_metric().unwrap();
             }
-            enc.finish().unwrap()
-        };
-        let size = encode().len();
-        let t = time(samples, || {
-            black_box(encode());
-        });
-        record("encode", points, size, t, None, None);
+            let (blob, chosen) = enc.finish_with_config().unwrap();
+            let t = time(samples, || {
+                black_box(encode_numeric(black_box(&input), options, Some(prefer)));
+            });
+            let config = format!("auto-{}", prefer.name());
+            table(format!(
+                "{config:<38} {:>6} {points:>8} {:>12} {:>12.1} {:>14.1} {:>9}",
+                "auto",
+                blob.len(),
+                t.median_ns / 1e3,
+                points as f64 / t.median_ns * 1e3,
+                "-"
+            ));
+            let row = json!({
+                "config": config, "runtime": "rust-native", "op": "encode-auto", "points": points, "bytes": blob.len(),
+                "median_ns": t.median_ns.round(), "min_ns": t.min_ns.round(), "runs": t.runs, "chosen": chosen.to_string(),
+            });
+            if stream {
+                println!("{row}");
+            }
+            rows.push(row);
+        }
     }
     if let Some(path) = flag("--json") {
         std::fs::write(&path, serde_json::to_string_pretty(&rows).unwrap()).unwrap();

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use common::{read_input_file, vectors_dir, Input};
 use mebo::numeric::{AutoEncoder, NumericBlob, NumericEncoder, NumericEncoderOptions, Prefer};
-use mebo::{ColumnConfig, Layout};
+use mebo::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
 
 /// Every numeric input file: the vectors' and the real series'.
 fn numeric_inputs() -> Vec<(String, Input)> {
@@ -178,5 +178,79 @@ fn finish_each_is_one_encoder_per_prefer() {
                 assert_eq!(blob, want_blob, "{name} {layout:?} {prefer:?}");
             }
         }
+    }
+}
+
+/// The real series and the bench input (200 metrics × 250 points, the one
+/// input past the sample's budget), v2 layout.
+fn sized_inputs() -> Vec<(String, Input)> {
+    let mut inputs: Vec<(String, Input)> = numeric_inputs()
+        .into_iter()
+        .filter(|(n, _)| ["seattle-hourly-normals", "usgs-earthquakes-week", "stocks-monthly", "maunaloa-co2-weekly"].contains(&n.as_str()))
+        .collect();
+    inputs.push(("seed200x250".into(), read_input_file(&mebo_testdata::bench_dir().join("inputs/seed200x250.json"))));
+    inputs
+}
+
+/// Bytes of `auto`'s blob under size, balanced and speed, recorded when
+/// every input was sampled whole (before `auto` sampled large inputs by
+/// whole metrics): a change of its sampling or estimates must keep each
+/// within 1% of these.
+const RECORDED_AUTO_BYTES: [(&str, [usize; 3]); 5] = [
+    ("maunaloa-co2-weekly", [3057, 3057, 3653]),
+    ("seattle-hourly-normals", [3790, 3790, 4121]),
+    ("stocks-monthly", [1269, 1274, 5137]),
+    ("usgs-earthquakes-week", [12831, 12954, 20216]),
+    ("seed200x250", [468483, 470156, 487941]),
+];
+
+#[test]
+fn auto_sizes_hold_on_the_real_series_and_the_bench_input() {
+    let options = NumericEncoderOptions { layout: Layout::V2, ..Default::default() };
+    // Every figure first (printed: the lines of the table above), then the checks.
+    let measured: Vec<(String, Vec<usize>)> = sized_inputs()
+        .into_iter()
+        .map(|(name, input)| {
+            let sizes: Vec<usize> = Prefer::ALL.iter().map(|&p| encode_auto(&input, options, p).0.len()).collect();
+            println!("(\"{name}\", {sizes:?}),");
+            (name, sizes)
+        })
+        .collect();
+    for (name, sizes) in measured {
+        let recorded = RECORDED_AUTO_BYTES.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("{name}: no recorded figure")).1;
+        for ((prefer, size), want) in Prefer::ALL.iter().zip(&sizes).zip(recorded) {
+            assert!(*size * 100 <= want * 101, "{name} {prefer:?}: {size} bytes, recorded {want}");
+        }
+    }
+}
+
+#[test]
+fn size_is_within_1_percent_of_the_smallest_fixed_configuration_on_the_real_series() {
+    let options = NumericEncoderOptions { layout: Layout::V2, ..Default::default() };
+    for (name, input) in sized_inputs().into_iter().filter(|(n, _)| n != "seed200x250") {
+        let mut all = Vec::new();
+        for timestamp_encoding in TimestampEncoding::ALL {
+            for value_encoding in ValueEncoding::ALL {
+                for timestamp_compression in Compression::ALL {
+                    for value_compression in Compression::ALL {
+                        all.push(ColumnConfig { timestamp_encoding, timestamp_compression, value_encoding, value_compression });
+                    }
+                }
+            }
+        }
+        assert_eq!(all.len(), 192);
+        let smallest = all
+            .iter()
+            .filter_map(|&c| encode_plain(&input, options.with_config(c)).ok().map(|b| (b.len(), c)))
+            .min_by_key(|(n, _)| *n)
+            .unwrap();
+        let (blob, config) = encode_auto(&input, options, Prefer::Size);
+        assert!(
+            blob.len() * 100 <= smallest.0 * 101,
+            "{name}: auto {} bytes ({config}), smallest fixed {} ({})",
+            blob.len(),
+            smallest.0,
+            smallest.1
+        );
     }
 }

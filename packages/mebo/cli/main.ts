@@ -2,21 +2,24 @@
 // Every failure ends as one line on stderr and a non-zero exit status:
 // 1 when a file or blob failed, 2 when the command line is wrong.
 
-import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
-import { init } from '../src/index.js';
+import { createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { blobKind, decodeStream, frameBlobs, init, splitStream } from '../src/index.js';
 import { parseCommandLine, UsageError, type Specs } from './args.js';
 import { InputError } from './document.js';
 import { ENCODE_OPTIONS, encodeDocument, type OptionField } from './encode.js';
 import { formatReport, inspect } from './inspect.js';
-import { checkBlob, csvHeader, describeError, openBlob, streamDocument, writeCsvRows } from './output.js';
+import { FileError, openInput, readInput } from './input.js';
+import { checkBlob, csvHeader, describeError, openBlob, streamDocument, writeCsvRows, type Blob } from './output.js';
 import { streamSink, writeJson } from './stream.js';
 
 /** Defaults safe for untrusted files: 64 MiB of input or of one decompressed payload, 16 Mi points. */
 const DEFAULT_MAX_BYTES = 64 << 20;
 const DEFAULT_MAX_POINTS = 16 << 20;
 
-const LIMIT_HELP = `  --max-bytes <n>   largest input file (stdin too) and largest decompressed
-                    payload, in bytes (default ${DEFAULT_MAX_BYTES}); past it: SIZE_CAP
+const LIMIT_HELP = `  --max-bytes <n>   largest input file (stdin too; in a stream of blobs, the
+                    largest blob) and largest decompressed payload, in bytes
+                    (default ${DEFAULT_MAX_BYTES}); past it: SIZE_CAP
   --max-points <n>  largest point count of a blob (default ${DEFAULT_MAX_POINTS})
 `;
 
@@ -28,11 +31,15 @@ Usage:
   mebo decode <blob>... [--exact|--csv]     the points, as JSON (lossless, or CSV)
                                             (--max-bytes, --max-points: see --help)
   mebo encode <input.json> -o <blob> [...]  a blob from 'decode --exact' JSON
+  mebo cat <blob>... [-o <stream>]          blobs into one stream of blobs
+  mebo split <stream> -o <dir>              a stream of blobs into blob files
 
+inspect and decode read a blob or a stream of blobs (told apart by its first
+bytes: "MBS1"), printing each blob of a stream as it arrives.
 Run 'mebo <command> --help' for a command's options. '-' reads stdin.
 Options: --help, --version
 `,
-  inspect: `Usage: mebo inspect <blob> [--json]
+  inspect: `Usage: mebo inspect <blob | stream> [--json]
 
 Prints what the blob's header says (kind, encodings, compression, tags, byte
 order, layout, start time), how many bytes each section takes (header, names,
@@ -41,11 +48,15 @@ each metric's id, name (when the blob stores names) and point count. For a
 numeric blob, also what '--config auto' would make of the same points under
 each --prefer: the configuration, its bytes and a decode time beside the blob's.
 
+A stream of blobs: each blob's report as it arrives, named <file>#<frame>
+(--json: one compact JSON object per line); the first bad blob or frame ends
+it with its error (exit status 1).
+
 Options:
   --json    the same as one JSON object
 ${LIMIT_HELP}  --help    this text
 `,
-  decode: `Usage: mebo decode <blob>... [--exact | --csv]
+  decode: `Usage: mebo decode <blob | stream>... [--exact | --csv]
 
 Prints each blob's points as JSON: kind, startTime (ISO 8601), options, and
 metrics with id (16 hex digits), name (when the blob stores names), points,
@@ -53,16 +64,19 @@ timestamps (microseconds), times (ISO 8601 UTC, to the microsecond), values
 as numbers ("NaN", "Infinity", "-Infinity" and "-0" as strings) or texts,
 and tags (when the blob has tags).
 
-One blob: pretty JSON. Several: one compact JSON document per line, in
-argument order; a blob that fails prints {"file", "error": {code, message}}
-on its line, and the exit status is 1.
+One blob: pretty JSON. Several, or a stream of blobs: one compact JSON
+document per line, in argument and stream order, each blob of a stream as it
+arrives; a blob that fails prints {"file", "error": {code, message}} on its
+line (in a stream, the message names the frame, and the stream ends there),
+and the exit status is 1.
 
 Options:
   --exact   the lossless schema of the conformance vectors' input files, which
             'mebo encode' reads: timestamps as decimal strings, values as
             IEEE-754 bits (16 hex digits, so NaN payloads survive)
   --csv     a flat table instead: metric,timestamp,value,tag (a leading file
-            column with several blobs); metric is the name, else the id
+            column with several blobs, <file>#<frame> for a stream's);
+            metric is the name, else the id
 ${LIMIT_HELP}  --help    this text
 
 The output is written as it is made, one metric at a time, after every
@@ -98,6 +112,34 @@ Options:
 Example:
   mebo encode gauge.json -o gauge.mebo --config delta-none-gorilla-zstd --layout v2
 `,
+  cat: `Usage: mebo cat <blob | stream>... [-o <stream>]
+
+Writes the blobs, in argument order, as one stream of blobs (docs/FORMAT.md:
+"MBS1", then each blob's length as a u32 little endian and its bytes). A
+stream of blobs given as input has its blobs copied in, frame by frame. Each
+blob's magic is checked, not its content ('mebo inspect' does that).
+
+Options:
+  -o, --output <file>  where to write the stream (default '-': stdout, not a
+                       terminal); a file appears only once complete
+  --max-bytes <n>      largest blob, in bytes (default ${DEFAULT_MAX_BYTES}); past it: SIZE_CAP
+  --help               this text
+
+Example:
+  mebo cat day/*.mebo -o day.mbs && mebo decode day.mbs
+`,
+  split: `Usage: mebo split <stream> -o <dir>
+
+Writes each blob of a stream of blobs to <dir>/000000.mebo, 000001.mebo, ...
+as it arrives, printing each path on its own line. The blobs are written as
+they are ('mebo inspect' checks one). A stream that is cut short ends with
+TRUNCATED after the complete blobs were written (exit status 1).
+
+Options:
+  -o, --output <dir>   the directory (made when missing)
+  --max-bytes <n>      largest blob, in bytes (default ${DEFAULT_MAX_BYTES}); past it: SIZE_CAP
+  --help               this text
+`,
 };
 
 const COMMON: Specs = { help: { type: 'boolean', short: 'h' } };
@@ -132,58 +174,6 @@ function limitsOf(values: Record<string, unknown>): Limits {
   return { maxBytes: count('max-bytes', DEFAULT_MAX_BYTES), maxPoints: count('max-points', DEFAULT_MAX_POINTS) };
 }
 
-/**
- * A file (or stdin for '-') read a chunk at a time, refused with SIZE_CAP as
- * soon as it passes `maxBytes`: endless input never grows past the bound.
- */
-function readInput(file: string, maxBytes = Number.MAX_SAFE_INTEGER): Buffer {
-  let fd: number | undefined;
-  try {
-    fd = file === '-' ? 0 : openSync(file, 'r');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    for (;;) {
-      let n: number;
-      try {
-        n = readSync(fd, chunk, 0, chunk.length, null);
-      } catch (error) {
-        // A non-blocking stdin with nothing yet: wait and read again.
-        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-          continue;
-        }
-        if ((error as NodeJS.ErrnoException).code === 'EOF') break;
-        throw error;
-      }
-      if (n === 0) break;
-      size += n;
-      if (size > maxBytes) throw new FileError('SIZE_CAP', file, `SIZE_CAP: input passes --max-bytes ${maxBytes}`);
-      chunks.push(Buffer.from(chunk.subarray(0, n)));
-    }
-    return Buffer.concat(chunks, size);
-  } catch (error) {
-    if (error instanceof FileError) throw error;
-    const e = error as NodeJS.ErrnoException;
-    const reason =
-      e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e.code === 'EACCES' ? 'permission denied' : e.message;
-    throw new FileError(e.code ?? 'FILE', file, reason);
-  } finally {
-    if (fd !== undefined && fd !== 0) closeSync(fd);
-  }
-}
-
-/** A file that cannot be read or written; `code` is the system's (ENOENT, ...). */
-class FileError extends Error {
-  constructor(
-    readonly code: string,
-    readonly file: string,
-    readonly reason: string,
-  ) {
-    super(`${file}: ${reason}`);
-  }
-}
-
 /** Write to stdout (the process ends by exit code, never by process.exit, so it all drains). */
 function print(text: string | Uint8Array): void {
   process.stdout.write(text);
@@ -195,18 +185,28 @@ async function inspectCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'which blob? (mebo inspect <blob>)' : 'inspect takes one blob');
   const limits = limitsOf(values);
   const file = positionals[0]!;
-  const bytes = readInput(file, limits.maxBytes);
+  const input = await openInput(file, limits.maxBytes);
   await init();
-  const text = about(file, () => {
-    const blob = openBlob(bytes, { maxDecompressedBytes: limits.maxBytes, maxPoints: limits.maxPoints });
-    try {
-      const report = inspect(blob);
-      return values.json ? `${JSON.stringify({ file, size: bytes.length, ...report }, null, 2)}\n` : formatReport(file, report);
-    } finally {
-      blob.free();
-    }
-  });
-  print(text);
+  const report = (label: string, bytes: Uint8Array, indent: number) =>
+    about(label, () => {
+      const blob = openBlob(bytes, { maxDecompressedBytes: limits.maxBytes, maxPoints: limits.maxPoints });
+      try {
+        const report = inspect(blob);
+        return values.json ? `${JSON.stringify({ file: label, size: bytes.length, ...report }, null, indent)}\n` : formatReport(label, report);
+      } finally {
+        blob.free();
+      }
+    });
+  if ('blob' in input) {
+    print(report(file, input.blob, 2));
+    return 0;
+  }
+  // A stream of blobs: each blob's report as it arrives (--json: one line each), `file#frame` naming it.
+  const stdout = streamSink(process.stdout);
+  let frame = 0;
+  for await (const bytes of about(file, () => splitStream(input.stream, { maxBlobBytes: limits.maxBytes }), true)) {
+    await stdout.write(report(`${file}#${frame++}`, bytes, 0));
+  }
   return 0;
 }
 
@@ -218,27 +218,43 @@ async function decodeCommand(argv: string[]): Promise<number> {
   const exact = values.exact === true;
   if (csv && exact) throw new UsageError('--csv and --exact are two output forms: pick one');
   const limits = limitsOf(values);
+  const decodeLimits = { maxDecompressedBytes: limits.maxBytes, maxPoints: limits.maxPoints };
   await init();
   const stdout = streamSink(process.stdout);
   // Whether the current blob's output has begun: a failure then ends its line first.
   let begun = false;
   const sink = { write: (text: string) => ((begun ||= text.length > 0), stdout.write(text)) };
-  const many = files.length > 1;
+  // Several blobs (several files, or a stream of blobs): one line each. One file: known once it is open.
+  let many = files.length > 1 ? true : undefined;
   let failed = 0;
-  if (csv) await sink.write(csvHeader(many));
+  if (csv && many) await sink.write(csvHeader(true));
+  const output = async (blob: Blob, label: string) => {
+    try {
+      if (csv) await writeCsvRows(sink, blob, many ? label : undefined);
+      else {
+        checkBlob(blob);
+        await writeJson(sink, streamDocument(blob, exact), many ? 0 : 2);
+        await sink.write('\n');
+      }
+      // Its line is complete: a failure after it starts a line of its own.
+      begun = false;
+    } finally {
+      blob.free();
+    }
+  };
   for (const file of files) {
     begun = false;
     try {
-      const blob = openBlob(readInput(file, limits.maxBytes), { maxDecompressedBytes: limits.maxBytes, maxPoints: limits.maxPoints });
-      try {
-        if (csv) await writeCsvRows(sink, blob, many ? file : undefined);
-        else {
-          checkBlob(blob);
-          await writeJson(sink, streamDocument(blob, exact), many ? 0 : 2);
-          await sink.write('\n');
-        }
-      } finally {
-        blob.free();
+      const input = await openInput(file, limits.maxBytes);
+      if (many === undefined) {
+        many = 'stream' in input;
+        if (csv) await sink.write(csvHeader(many));
+      }
+      if ('blob' in input) await output(openBlob(input.blob, decodeLimits), file);
+      else {
+        // Each blob as it arrives; the CSV file column names it `file#frame`.
+        let frame = 0;
+        for await (const blob of decodeStream(input.stream, { ...decodeLimits, maxBlobBytes: limits.maxBytes })) await output(blob, `${file}#${frame++}`);
       }
     } catch (error) {
       failed++;
@@ -251,6 +267,97 @@ async function decodeCommand(argv: string[]): Promise<number> {
     }
   }
   return failed > 0 ? 1 : 0;
+}
+
+async function catCommand(argv: string[]): Promise<number> {
+  const { values, positionals: files } = parseCommandLine(argv, { ...COMMON, 'max-bytes': { type: 'string' }, output: { type: 'string', short: 'o' } });
+  if (values.help) return help('cat');
+  if (files.length === 0) throw new UsageError('which blobs? (mebo cat <blob>... -o <stream>)');
+  const output = typeof values.output === 'string' ? values.output : '-';
+  if (output === '-' && process.stdout.isTTY) throw new UsageError('not writing a binary stream to a terminal: redirect stdout or give -o <file>');
+  const { maxBytes } = limitsOf(values);
+  await init();
+  // Every blob in turn, read as the output takes it: a stream's blobs copied frame by frame.
+  async function* blobs(): AsyncGenerator<Uint8Array> {
+    for (const file of files) {
+      const input = await openInput(file, maxBytes);
+      if ('stream' in input) {
+        yield* about(file, () => splitStream(input.stream, { maxBlobBytes: maxBytes }), true);
+        continue;
+      }
+      if (about(file, () => blobKind(input.blob)) === undefined) {
+        throw Object.assign(new Error(`${file}: BAD_MAGIC: neither a mebo blob nor a stream of blobs`), { reported: true });
+      }
+      yield input.blob;
+    }
+  }
+  await writeOutput(output, frameBlobs(blobs()));
+  return 0;
+}
+
+async function splitCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, { ...COMMON, 'max-bytes': { type: 'string' }, output: { type: 'string', short: 'o' } });
+  if (values.help) return help('split');
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'which stream? (mebo split <stream> -o <dir>)' : 'split takes one stream');
+  const dir = values.output;
+  if (typeof dir !== 'string') throw new UsageError('where to? -o <dir> is required');
+  const { maxBytes } = limitsOf(values);
+  const file = positionals[0]!;
+  const input = await openInput(file, maxBytes);
+  if ('blob' in input) throw Object.assign(new Error(`${file}: BAD_MAGIC: not a stream of blobs (it does not start with "MBS1")`), { reported: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new FileError((error as NodeJS.ErrnoException).code ?? 'FILE', dir, `cannot make the directory: ${(error as Error).message}`);
+  }
+  const stdout = streamSink(process.stdout);
+  let frame = 0;
+  for await (const bytes of about(file, () => splitStream(input.stream, { maxBlobBytes: maxBytes }), true)) {
+    const path = join(dir, `${String(frame++).padStart(6, '0')}.mebo`);
+    try {
+      writeFileSync(path, bytes);
+    } catch (error) {
+      throw new FileError((error as NodeJS.ErrnoException).code ?? 'FILE', path, `cannot write: ${(error as Error).message}`);
+    }
+    await stdout.write(`${path}\n`);
+  }
+  return 0;
+}
+
+/**
+ * Write a binary stream to stdout ('-') or to a file: into a temporary file
+ * beside it, renamed when complete, so that a failure leaves no partial file.
+ */
+async function writeOutput(output: string, stream: ReadableStream<Uint8Array>): Promise<void> {
+  const temporary = output === '-' ? undefined : `${output}.${process.pid}.part`;
+  let target: NodeJS.WritableStream = process.stdout;
+  if (temporary !== undefined) {
+    try {
+      target = createWriteStream(temporary, { flags: 'wx' });
+      await new Promise<void>((resolve, reject) => target.once('open', () => resolve()).once('error', reject));
+    } catch (error) {
+      throw new FileError((error as NodeJS.ErrnoException).code ?? 'FILE', output, `cannot write: ${(error as Error).message}`);
+    }
+  }
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!target.write(value)) await new Promise((resolve) => target.once('drain', resolve));
+    }
+    if (temporary !== undefined) {
+      await new Promise<void>((resolve, reject) => target.end(() => resolve()).once('error', reject));
+      renameSync(temporary, output);
+    }
+  } catch (error) {
+    void reader.cancel().catch(() => {});
+    if (temporary !== undefined) {
+      (target as unknown as { destroy(): void }).destroy();
+      rmSync(temporary, { force: true });
+    }
+    throw error;
+  }
 }
 
 async function encodeCommand(argv: string[]): Promise<number> {
@@ -291,16 +398,34 @@ async function encodeCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** An SDK or input failure about `file`, as the one line the CLI reports. */
+function reported(file: string, error: unknown): Error {
+  if (error instanceof UsageError || error instanceof FileError || (error as { reported?: boolean }).reported) return error as Error;
+  const { code, message } = describeError(error);
+  const line = error instanceof InputError ? `${file}: ${message}` : `${file}: ${code}: ${message}`;
+  return Object.assign(new Error(line), { reported: true });
+}
+
 /** Run `fn`; an SDK or input failure is reported with the file it is about. */
-function about<T>(file: string, fn: () => T): T {
+function about<T>(file: string, fn: () => T): T;
+/** The same for the items of an async iterable `fn` returns: a failure while iterating it too. */
+function about<T>(file: string, fn: () => AsyncIterable<T>, iterated: true): AsyncIterable<T>;
+function about<T>(file: string, fn: () => T | AsyncIterable<T>, iterated?: true): T | AsyncIterable<T> {
+  let value: T | AsyncIterable<T>;
   try {
-    return fn();
+    value = fn();
   } catch (error) {
-    if (error instanceof UsageError || error instanceof FileError) throw error;
-    const { code, message } = describeError(error);
-    const line = error instanceof InputError ? `${file}: ${message}` : `${file}: ${code}: ${message}`;
-    throw Object.assign(new Error(line), { reported: true });
+    throw reported(file, error);
   }
+  if (!iterated) return value;
+  const items = value as AsyncIterable<T>;
+  return (async function* () {
+    try {
+      yield* items;
+    } catch (error) {
+      throw reported(file, error);
+    }
+  })();
 }
 
 function help(topic: string): number {
@@ -311,6 +436,8 @@ function help(topic: string): number {
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   inspect: inspectCommand,
   decode: decodeCommand,
+  cat: catCommand,
+  split: splitCommand,
   encode: encodeCommand,
 };
 

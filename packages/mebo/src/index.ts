@@ -9,5 +9,6 @@
 export * from './read.js';
 export { NumericEncoder, encodeNumeric } from './numeric-encoder.js';
 export type { NumericEncodeOptions, NumericMetricInput } from './numeric-encoder.js';
+export { frameBlobs } from './stream-format.js';
 export { TextBlobEncoder, encodeText } from './text-encoder.js';
 export type { TextEncodeOptions, TextMetricInput } from './text-encoder.js';

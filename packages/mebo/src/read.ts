@@ -1,7 +1,7 @@
 // The read side of the SDK, the API `mebo` and `mebo/decode` share: init,
-// blobs, blob sets, ranges, decimation, errors. Listed once here; index.ts
-// adds the encoders, decode.ts is this alone (bundled with the decode-only
-// builds, see build-sdk.mjs).
+// blobs, blob sets, ranges, decimation, errors, reading streams of blobs.
+// Listed once here; index.ts adds the encoders (and frameBlobs), decode.ts is
+// this alone (bundled with the decode-only builds, see build-sdk.mjs).
 
 export { init, initSync, isInitialized, memoryInfo, reset, simdSupported, wasmInfo, wasmMemoryBytes, wasmVariant } from './init.js';
 export { DEFAULT_MAX_MEMORY_BYTES, setMaxMemoryBytes } from './module.js';
@@ -23,3 +23,10 @@ export { blobKind } from './kind.js';
 export { alignedSeries } from './series.js';
 export type { Decimated, DecimateOptions, SeriesSource, TimeBound } from './series.js';
 export type { BlobKind } from './kind.js';
+export { decodeStream } from './stream-decode.js';
+export type { DecodeStreamOptions } from './stream-decode.js';
+export { isBlobStream } from './stream-format.js';
+export { splitStream } from './stream-read.js';
+/** @internal For `mebo/worker`: the framing reader decodeStream uses. */
+export { frameError, streamFrames } from './stream-read.js';
+export type { FrameOptions, StreamSource } from './stream-read.js';

@@ -15,6 +15,7 @@ import { launchChromium, pageOutcome } from './helpers/chromium.js';
 import { expectSampleDecoded, sampleBlobs, sampleCases } from './helpers/hosts.js';
 import { seriesSample } from './hosts/series-document.js';
 import { PACKAGE_ROOT, REPO_ROOT, VECTORS } from './helpers/vectors.js';
+import { framed, writeChunks } from './helpers/stream.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -137,8 +138,21 @@ import { decodeSample } from '/packages/mebo/test/hosts/decode-document.js';`,
 })()`,
   );
   addPage('/test-page/bundle.html', `import { run } from './consumer.js';`, `run(sample)`);
+  addPage(
+    '/test-page/stream.html',
+    `import * as mebo from '/packages/mebo/dist/index.js';
+import { decodeStreamSample } from '/packages/mebo/test/hosts/decode-document.js';`,
+    `mebo.init().then(async () => decodeStreamSample(mebo, await fetch('/stream/sample.mbs'), ${JSON.stringify(SAMPLE.map((c) => c.name))}))`,
+  );
 
   server = createServer((request, response) => {
+    // The host sample as a stream of blobs, sent in chunks of 997 bytes as a network would.
+    if (request.url === '/stream/sample.mbs') {
+      const bytes = framed(sampleBlobs().map((b) => b.bytes));
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' });
+      void writeChunks(response, Array.from({ length: Math.ceil(bytes.length / 997) }, (_, i) => bytes.subarray(i * 997, (i + 1) * 997)));
+      return;
+    }
     const found = request.method === 'GET' ? serve(request.url ?? '/') : undefined;
     if (!found) response.writeHead(404).end();
     else response.writeHead(200, { 'content-type': found.type, 'cache-control': 'no-store' }).end(found.body);
@@ -198,4 +212,10 @@ it('mebo/worker: a pool of Web Workers decodes the host sample as the main threa
   expect(Object.keys(out.same).length).toBe(sampleCases().length);
   expect(Object.entries(out.same).filter(([, ok]) => !ok)).toEqual([]);
   expect(out.refused).toBe('OFFSET_OUT_OF_RANGE');
+});
+
+it('a page reads a stream of blobs from fetch with decodeStream as it arrives, each blob exact', async () => {
+  const out = (await pageOutcome<{ results: Record<string, never>; streamError?: unknown }>(browser!, `${base}/test-page/stream.html`)).ok;
+  expect(out.streamError).toBeUndefined();
+  expectSampleDecoded(out.results);
 });

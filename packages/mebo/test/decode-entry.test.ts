@@ -18,7 +18,8 @@ const DIST = join(PACKAGE_ROOT, 'dist');
 const DECODE_URL = pathToFileURL(join(DIST, 'decode.js')).href;
 const WASM = join(PACKAGE_ROOT, 'wasm');
 /** What `mebo` has and `mebo/decode` must not. */
-const ENCODERS = ['NumericEncoder', 'encodeNumeric', 'TextBlobEncoder', 'encodeText'];
+// The writers: the encoders, and frameBlobs (the writing half of a stream of blobs; decodeStream is in both).
+const ENCODERS = ['NumericEncoder', 'encodeNumeric', 'TextBlobEncoder', 'encodeText', 'frameBlobs'];
 
 /** A fresh instance of the built `mebo/decode`, initialized with one build. */
 async function loadDecode(variant: 'simd' | 'scalar'): Promise<Decode> {

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import { expectSampleDecoded, sampleCases } from './helpers/hosts.js';
+import { expectSampleDecoded, sampleBlobs, sampleCases } from './helpers/hosts.js';
+import { framed } from './helpers/stream.js';
 import { PACKAGE_ROOT, VECTORS } from './helpers/vectors.js';
 
 /** The deno executable of the `deno` npm package (its platform package ships the binary). */
@@ -101,4 +102,31 @@ console.log(JSON.stringify({ size: pool.size, same, refused }));`,
   expect(out.size).toBe(2);
   expect(Object.values(out.same)).toEqual([true, true]);
   expect(out.refused).toBe('TRUNCATED');
+});
+
+it('streams of blobs in Deno: frameBlobs into a Response, decodeStream of it and of a file', async () => {
+  const sample = sampleBlobs();
+  const streamFile = join(denoDir, 'sample.mbs');
+  writeFileSync(streamFile, framed(sample.map((s) => s.bytes)));
+  const script = join(denoDir, 'stream.js');
+  const dist = (file: string) => JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'dist', file)).href);
+  writeFileSync(
+    script,
+    `import * as mebo from ${dist('index.js')};
+import { decodeStreamSample } from ${JSON.stringify(pathToFileURL(join(PACKAGE_ROOT, 'test/hosts/decode-document.js')).href)};
+await mebo.init();
+const [file, ...names] = Deno.args;
+// Blobs out of a stream read from a file, framed again by frameBlobs into a Response, and decoded from it.
+const split = [];
+for await (const bytes of mebo.splitStream((await Deno.open(file)).readable)) split.push(bytes.slice());
+const viaResponse = await decodeStreamSample(mebo, new Response(mebo.frameBlobs(split)), names);
+const viaFile = await decodeStreamSample(mebo, (await Deno.open(file)).readable, names);
+console.log(JSON.stringify({ viaResponse, viaFile }));`,
+  );
+  const { stdout } = await runDeno(['run', '--no-config', '--no-lock', '--no-npm', '--no-remote', '--no-prompt', `--allow-read=${PACKAGE_ROOT},${denoDir}`, script, streamFile, ...sample.map((s) => s.name)]);
+  const out = JSON.parse(stdout) as Record<'viaResponse' | 'viaFile', { results: Record<string, never>; streamError?: unknown }>;
+  for (const via of [out.viaResponse, out.viaFile]) {
+    expect(via.streamError).toBeUndefined();
+    expectSampleDecoded(via.results);
+  }
 });

@@ -115,10 +115,12 @@ const TARBALL_FILES = [
   'dist/workerd.d.ts',
   'dist/workerd.js',
   'package.json',
+  'wasm/mebo_core_simd.wasm',
   'wasm/mebo_decode_scalar.wasm',
   'wasm/mebo_decode_simd.wasm',
   'wasm/mebo_scalar.wasm',
   'wasm/mebo_simd.wasm',
+  'wasm/mebo_zstd.wasm',
   'worker/package.json',
 ];
 

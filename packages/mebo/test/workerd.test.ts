@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectSampleDecoded, sampleBase64 } from './helpers/hosts.js';
+import { expectSampleDecoded, sampleBase64, sampleBlobs } from './helpers/hosts.js';
+import { framed } from './helpers/stream.js';
 import { PACKAGE_ROOT } from './helpers/vectors.js';
 
 /** The worker bundle for one way of initializing; `mebo/wasm/*.wasm` stays an import of the module beside it. */
@@ -66,4 +67,30 @@ it.each(['sync', 'async'] as const)('decodes the host sample in workerd after %s
   expect(out.init).toBe(name);
   expect(out.variant).toBe('simd');
   expectSampleDecoded(out.results);
+});
+
+it('reads a stream of blobs from a request body with decodeStream, in chunks as they are sent', async () => {
+  const sample = sampleBlobs();
+  const bytes = framed(sample.map((s) => s.bytes));
+  // Sent in small chunks: the worker reads the body as it arrives.
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + 1000));
+      at += 1000;
+    },
+  });
+  const worker = (await mf!.getWorker('async')) as unknown as { fetch(url: string, init: RequestInit & { duplex: 'half' }): Promise<Response> };
+  const names = sample.map((s) => s.name).join(',');
+  const response = await worker.fetch(`http://localhost/stream?names=${names}`, { method: 'POST', body, duplex: 'half', signal: AbortSignal.timeout(60_000) });
+  expect(response.status).toBe(200);
+  const out = (await response.json()) as { results: Record<string, never>; streamError?: unknown };
+  expect(out.streamError).toBeUndefined();
+  expectSampleDecoded(out.results);
+  // A cut stream: every complete blob, then TRUNCATED.
+  const cut = await worker.fetch(`http://localhost/stream?names=${names}`, { method: 'POST', body: bytes.slice(0, bytes.length - 1), duplex: 'half' });
+  const cutOut = (await cut.json()) as { results: Record<string, unknown>; streamError?: { code: string } };
+  expect(Object.keys(cutOut.results).length).toBe(sample.length - 1);
+  expect(cutOut.streamError?.code).toBe('TRUNCATED');
 });

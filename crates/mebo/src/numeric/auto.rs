@@ -4,7 +4,7 @@
 //! [`AutoEncoder`] takes the same calls as [`NumericEncoder`] (checked by an
 //! inner encoder with the default columns, so a refused call is refused the
 //! same way and leaves both as they were) and keeps the points. At `finish` it
-//! encodes a sample of every metric's columns with each timestamp and value
+//! encodes a sample of the metrics' columns ([`SAMPLE_POINTS`]) with each timestamp and value
 //! encoding, compresses each with every codec, and picks the pair of
 //! (encoding, codec) choices with the fewest bytes among those whose modelled
 //! decode cost is within the bound [`Prefer`] sets. The blob is an ordinary
@@ -102,7 +102,13 @@ fn codec_cost(c: Compression) -> f64 {
 }
 
 /// Points of the sample `choose` encodes: blobs up to this size are measured whole.
-pub const SAMPLE_POINTS: usize = 1 << 16;
+///
+/// An ALP column's parameter search costs about as much for 40 points as for
+/// 250 (it searches a 32-value sample of each column), so a larger input is
+/// sampled by whole metrics, not by points of every metric: the cost of the
+/// candidates follows the sample, the choice stays that of the whole input
+/// (the test `auto_sizes_hold_on_the_bench_input` holds the bench input's).
+pub const SAMPLE_POINTS: usize = 1 << 13;
 
 /// One (encoding, codec) choice of one column kind over the sample.
 #[derive(Debug, Clone, Copy)]
@@ -137,13 +143,24 @@ pub struct AutoChoice {
     pub candidates: Vec<Candidate>,
 }
 
-/// The columns of the sample: each metric's first points, in proportion to its length.
+/// The columns of the sample: every metric whole when they hold at most
+/// `budget` points; otherwise `k` metrics spread evenly over the input (`k`
+/// the budget over the mean metric length), each cut to `budget / k` points
+/// (at least 16).
 fn sample<'a>(metrics: impl Iterator<Item = (&'a [i64], &'a [f64])> + Clone, budget: usize) -> Vec<(&'a [i64], &'a [f64])> {
-    let total: usize = metrics.clone().map(|(t, _)| t.len()).sum();
+    let (count, total) = metrics.clone().fold((0usize, 0usize), |(n, p), (t, _)| (n + 1, p + t.len()));
+    if total <= budget {
+        return metrics.collect();
+    }
+    let keep = (budget as u128 * count as u128 / total as u128).clamp(1, count as u128) as usize;
+    let cap = budget.div_ceil(keep).max(16);
+    // Metric `i` is taken when it is the first of its share `j = i·keep/count`.
     metrics
-        .map(|(t, v)| {
-            let keep = if total <= budget { t.len() } else { (t.len() * budget).div_ceil(total).clamp(t.len().min(16), t.len()) };
-            (&t[..keep], &v[..keep])
+        .enumerate()
+        .filter(|&(i, _)| i == 0 || (i * keep) / count != ((i - 1) * keep) / count)
+        .map(|(_, (t, v))| {
+            let n = t.len().min(cap);
+            (&t[..n], &v[..n])
         })
         .collect()
 }
@@ -460,14 +477,19 @@ mod tests {
     }
 
     #[test]
-    fn sample_keeps_small_inputs_whole_and_shrinks_large_ones_in_proportion() {
+    fn sample_keeps_small_inputs_whole_and_takes_whole_metrics_of_large_ones() {
         let t: Vec<i64> = (0..1000).collect();
-        let v = vec![0.0; 1000];
+        let v: Vec<f64> = (0..1000).map(f64::from).collect();
+        let lens = |s: &[(&[i64], &[f64])]| s.iter().map(|(t, _)| t.len()).collect::<Vec<_>>();
         let whole = sample([(&t[..], &v[..]), (&t[..10], &v[..10])].into_iter(), 2000);
-        assert_eq!(whole.iter().map(|(t, _)| t.len()).collect::<Vec<_>>(), [1000, 10]);
-        let part = sample([(&t[..], &v[..]), (&t[..10], &v[..10])].into_iter(), 101);
-        // 1000 * 101 / 1010 = 100; 10 * 101 / 1010 = 1, raised to 10 (a metric keeps up to 16 points).
-        assert_eq!(part.iter().map(|(t, _)| t.len()).collect::<Vec<_>>(), [100, 10]);
+        assert_eq!(lens(&whole), [1000, 10]);
+        // One long metric: its first `budget` points.
+        assert_eq!(lens(&sample([(&t[..], &v[..])].into_iter(), 101)), [101]);
+        // 40 metrics of 100 points, a budget of 1000: 40 · 1000 / 4000 = 10 metrics, every fourth, whole.
+        let many: Vec<(&[i64], &[f64])> = (0..40).map(|i| (&t[i..i + 100], &v[i..i + 100])).collect();
+        let part = sample(many.iter().copied(), 1000);
+        assert_eq!(lens(&part), [100; 10]);
+        assert_eq!(part.iter().map(|(t, _)| t[0]).collect::<Vec<_>>(), [0, 4, 8, 12, 16, 20, 24, 28, 32, 36]);
     }
 
     #[test]

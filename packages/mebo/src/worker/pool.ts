@@ -12,11 +12,12 @@
 // `node` and `require` builds, see build-sdk.mjs). A Node process exits when
 // the pool is idle; terminate() is needed only to stop the workers early.
 
-import { MeboError, dictionaryColumns, init, loadedModule, type DecodeLimits, type InitOptions, type NumericColumns, type NumericMetric, type TextColumns, type TextMetric } from '../index.js';
+import { MeboError, dictionaryColumns, frameError, init, loadedModule, streamFrames, type DecodeLimits, type InitOptions, type NumericColumns, type NumericMetric, type TextColumns, type TextMetric } from '../index.js';
 import type { MaterializedMetric } from '../blobSet.js';
 import type { MeboErrorCode } from '../errors.js';
 import type { MetricKey } from '../options.js';
 import type { Decimated, DecimateOptions, TimeBound } from '../series.js';
+import type { Frame, FrameOptions, StreamSource } from '../stream-read.js';
 import type { Endpoint } from './endpoint.js';
 import type { Job, Request, Response, Setup, WireError } from './jobs.js';
 import { hostCores, spawnWorker } from './spawn.js';
@@ -55,6 +56,12 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Reject with `ABORTED` when aborted; a worker running the call is replaced. */
   signal?: AbortSignal;
+}
+
+/** `decodeStream` options: the frame cap and an abort signal (see `decodeStream` of `mebo`), and each blob's `timeoutMs`. */
+export interface StreamCallOptions extends FrameOptions {
+  /** Each blob's decode, as a call's `timeoutMs`. */
+  timeoutMs?: number;
 }
 
 /** `decodeAll` / `materialize` columns, told apart by `kind`. */
@@ -220,6 +227,78 @@ export class DecodePool {
   /** A set's `materializeMetric`. */
   materializeMetric(blobs: Uint8Array[], key: MetricKey, options?: CallOptions): Promise<PoolMaterializedMetric> {
     return this.#run({ op: 'materializeMetric', blobs, key }, options);
+  }
+
+  /**
+   * `decodeAll` of every blob of a stream of blobs (see `decodeStream` of
+   * `mebo`), in stream order. Frames are read on this thread and decoded on
+   * the workers as they arrive, at most one per worker at a time: a consumer
+   * slower than the workers holds back the reading. Each result is yielded
+   * as soon as it and every one before it are done. The errors are
+   * `decodeStream`'s, a blob's naming its frame; `signal` also cancels the
+   * decodes in flight. Leaving the loop early cancels the source (decodes in
+   * flight finish and are dropped).
+   */
+  decodeStream(source: StreamSource, options?: StreamCallOptions): AsyncGenerator<PoolColumns, void, undefined> {
+    const signal = options?.signal;
+    if (signal !== undefined && typeof signal?.addEventListener !== 'function') throw new MeboError('INVALID_ARGUMENT', 'signal must be an AbortSignal');
+    const timeoutMs = options?.timeoutMs ?? this.#timeoutMs;
+    checkTimeout(timeoutMs);
+    // Stops a read waiting on the source when the loop ends early (a generator's return() would wait for it).
+    const stop = new AbortController();
+    const forward = () => stop.abort(signal!.reason);
+    const frames = streamFrames(source, { maxBlobBytes: options?.maxBlobBytes, signal: stop.signal });
+    const decode = (frame: Frame): Promise<PoolColumns> => {
+      const decoded = this.decodeAll(frame.bytes, { signal, timeoutMs }).catch((error: unknown) => {
+        throw frameError(frame, error);
+      });
+      decoded.catch(() => {}); // thrown when its turn comes
+      return decoded;
+    };
+    const pool = this;
+    return (async function* () {
+      if (signal?.aborted) forward();
+      else signal?.addEventListener('abort', forward, { once: true });
+      const inFlight: Promise<PoolColumns>[] = [];
+      let next: Promise<IteratorResult<Frame>> | undefined;
+      let ended = false;
+      let failure: unknown;
+      try {
+        for (;;) {
+          if (!ended && next === undefined && inFlight.length < Math.max(1, pool.size)) next = frames.next();
+          if (next === undefined && inFlight.length === 0) {
+            // The stream's own error comes after every blob before it.
+            if (failure !== undefined) throw failure;
+            return;
+          }
+          // Whichever comes first: the oldest decode (yielded in order) or the next frame.
+          const oldest = inFlight[0];
+          const first = oldest === undefined ? 'frame' : next === undefined ? 'decoded' : await Promise.race([oldest.then(() => 'decoded' as const, () => 'decoded' as const), next.then(() => 'frame' as const, () => 'frame' as const)]);
+          if (first === 'decoded') {
+            inFlight.shift();
+            yield await oldest!;
+          } else {
+            const pending = next!;
+            next = undefined;
+            try {
+              const step = await pending;
+              if (step.done) ended = true;
+              else inFlight.push(decode(step.value));
+            } catch (error) {
+              ended = true;
+              failure = error;
+            }
+          }
+        }
+      } finally {
+        signal?.removeEventListener('abort', forward);
+        if (!ended) {
+          next?.catch(() => {});
+          stop.abort();
+          void frames.return(undefined).catch(() => {});
+        }
+      }
+    })();
   }
 
   /** Stop every worker; pending calls fail with FREED. */

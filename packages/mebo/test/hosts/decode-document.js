@@ -7,7 +7,11 @@ const hex16 = (v) => v.toString(16).padStart(16, '0');
 
 /** @param {typeof import('../../src/index.js')} mebo @param {Uint8Array} bytes */
 export function decodeDocument(mebo, bytes) {
-  const blob = mebo.blobKind(bytes) === 'text' ? mebo.TextBlob.from(bytes) : mebo.NumericBlob.from(bytes);
+  return blobDocument(mebo, mebo.blobKind(bytes) === 'text' ? mebo.TextBlob.from(bytes) : mebo.NumericBlob.from(bytes));
+}
+
+/** An opened blob's document; the blob is freed. */
+function blobDocument(mebo, blob) {
   try {
     const o = blob.options;
     const numeric = blob instanceof mebo.NumericBlob;
@@ -65,4 +69,21 @@ export function fromBase64(text) {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
+}
+
+/**
+ * Decode a stream of blobs through `decodeStream` (`source`: a Response, a
+ * Request, a ReadableStream), its blobs named `names` in stream order: the
+ * results decodeSample gives for the same blobs; an error that ends the
+ * stream is `streamError`.
+ */
+export async function decodeStreamSample(mebo, source, names) {
+  const results = {};
+  let i = 0;
+  try {
+    for await (const blob of mebo.decodeStream(source)) results[names[i++] ?? `extra-${i}`] = blobDocument(mebo, blob);
+  } catch (error) {
+    return { results, streamError: { code: error.code, message: error.message } };
+  }
+  return { results };
 }

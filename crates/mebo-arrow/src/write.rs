@@ -1,0 +1,128 @@
+//! Record batches to a blob: the points grouped by metric in the order each
+//! metric first appears, each metric's points in batch order.
+
+use std::collections::HashMap;
+
+use arrow::array::{Array, AsArray, RecordBatch};
+use arrow::datatypes::{DataType, Float64Type, TimeUnit, TimestampMicrosecondType, UInt64Type};
+use mebo::numeric::{NumericEncoder, NumericEncoderOptions};
+use mebo::text::{TextEncoder, TextEncoderOptions};
+
+use crate::error::{Error, Result};
+use crate::schema::{METRIC, METRIC_ID, TAG, TS, VALUE};
+
+/// One metric's points, gathered across batches.
+struct Metric<V> {
+    id: u64,
+    name: Option<String>,
+    timestamps: Vec<i64>,
+    values: Vec<V>,
+    tags: Vec<String>,
+}
+
+/// Points of the batches by metric. `value` reads row `i` of a batch's value column.
+fn gather<V>(batches: &[RecordBatch], value: impl Fn(&dyn Array, usize) -> Result<V>) -> Result<(Vec<Metric<V>>, bool)> {
+    let mut metrics: Vec<Metric<V>> = Vec::new();
+    let mut by_id: HashMap<u64, usize> = HashMap::new();
+    let mut tagged = false;
+    for batch in batches {
+        let ids = column(batch, METRIC_ID, true)?.ok_or_else(|| missing(METRIC_ID))?;
+        let ids = ids.as_primitive_opt::<UInt64Type>().ok_or_else(|| wrong_type(METRIC_ID, "UInt64"))?;
+        let ts = column(batch, TS, true)?.ok_or_else(|| missing(TS))?;
+        if !matches!(ts.data_type(), DataType::Timestamp(TimeUnit::Microsecond, _)) {
+            return Err(wrong_type(TS, "Timestamp(Microsecond)"));
+        }
+        let ts = ts.as_primitive::<TimestampMicrosecondType>();
+        let values = column(batch, VALUE, true)?.ok_or_else(|| missing(VALUE))?;
+        let names =
+            column(batch, METRIC, false)?.map(|c| c.as_string_opt::<i32>().ok_or_else(|| wrong_type(METRIC, "Utf8"))).transpose()?;
+        let tags = column(batch, TAG, false)?.map(|c| c.as_string_opt::<i32>().ok_or_else(|| wrong_type(TAG, "Utf8"))).transpose()?;
+        for row in 0..batch.num_rows() {
+            let id = ids.value(row);
+            let name = names.filter(|n| n.is_valid(row)).map(|n| n.value(row));
+            if let Some(name) = name {
+                if mebo::metric_id(name) != id {
+                    return Err(Error::Schema(format!("row {row}: metric {name:?} has id {:016x}, not {id:016x}", mebo::metric_id(name))));
+                }
+            }
+            let at = *by_id.entry(id).or_insert_with(|| {
+                metrics.push(Metric { id, name: None, timestamps: Vec::new(), values: Vec::new(), tags: Vec::new() });
+                metrics.len() - 1
+            });
+            let metric = &mut metrics[at];
+            if metric.name.is_none() {
+                metric.name = name.map(str::to_owned);
+            }
+            metric.timestamps.push(ts.value(row));
+            metric.values.push(value(values.as_ref(), row)?);
+            let tag = tags.filter(|t| t.is_valid(row)).map(|t| t.value(row));
+            tagged |= tag.is_some();
+            metric.tags.push(tag.unwrap_or_default().to_owned());
+        }
+    }
+    Ok((metrics, tagged))
+}
+
+/// A column by name; a required one must have no null.
+fn column(batch: &RecordBatch, name: &str, required: bool) -> Result<Option<std::sync::Arc<dyn Array>>> {
+    let Some(array) = batch.column_by_name(name) else { return Ok(None) };
+    if required && array.null_count() > 0 {
+        return Err(Error::Schema(format!("column {name:?} holds nulls")));
+    }
+    Ok(Some(array.clone()))
+}
+
+fn missing(name: &str) -> Error {
+    Error::Schema(format!("no column {name:?}"))
+}
+
+fn wrong_type(name: &str, want: &str) -> Error {
+    Error::Schema(format!("column {name:?} is not {want}"))
+}
+
+/// The earliest timestamp, the blob's start time when none is given.
+fn start<V>(metrics: &[Metric<V>], start_time: Option<i64>) -> i64 {
+    start_time.unwrap_or_else(|| metrics.iter().flat_map(|m| m.timestamps.iter().copied()).min().unwrap_or(0))
+}
+
+/// Batches of [`numeric_schema`](crate::numeric_schema) (`metric` and `tag`
+/// may be absent) as one numeric blob. Tags are stored when `options.tags`
+/// is set or a row has one (a null tag is stored as the empty tag). A
+/// metric's name, where given, must hash to its id; it is written as a name.
+pub fn batch_to_numeric(batches: &[RecordBatch], mut options: NumericEncoderOptions, start_time: Option<i64>) -> Result<Vec<u8>> {
+    let (metrics, tagged) = gather(batches, |values, row| {
+        let values = values.as_primitive_opt::<Float64Type>().ok_or_else(|| wrong_type(VALUE, "Float64"))?;
+        Ok(values.value(row))
+    })?;
+    options.tags |= tagged;
+    let mut encoder = NumericEncoder::new(start(&metrics, start_time), options);
+    for m in &metrics {
+        match &m.name {
+            Some(name) => encoder.start_metric_name(name, m.timestamps.len())?,
+            None => encoder.start_metric_id(m.id, m.timestamps.len())?,
+        }
+        encoder.add_points(&m.timestamps, &m.values, options.tags.then_some(m.tags.as_slice()))?;
+        encoder.end_metric()?;
+    }
+    Ok(encoder.finish()?)
+}
+
+/// Batches of [`text_schema`](crate::text_schema) as one text blob, as
+/// [`batch_to_numeric`].
+pub fn batch_to_text(batches: &[RecordBatch], mut options: TextEncoderOptions, start_time: Option<i64>) -> Result<Vec<u8>> {
+    let (metrics, tagged) = gather(batches, |values, row| {
+        let values = values.as_string_opt::<i32>().ok_or_else(|| wrong_type(VALUE, "Utf8"))?;
+        Ok(values.value(row).to_owned())
+    })?;
+    options.tags |= tagged;
+    let mut encoder = TextEncoder::new(start(&metrics, start_time), options)?;
+    for m in &metrics {
+        match &m.name {
+            Some(name) => encoder.start_metric_name(name, m.timestamps.len())?,
+            None => encoder.start_metric_id(m.id, m.timestamps.len())?,
+        }
+        encoder.add_points(&m.timestamps, &m.values, options.tags.then_some(m.tags.as_slice()))?;
+        encoder.end_metric()?;
+    }
+    Ok(encoder.finish()?)
+}

@@ -1,0 +1,52 @@
+// The query-engine crates (engines/: mebo-arrow, mebo-datafusion) are a
+// Cargo workspace of their own, heavy to build (DataFusion). `npm test`
+// starts their build in the background before the JS suites, which leave
+// cores idle while browsers and runtimes start, then waits for it and runs
+// their tests.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, run } from './lib.mjs';
+
+const DIR = join(ROOT, 'engines');
+const LOG = join(DIR, 'target', 'npm-test-build.log');
+// The engine crates, and the S3 test server on its own: built together, its
+// server features of hyper would reach object_store's client and rebuild
+// DataFusion. Clippy first (the gate), then the test binaries and mebo-sql.
+const ENGINES = '-p mebo-arrow -p mebo-datafusion';
+const BUILD = [
+  `cargo clippy --profile engine ${ENGINES} --all-targets -- -D warnings`,
+  'cargo clippy --profile engine -p mebo-test-s3 -- -D warnings',
+  `cargo test --profile engine ${ENGINES} --no-run`,
+  'cargo build --profile engine -p mebo-test-s3',
+].join(' && ');
+
+/** Start the engine build; `finished()` waits for it and fails the run if it failed. */
+export function startEngineBuild() {
+  mkdirSync(join(DIR, 'target'), { recursive: true });
+  const log = openSync(LOG, 'w');
+  const started = Date.now();
+  console.log(`$ (background, log in ${LOG}) ${BUILD}`);
+  const child = spawn('nice', ['-n', '5', 'sh', '-c', BUILD], { cwd: DIR, stdio: ['ignore', log, log] });
+  const done = new Promise((resolve) => {
+    child.on('error', (error) => resolve({ code: 1, error }));
+    child.on('exit', (code, signal) => resolve({ code: code ?? 1, signal }));
+  });
+  return {
+    async finished() {
+      const { code, error } = await done;
+      console.log(`engines: built in ${Math.round((Date.now() - started) / 1000)} s (exit ${code})`);
+      if (code !== 0) {
+        console.error(error?.message ?? readFileSync(LOG, 'utf8').split('\n').slice(-80).join('\n'));
+        process.exit(code || 1);
+      }
+    },
+  };
+}
+
+/** Formatting, then every engine test (single process, the S3 server, the command). */
+export function testEngines() {
+  run('cargo', ['fmt', '--all', '--check'], { cwd: DIR });
+  run('cargo', ['test', '--profile', 'engine', ...ENGINES.split(' ')], { cwd: DIR });
+}
