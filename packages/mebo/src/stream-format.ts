@@ -42,6 +42,8 @@ function lengthPrefix(length: number): Uint8Array {
  * one after handing it over.
  */
 export function frameBlobs(blobs: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  // One blob is iterable too (of numbers): the likely mistake is frameBlobs(blob).
+  if (ArrayBuffer.isView(blobs)) throw invalidArgument(`blobs must be an iterable of Uint8Array (for one blob: [blob]), got one ${args.describe(blobs)}`);
   const source = blobs as Partial<Iterable<Uint8Array> & AsyncIterable<Uint8Array>> | null | undefined;
   const asyncIterator = source?.[Symbol.asyncIterator];
   const syncIterator = source?.[Symbol.iterator];

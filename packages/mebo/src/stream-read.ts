@@ -294,8 +294,10 @@ function allocate(length: number, index: number, offset: number): Uint8Array {
 }
 
 /** @internal A MeboError of a frame's blob, its code kept, the frame named in its message (the original as `cause`). */
-export function frameError(frame: Frame, error: unknown): MeboError {
+export function frameError(frame: Pick<Frame, 'index' | 'offset'>, error: unknown): MeboError {
   const code = error instanceof MeboError ? error.code : 'INTERNAL';
-  const message = error instanceof Error ? error.message : String(error);
-  return new MeboError(code, `frame ${frame.index} (at byte ${frame.offset}): ${message}`, { cause: error });
+  const message = error instanceof Error ? error.message : args.describe(error);
+  // Exported by the main entry for the pool, so reachable with any argument.
+  const where = typeof frame === 'object' && frame !== null ? `frame ${args.describe(frame.index)} (at byte ${args.describe(frame.offset)})` : 'a frame';
+  return new MeboError(code, `${where}: ${message}`, { cause: error });
 }
