@@ -11,6 +11,7 @@
 //   json, arrow           JSON.parse / apache-arrow reads of the same data into typed arrays
 //   peers                 mebo (default, auto, best) beside JSON, Arrow IPC plain and zstd, Parquet zstd
 //                         (parquet-wasm, hyparquet) on the bench input and testdata/real (bench/peers/node.mjs)
+//   first-load            with wasm-chromium: ms to init() and to the first blob, cold cache (bench/first-load.mjs)
 //   kernels               each timestamp and value decoder alone, ns per point, natively (mebo-bench
 //                         --kernels-json), in Node (the same built for wasm32-wasip1, bench/kernels-node.mjs)
 //                         and, with wasm-chromium, in Chromium (that build's simd variant, bench/kernels-chromium.mjs)
@@ -43,6 +44,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromiumKernels } from './kernels-chromium.mjs';
+import { firstLoad } from './first-load.mjs';
 import { nodeKernels } from './kernels-node.mjs';
 import { printKernels, printReport } from './report.mjs';
 import { runRounds, withReferences } from './run.mjs';
@@ -174,6 +176,9 @@ if (wants('kernels')) {
     printKernels(results, kernels, breakdown);
   }
 }
+
+// Time to the first blob in Chromium, cold cache: mebo/decode's light core and parts: 'all'.
+if (wants('wasm-chromium')) await firstLoad({ quick, log: console.log });
 
 // Peers: their own process, tables on stdout, figures into the results file.
 let peers;

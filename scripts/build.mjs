@@ -33,18 +33,18 @@
 // target/wasm-bindgen/<variant>/ keeps wasm-bindgen's output as generated
 // (the glue unedited: glue.test.mjs checks the edit against it).
 
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
-import { checkGlue, checkModule } from './build/check.mjs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { checkCoreGlue, checkGlue, checkModule } from './build/check.mjs';
 import { runQuiet } from './build/command.mjs';
 import { namesIn, stripExports } from './build/exports.mjs';
 import { install } from './build/files.mjs';
 import { patchDeclarations, patchGlue } from './build/glue.mjs';
 import { findWasmOpt, optimize } from './build/wasm-opt.mjs';
-import { bindgen, cargoBuild, MODULES, selectVariants, WASM_OPT_PASSES } from './build/variants.mjs';
+import { bindgen, bindgenName, cargoBuild, MODULES, selectVariants, wasmOptArgs } from './build/variants.mjs';
 import { ROOT, has, run } from './lib.mjs';
 
 const WASM_OUT = join(ROOT, 'packages/mebo/wasm');
@@ -61,13 +61,13 @@ async function buildVariant(variant, wasmOpt) {
   const { bytes, removed } = stripExports(readFileSync(bound.wasm), (name) => named.has(name));
   const optimized = join(dir, variant.file);
   if (wasmOpt) {
-    const cached = await optimize({ label: variant.name, bytes, out: optimized, wasmOpt, args: [...WASM_OPT_PASSES, ...variant.features], cacheDir: join(ROOT, 'target', 'wasm-opt-cache') });
+    const cached = await optimize({ label: variant.name, bytes, out: optimized, wasmOpt, args: wasmOptArgs(variant), cacheDir: join(ROOT, 'target', 'wasm-opt-cache') });
     if (cached) console.log(`build: [${variant.name}] wasm-opt skipped: same input as a build before (target/wasm-opt-cache)`);
   } else {
     writeFileSync(optimized, bytes);
   }
   try {
-    await checkModule(readFileSync(optimized), { encoders: MODULES[variant.module].encoders });
+    await checkModule(readFileSync(optimized), MODULES[variant.module]);
   } catch (error) {
     throw new Error(`build: ${optimized} is broken (${error.message}); ${wasmOpt?.version ?? 'wasm-bindgen'} cannot be used`);
   }
@@ -96,31 +96,54 @@ async function buildWasm(names) {
     const built = variants.filter((v) => v.module === name);
     if (built.length === 0) continue;
     const read = (file) => built.map((v) => readFileSync(join(dirs[v.name], file), 'utf8'));
+    const generated = bindgenName(built[0]);
     try {
-      checkGlue(read(`${name}.js`), module);
-      checkGlue(read(`${name}.d.ts`), module);
+      checkGlue(read(`${generated}.js`), module);
+      checkGlue(read(`${generated}.d.ts`), module);
     } catch (error) {
       throw new Error(`build: ${name}: ${error.message}`);
     }
-    // The edited glue goes to a file of its own: wasm-bindgen's stays as generated.
     const from = dirs[built[0].name];
-    const { glue, handleKinds } = patchGlue(readFileSync(join(from, `${name}.js`), 'utf8'));
+    if (!module.handles) {
+      // No handles, nothing for reset() to edit: the glue as generated.
+      for (const ext of ['js', 'd.ts']) install(join(from, `${generated}.${ext}`), join(WASM_OUT, `${name}.${ext}`));
+      continue;
+    }
+    // The edited glue goes to a file of its own: wasm-bindgen's stays as generated.
+    const { glue, handleKinds } = patchGlue(readFileSync(join(from, `${generated}.js`), 'utf8'));
     writeFileSync(join(from, `${name}.patched.js`), glue);
-    writeFileSync(join(from, `${name}.patched.d.ts`), patchDeclarations(readFileSync(join(from, `${name}.d.ts`), 'utf8')));
+    writeFileSync(join(from, `${name}.patched.d.ts`), patchDeclarations(readFileSync(join(from, `${generated}.d.ts`), 'utf8')));
     console.log(`build: ${name}.js patched for reset (${handleKinds} handle kinds)`);
     for (const ext of ['js', 'd.ts']) install(join(from, `${name}.patched.${ext}`), join(WASM_OUT, `${name}.${ext}`));
+  }
+  // mebo/decode bundles the core's glue for the decode-only builds too.
+  const bindgenOutput = (variant, file) => join(ROOT, 'target', 'wasm-bindgen', variant, file);
+  if (variants.some((v) => v.module === 'mebo_core' || v.module === 'mebo_decode') && existsSync(bindgenOutput('core-simd', 'mebo_decode.js')) && existsSync(bindgenOutput('decode-simd', 'mebo_decode.js'))) {
+    try {
+      checkCoreGlue(readFileSync(bindgenOutput('core-simd', 'mebo_decode.js'), 'utf8'), readFileSync(bindgenOutput('decode-simd', 'mebo_decode.js'), 'utf8'));
+    } catch (error) {
+      throw new Error(`build: ${error.message}`);
+    }
   }
   for (const variant of variants) install(join(dirs[variant.name], variant.file), join(WASM_OUT, variant.file));
   for (const variant of variants) {
     const bytes = readFileSync(join(WASM_OUT, variant.file));
-    console.log(`build: ${variant.file} ${bytes.length} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped`);
+    console.log(`build: ${variant.file} ${sizes(bytes)}`);
   }
+}
+
+/** A file's size as a page would fetch it: raw, gzip -9 and brotli (quality 11). */
+function sizes(bytes) {
+  const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  return `${bytes.length} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped, ${brotli} brotli`;
 }
 
 function buildSdk() {
   // The SDK bundles both glues: fail early without them.
   for (const name of Object.keys(MODULES)) statSync(join(WASM_OUT, `${name}.js`));
   run('pnpm', ['--filter', 'mebo', 'run', 'build']);
+  // What a page fetches of the SDK before its first decode.
+  for (const file of ['dist/index.js', 'dist/decode.js']) console.log(`build: ${file} ${sizes(readFileSync(join(ROOT, 'packages/mebo', file)))}`);
 }
 
 try {

@@ -1,19 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
+import { withTree } from './test-tree.mjs';
 import { anchors, brokenLinks, slug } from './doc-links.mjs';
-
-/** A folder of files: name -> text. */
-function tree(files) {
-  const dir = mkdtempSync(join(tmpdir(), 'doc-links-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
 
 const FILES = {
   'crates/core/src/lib.rs': '',
@@ -36,8 +24,7 @@ const FILES = {
 };
 
 test('every missing file, folder, anchor and repository path is reported, nothing else', () => {
-  const root = tree({ ...FILES, 'build/.keep': '' });
-  try {
+  withTree({ ...FILES, 'build/.keep': '' }, (root) => {
     const broken = brokenLinks(root, ['README.md', 'docs/GUIDE.md'], { isIgnored: (p) => p.startsWith('build/') });
     assert.deepEqual(
       broken.map((b) => `${b.file}:${b.line} ${b.target}: ${b.reason}`),
@@ -51,21 +38,16 @@ test('every missing file, folder, anchor and repository path is reported, nothin
         'docs/GUIDE.md:1 FORMAT.md#nope: no heading with anchor #nope',
       ],
     );
-  } finally {
-    rmSync(root, { recursive: true });
-  }
+  });
 });
 
 test('a link out of the repository is reported', () => {
-  const root = tree({ 'README.md': '[out](../elsewhere.md)\n' });
-  try {
+  withTree({ 'README.md': '[out](../elsewhere.md)\n' }, (root) => {
     assert.deepEqual(
       brokenLinks(root, ['README.md']).map((b) => b.reason),
       ['points outside the repository'],
     );
-  } finally {
-    rmSync(root, { recursive: true });
-  }
+  });
 });
 
 test("headings' anchors follow GitHub's slugs", () => {

@@ -1,8 +1,8 @@
-// The query-engine crates (engines/: mebo-arrow, mebo-datafusion) are a
-// Cargo workspace of their own, heavy to build (DataFusion). `npm test`
-// starts their build in the background before the JS suites, which leave
-// cores idle while browsers and runtimes start, then waits for it and runs
-// their tests.
+// The query-engine crates (engines/: mebo-arrow) are a Cargo workspace of
+// their own, built without fat LTO and heavy once DataFusion joins them.
+// `npm test` starts their build in the background before the JS suites,
+// which leave cores idle while browsers and runtimes start, then waits for
+// it and runs their tests.
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync } from 'node:fs';
@@ -11,15 +11,11 @@ import { ROOT, run } from './lib.mjs';
 
 const DIR = join(ROOT, 'engines');
 const LOG = join(DIR, 'target', 'npm-test-build.log');
-// The engine crates, and the S3 test server on its own: built together, its
-// server features of hyper would reach object_store's client and rebuild
-// DataFusion. Clippy first (the gate), then the test binaries and mebo-sql.
-const ENGINES = '-p mebo-arrow -p mebo-datafusion';
+// Clippy first (the gate), then the test binaries; one profile.
+const ENGINES = '--workspace';
 const BUILD = [
   `cargo clippy --profile engine ${ENGINES} --all-targets -- -D warnings`,
-  'cargo clippy --profile engine -p mebo-test-s3 -- -D warnings',
   `cargo test --profile engine ${ENGINES} --no-run`,
-  'cargo build --profile engine -p mebo-test-s3',
 ].join(' && ');
 
 /** Start the engine build; `finished()` waits for it and fails the run if it failed. */
@@ -45,7 +41,7 @@ export function startEngineBuild() {
   };
 }
 
-/** Formatting, then every engine test (single process, the S3 server, the command). */
+/** Formatting, then every engine test. */
 export function testEngines() {
   run('cargo', ['fmt', '--all', '--check'], { cwd: DIR });
   run('cargo', ['test', '--profile', 'engine', ...ENGINES.split(' ')], { cwd: DIR });

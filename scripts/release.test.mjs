@@ -1,25 +1,18 @@
 // The release checks' own logic, on small inputs: the API report comparison
 // (scripts/api.mjs) and the package file lists (scripts/publish-check.mjs).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
+import { withTree } from './test-tree.mjs';
 import { differences } from './api.mjs';
 import { crateProblems, namedFiles, npmProblems } from './publish-check.mjs';
 
 test('a changed, missing or extra API report is a difference; the same one is not', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'api-'));
-  try {
-    writeFileSync(join(dir, 'a.api.md'), 'export function f(): void;\n');
-    writeFileSync(join(dir, 'b.api.md'), 'export const x: number;\n');
-    writeFileSync(join(dir, 'gone.api.md'), 'export type T = 1;\n');
+  const recorded = { 'a.api.md': 'export function f(): void;\n', 'b.api.md': 'export const x: number;\n', 'gone.api.md': 'export type T = 1;\n' };
+  withTree(recorded, (dir) => {
     const made = { a: 'export function f(): void;\n', b: 'export const x: string;\n', c: 'export class C {}\n' };
     assert.deepEqual(differences(made, dir).sort(), ['b.api.md', 'c.api.md', 'gone.api.md']);
     assert.deepEqual(differences({ a: made.a }, dir).sort(), ['b.api.md', 'gone.api.md']);
-  } finally {
-    rmSync(dir, { recursive: true });
-  }
+  });
 });
 
 const PKG = {

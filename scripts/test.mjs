@@ -22,7 +22,7 @@
 //               nightly, the deterministic mutation run over the same targets
 //   5. js       every package's tests (SDK in Node, Deno, workerd, Chromium;
 //               CLI; the demo's headless check), while the engine crates
-//               (engines/: Arrow, DataFusion) build in the background
+//               (engines/: Arrow) build in the background
 //   6. engines  their formatting, clippy and tests (scripts/engines.mjs)
 //
 // Any failing step stops the run with its exit code.
@@ -44,6 +44,10 @@ stage('gates');
 run('cargo', ['fmt', '--all', '--check']);
 run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
 run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--no-default-features', '--', '-D', 'warnings']);
+// The light core's feature set: the core crate's, and the bindings' as built for wasm.
+run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--features', 'compact-decoders', '--', '-D', 'warnings']);
+run('cargo', ['clippy', '-p', 'mebo', '--all-targets', '--no-default-features', '--features', 'zstd-extern,compact-decoders', '--', '-D', 'warnings']);
+run('cargo', ['clippy', '-p', 'mebo-wasm', '--target', 'wasm32-unknown-unknown', '--no-default-features', '--features', 'light', '--', '-D', 'warnings']);
 run('pnpm', ['-r', '--if-present', 'typecheck']);
 checkStandalone();
 // The SDK in layers and the dashboard in components: no import cycle (and the check itself tested).
@@ -68,6 +72,9 @@ run('cargo', ['test', '--workspace', '--release']);
 // wrapping: arithmetic on hostile lengths and counts must be checked.
 run('cargo', ['test', '-p', 'mebo']);
 run('cargo', ['test', '-p', 'mebo', '--no-default-features']);
+// The light core's decoders (compact-decoders) against their twins; zstd through a registered decoder.
+run('cargo', ['test', '-p', 'mebo', '--lib', '--features', 'compact-decoders']);
+run('cargo', ['test', '-p', 'mebo', '--lib', '--no-default-features', '--features', 'zstd-extern', 'zstd_extern']);
 if (existsSync(join(ROOT, 'scripts/fuzz-check.sh'))) {
   stage('fuzz');
   run('bash', ['scripts/fuzz-check.sh']);

@@ -59,10 +59,11 @@ try {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   page.on('requestfailed', (request) => {
-    // Chromium reports a streamed fetch the page read to its end (the API's rows) as
-    // ERR_ABORTED, and Cancel aborts one on purpose: those streams are judged by the rows
-    // they delivered (below), any other failed request is an error.
-    const stream = request.url().includes('/api/bench/run') && request.failure()?.errorText === 'net::ERR_ABORTED';
+    // Chromium reports a streamed fetch the page read to its end (the API's rows, the stream
+    // sample's blobs) as ERR_ABORTED, and Cancel aborts one on purpose: those streams are judged
+    // by what they delivered (below), any other failed request is an error.
+    const path = new URL(request.url()).pathname;
+    const stream = (path === '/api/bench/run' || path === '/stream/seattle.mbs') && request.failure()?.errorText === 'net::ERR_ABORTED';
     if (!stream) errors.push(`request failed (${request.failure()?.errorText}): ${request.url()}`);
   });
   page.on('response', (response) => {
@@ -185,7 +186,8 @@ try {
   await page.waitForFunction(() => globalThis.meboDemo.state === 'charted' && globalThis.meboDemo.sample === 'long', null, { timeout: TIMEOUT });
   const long = await page.evaluate(() => globalThis.meboDemo);
   expect(long.decimated && long.sourcePoints >= 66_000 && long.points < 8_000, `long sample: ${long.sourcePoints} points decimated to ${long.points}`);
-  const over = await page.locator('#chart .u-over').boundingBox();
+  await page.locator('#chart .u-over').first().scrollIntoViewIfNeeded();
+  const over = await page.locator('#chart .u-over').first().boundingBox();
   const y = over.y + over.height / 2;
   await page.mouse.move(over.x + over.width * 0.4, y);
   await page.mouse.down();
@@ -202,7 +204,7 @@ try {
   for (const m of longInput.metrics) m.timestamps.forEach((t, i) => (inside += t >= fromUs && t < toUs && !Number.isNaN(m.values[i]) ? 1 : 0));
   expect(inside > 0 && !zoomed.decimated && zoomed.points === inside && zoomed.sourcePoints === inside, `zoom re-read ${zoomed.points} points at full resolution (the input has ${inside} in the window)`);
   await page.locator('.chart-card').screenshot({ path: join(SHOTS, 'demo-zoom.png') });
-  await page.dblclick('#chart .u-over');
+  await page.locator('#chart .u-over').first().dblclick();
   await page.waitForFunction(() => globalThis.meboDemo.view === undefined && globalThis.meboDemo.decimated, null, { timeout: TIMEOUT });
   expect(true, 'double-click goes back to the whole series, decimated');
 

@@ -34,14 +34,18 @@ const common = {
 };
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
 
-// `mebo/decode`: the same modules on the decode-only builds. Their glue
-// (wasm/mebo_decode.js) has no encoder classes, so a module of the read side
-// that imported one would fail this build; the builds' URLs come from
-// src/wasm-location-decode.ts.
+// `mebo/decode`: the same modules on the decode-only builds and the light
+// core. The light core's glue (wasm/mebo_core.js) serves both: it is the
+// decode-only glue plus the core's one import, the zstd part's decoder
+// (`mebo-zstd-part`, resolved to src/zstd-part.ts), which a decode-only build
+// does not ask for (scripts/build checks the two glues agree). It has no
+// encoder classes, so a module of the read side that imported one would fail
+// this build; the builds' URLs come from src/wasm-location-decode.ts.
 const decodeOnly = {
   name: 'decode-only',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/wasm\/mebo_wasm\.js$/ }, () => ({ path: resolve('wasm/mebo_decode.js') }));
+    b.onResolve({ filter: /^\.\.\/wasm\/mebo_wasm\.js$/ }, () => ({ path: resolve('wasm/mebo_core.js') }));
+    b.onResolve({ filter: /^mebo-zstd-part$/ }, () => ({ path: resolve('src/zstd-part.ts') }));
     b.onResolve({ filter: /^\.\/wasm-location\.js$/ }, () => ({ path: resolve('src/wasm-location-decode.ts') }));
   },
 };

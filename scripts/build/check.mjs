@@ -9,10 +9,10 @@
  * functions, and it instantiates with stub imports and grows its externref
  * table. Throws an Error saying what is wrong.
  */
-export async function checkModule(bytes, { encoders }) {
+export async function checkModule(bytes, { encoders, handles = true }) {
   const module = await WebAssembly.compile(bytes);
   const names = WebAssembly.Module.exports(module).map((e) => e.name);
-  if (!names.includes('numericblobhandle_decodeAll')) throw new Error('no numericblobhandle_decodeAll export');
+  if (handles && !names.includes('numericblobhandle_decodeAll')) throw new Error('no numericblobhandle_decodeAll export');
   if (names.some((name) => /encoderhandle/i.test(name)) !== encoders) throw new Error(encoders ? 'no encoder exports' : 'encoder exports in a decode-only build');
   const imports = {};
   for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
@@ -32,4 +32,39 @@ export function checkGlue(glues, { encoders }) {
   const [first, ...others] = glues;
   if (others.some((glue) => glue !== first)) throw new Error('the glue differs between the simd and scalar builds; one glue cannot serve both');
   if (!encoders && /EncoderHandle/.test(first)) throw new Error('the decode-only glue has encoder classes');
+}
+
+/**
+ * Check that the light core's glue also serves the decode-only builds
+ * (`mebo/decode` bundles it for both): it must be the decode-only glue plus
+ * the core's import of the zstd part and the imports only that path uses
+ * (entries of the import object a decode-only build does not ask for, which
+ * WebAssembly ignores), and nothing else. The glues are wasm-bindgen's
+ * output, before the edit for reset().
+ */
+export function checkCoreGlue(core, decode) {
+  if (!core.includes("from 'mebo-zstd-part'")) throw new Error("the light core's glue has no zstd part import");
+  const entry = /^(\s+)(__w[A-Za-z0-9_]+): function/;
+  const decodeImports = new Set(decode.split('\n').flatMap((line) => entry.exec(line)?.[2] ?? []));
+  const lines = core.replaceAll('mebo_core', 'mebo_decode').split('\n');
+  const kept = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].startsWith("import { zstdDecompress } from 'mebo-zstd-part';")) {
+      if (lines[i + 1] === '') i++; // and the blank line after the import
+      continue;
+    }
+    const match = entry.exec(lines[i]);
+    if (match && !decodeImports.has(match[2])) {
+      // The entry, to its closing line at the same indent.
+      while (i < lines.length && !(lines[i].startsWith(`${match[1]}}`) && lines[i].trimEnd().endsWith('},'))) i++;
+      continue;
+    }
+    kept.push(lines[i]);
+  }
+  const rest = kept.join('\n');
+  if (rest === decode) return;
+  const a = rest.split('\n');
+  const b = decode.split('\n');
+  const at = a.findIndex((line, i) => line !== b[i]);
+  throw new Error(`the light core's glue is not the decode-only glue plus its zstd imports (first difference at line ${at + 1}: ${JSON.stringify(a[at])} vs ${JSON.stringify(b[at])})`);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkGlue, checkModule } from './check.mjs';
+import { checkCoreGlue, checkGlue, checkModule } from './check.mjs';
 import { wasmModule } from './fixtures/wasm.mjs';
 
 const decoder = { name: 'numericblobhandle_decodeAll', index: 0 };
@@ -17,6 +17,8 @@ test('a module with the decoder, and encoders exactly when asked, passes', async
 
 test('a module without the decoder, with a non-function import, or not valid fails', async () => {
   await assert.rejects(checkModule(wasmModule({ functions: 1, exports: [{ name: 'other', index: 0 }] }), { encoders: false }), /no numericblobhandle_decodeAll/);
+  // The zstd part has no handles.
+  await checkModule(wasmModule({ functions: 1, exports: [{ name: 'decompress', index: 0 }] }), { encoders: false, handles: false });
   const memoryImport = wasmModule({ functions: 1, exports: [decoder], imports: [{ module: 'env', name: 'memory', kind: 'memory' }] });
   await assert.rejects(checkModule(memoryImport, { encoders: false }), /unexpected memory import env.memory/);
   const bytes = wasmModule({ functions: 1, exports: [decoder] });
@@ -34,4 +36,27 @@ test('one glue for both builds; none with encoders in the decode-only module', (
   checkGlue(['export class NumericEncoderHandle {}'], { encoders: true });
   assert.throws(() => checkGlue(['a', 'b'], { encoders: true }), /differs between the simd and scalar builds/);
   assert.throws(() => checkGlue(['export class NumericEncoderHandle {}'], { encoders: false }), /decode-only glue has encoder classes/);
+});
+
+test("the light core's glue is the decode-only glue plus its zstd import, nothing else", () => {
+  const decode = ['/* @ts-self-types="./mebo_decode.d.ts" */', '', 'function __wbg_get_imports() {', '    const import0 = {', '        __wbg_set_1: function(arg0) {', '            x(arg0);', '        },', '    };', '}'].join('\n');
+  const core = [
+    '/* @ts-self-types="./mebo_core.d.ts" */',
+    "import { zstdDecompress } from 'mebo-zstd-part';",
+    '',
+    '',
+    'function __wbg_get_imports() {',
+    '    const import0 = {',
+    '        __wbg_set_1: function(arg0) {',
+    '            x(arg0);',
+    '        },',
+    '        __wbg_zstdDecompress_8fa66a6b1146917a: function() { return handleError(function (arg0, arg1, arg2, arg3) {',
+    '            const ret = zstdDecompress(getArrayU8FromWasm0(arg1, arg2), arg3);',
+    '        }, arguments); },',
+    '    };',
+    '}',
+  ].join('\n');
+  checkCoreGlue(core, decode);
+  assert.throws(() => checkCoreGlue(core.replace('x(arg0)', 'y(arg0)'), decode), /not the decode-only glue plus its zstd imports \(first difference at line 6/);
+  assert.throws(() => checkCoreGlue(decode, decode.replace('x(', 'y(')), /has no zstd part import/);
 });

@@ -1,8 +1,9 @@
 // The wasm variants of crates/mebo-wasm and the commands that build one.
 //
-// Two modules, the full one (`mebo`) and the decode-only one (`mebo/decode`:
-// mebo-wasm without its default `encode` feature), each built with and
-// without simd128 and served by one glue. Each is a release build (workspace
+// The full module (`mebo`) and the decode-only one (`mebo/decode`: mebo-wasm
+// without its default `encode` feature), each built with and without simd128
+// and served by one glue; the light core of `mebo/decode` in a page and its
+// zstd part, built for size. Each is a release build (workspace
 // profile: LTO, one codegen unit, opt-level 3; zstd's C at -Os, see
 // ZSTD_CFLAGS) in its own target directory, then `wasm-bindgen --target web`.
 
@@ -41,15 +42,27 @@ const SIMD = {
 const SCALAR = { rustflags: '', cflags: ZSTD_CFLAGS, features: BASE_FEATURES };
 
 /**
- * The two modules, by the name of their glue (wasm/<name>.js): `cargo`, the
- * extra `cargo build` arguments (the decode-only module leaves the default
- * `encode` feature out); `encoders`, whether its exports and glue must have
- * the encoder handles.
+ * The modules, by the name of their glue (wasm/<name>.js): `crate`, the
+ * package built; `cargo`, the extra `cargo build` arguments (the decode-only
+ * module leaves the default `encode` feature out); `encoders`, whether its
+ * exports and glue must have the encoder handles; `handles`, whether it is a
+ * build of the blob handles at all (the zstd part is not).
  */
 export const MODULES = {
-  mebo_wasm: { cargo: [], encoders: true },
-  mebo_decode: { cargo: ['--no-default-features'], encoders: false },
+  mebo_wasm: { crate: 'mebo-wasm', cargo: [], encoders: true, handles: true },
+  mebo_decode: { crate: 'mebo-wasm', cargo: ['--no-default-features', '--features', 'zstd'], encoders: false, handles: true },
+  // The light core of `mebo/decode` in a page: no libzstd (the zstd part is
+  // called through an import) and the value decoders built for size.
+  // Its wasm-bindgen name is the decode-only module's: the module's imports
+  // then come from the same namespace, so that one glue serves both.
+  mebo_core: { crate: 'mebo-wasm', cargo: ['--no-default-features', '--features', 'light'], encoders: false, handles: true, bindgenName: 'mebo_decode' },
+  // libzstd's decoder alone: the light core's zstd part.
+  mebo_zstd: { crate: 'mebo-zstd', cargo: [], encoders: false, handles: false },
 };
+
+// Built for size: Rust at opt-level "s" and wasm-opt -Oz (the light core and
+// its zstd part, fetched before a page's first decode).
+const SIZE = { cargoOptLevel: 's', wasmOpt: ['-Oz'] };
 
 /** Every variant: its name (for `--only`), its installed file, its module, its flags. */
 export const VARIANTS = [
@@ -57,6 +70,10 @@ export const VARIANTS = [
   { name: 'scalar', file: 'mebo_scalar.wasm', module: 'mebo_wasm', simd: false, ...SCALAR },
   { name: 'decode-simd', file: 'mebo_decode_simd.wasm', module: 'mebo_decode', simd: true, ...SIMD },
   { name: 'decode-scalar', file: 'mebo_decode_scalar.wasm', module: 'mebo_decode', simd: false, ...SCALAR },
+  // simd128 only: a host without it loads the decode-only scalar build instead.
+  { name: 'core-simd', file: 'mebo_core_simd.wasm', module: 'mebo_core', simd: true, ...SIMD, ...SIZE },
+  // Without simd128, so that it runs wherever the scalar builds do.
+  { name: 'zstd', file: 'mebo_zstd.wasm', module: 'mebo_zstd', simd: false, ...SCALAR, ...SIZE },
 ];
 
 /** The variants named (all when `names` is undefined); throws on a name that is none. */
@@ -68,12 +85,20 @@ export function selectVariants(names) {
 
 /** The `cargo build` of a variant into `targetDir`: `{ command, args, env, wasm }`, `wasm` the file it writes. */
 export function cargoBuild(variant, targetDir) {
+  const { crate, cargo } = MODULES[variant.module];
+  const env = { RUSTFLAGS: variant.rustflags, CFLAGS_wasm32_unknown_unknown: variant.cflags };
+  if (variant.cargoOptLevel) env.CARGO_PROFILE_RELEASE_OPT_LEVEL = variant.cargoOptLevel;
   return {
     command: 'cargo',
-    args: ['build', '-p', 'mebo-wasm', '--release', '--target', 'wasm32-unknown-unknown', ...MODULES[variant.module].cargo, '--target-dir', targetDir],
-    env: { RUSTFLAGS: variant.rustflags, CFLAGS_wasm32_unknown_unknown: variant.cflags },
-    wasm: join(targetDir, 'wasm32-unknown-unknown/release/mebo_wasm.wasm'),
+    args: ['build', '-p', crate, '--release', '--target', 'wasm32-unknown-unknown', ...cargo, '--target-dir', targetDir],
+    env,
+    wasm: join(targetDir, `wasm32-unknown-unknown/release/${crate.replaceAll('-', '_')}.wasm`),
   };
+}
+
+/** wasm-opt's arguments for a variant: its passes (-O3 without the inliner, or -Oz built for size) and features. */
+export function wasmOptArgs(variant) {
+  return [...(variant.wasmOpt ?? WASM_OPT_PASSES), ...variant.features];
 }
 
 /**
@@ -90,9 +115,14 @@ export function bindgen(variant, wasm, outDir) {
       // the SDK always hands it a compiled module, and bundlers would chase the URL.
       '--omit-default-module-path',
       '--out-dir', outDir,
-      '--out-name', variant.module,
+      '--out-name', bindgenName(variant),
     ],
-    glue: join(outDir, `${variant.module}.js`),
-    wasm: join(outDir, `${variant.module}_bg.wasm`),
+    glue: join(outDir, `${bindgenName(variant)}.js`),
+    wasm: join(outDir, `${bindgenName(variant)}_bg.wasm`),
   };
+}
+
+/** The name wasm-bindgen gives a variant's glue and the module's import namespace. */
+export function bindgenName(variant) {
+  return MODULES[variant.module].bindgenName ?? variant.module;
 }

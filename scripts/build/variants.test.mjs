@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bindgen, cargoBuild, MODULES, selectVariants, VARIANTS } from './variants.mjs';
+import { bindgen, cargoBuild, MODULES, selectVariants, VARIANTS, WASM_OPT_PASSES, wasmOptArgs } from './variants.mjs';
 
-test('each module is built with and without simd128, into its own file', () => {
+test('each handle module is built with and without simd128, the light core with it, the zstd part without; each into its own file', () => {
   assert.deepEqual(VARIANTS.map((v) => [v.name, v.module, v.simd, v.file]), [
     ['simd', 'mebo_wasm', true, 'mebo_simd.wasm'],
     ['scalar', 'mebo_wasm', false, 'mebo_scalar.wasm'],
     ['decode-simd', 'mebo_decode', true, 'mebo_decode_simd.wasm'],
     ['decode-scalar', 'mebo_decode', false, 'mebo_decode_scalar.wasm'],
+    ['core-simd', 'mebo_core', true, 'mebo_core_simd.wasm'],
+    ['zstd', 'mebo_zstd', false, 'mebo_zstd.wasm'],
   ]);
   for (const v of VARIANTS) {
     assert.equal(v.rustflags.includes('+simd128'), v.simd, v.name);
@@ -18,11 +20,26 @@ test('each module is built with and without simd128, into its own file', () => {
   }
 });
 
+test('the light core and the zstd part are built for size; the others as fast as they go', () => {
+  for (const v of VARIANTS) {
+    const small = v.module === 'mebo_core' || v.module === 'mebo_zstd';
+    assert.equal(cargoBuild(v, '/t').env.CARGO_PROFILE_RELEASE_OPT_LEVEL, small ? 's' : undefined, v.name);
+    assert.deepEqual(wasmOptArgs(v).slice(0, small ? 1 : 2), small ? ['-Oz'] : WASM_OPT_PASSES, v.name);
+  }
+  const core = cargoBuild(VARIANTS[4], '/t/core');
+  assert.deepEqual(core.args.slice(1, 3), ['-p', 'mebo-wasm']);
+  assert.ok(core.args.join(' ').includes('--no-default-features --features light'));
+  const zstd = cargoBuild(VARIANTS[5], '/t/zstd');
+  assert.deepEqual(zstd.args.slice(1, 3), ['-p', 'mebo-zstd']);
+  assert.equal(zstd.wasm, '/t/zstd/wasm32-unknown-unknown/release/mebo_zstd.wasm');
+  assert.equal(MODULES.mebo_zstd.handles, false);
+});
+
 test('the decode-only module leaves the encoders out', () => {
   const full = cargoBuild(VARIANTS[0], '/t/simd');
   const decode = cargoBuild(VARIANTS[3], '/t/decode-scalar');
   assert.ok(!full.args.includes('--no-default-features'));
-  assert.deepEqual(decode.args.slice(-3), ['--no-default-features', '--target-dir', '/t/decode-scalar']);
+  assert.deepEqual(decode.args.slice(-5), ['--no-default-features', '--features', 'zstd', '--target-dir', '/t/decode-scalar']);
   assert.deepEqual(decode.env, { RUSTFLAGS: '', CFLAGS_wasm32_unknown_unknown: '-Os' });
   assert.equal(full.env.RUSTFLAGS, '-C target-feature=+simd128');
   assert.equal(full.wasm, '/t/simd/wasm32-unknown-unknown/release/mebo_wasm.wasm');
@@ -37,7 +54,7 @@ test('wasm-bindgen writes a web glue named after the module, without a default m
 });
 
 test('--only picks variants by name and refuses others', () => {
-  assert.equal(selectVariants(undefined).length, 4);
+  assert.equal(selectVariants(undefined).length, 6);
   assert.deepEqual(selectVariants(['decode-scalar', 'simd']).map((v) => v.name), ['simd', 'decode-scalar']);
-  assert.throws(() => selectVariants(['simd', 'avx']), /no variant avx \(there are simd, scalar, decode-simd, decode-scalar\)/);
+  assert.throws(() => selectVariants(['simd', 'avx']), /no variant avx \(there are simd, scalar, decode-simd, decode-scalar, core-simd, zstd\)/);
 });

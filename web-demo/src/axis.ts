@@ -26,6 +26,8 @@ function decimalsFor(step: number): number {
  * exponent notation.
  */
 export function tickLabels(ticks: number[], step: number): string[] {
+  // A tick a rounding error off zero (the sum of many steps) is zero.
+  ticks = ticks.map((v) => (Math.abs(v) < Math.abs(step) * 1e-6 ? 0 : v));
   const largest = ticks.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
   if (largest === 0) return ticks.map((v) => (v === 0 ? '0' : String(v)));
   if (largest < 1e-3 || largest >= 1e21) {

@@ -39,6 +39,9 @@ const MIN_HEIGHT = 180;
 /** Least pixels between value ticks (uPlot's default is 30): short panels still get three or four. */
 const TICK_SPACE = 24;
 
+/** Steps between value ticks: 1, 2, 2.5 and 5 times every power of ten float64 holds (uPlot's own stop at 10^16). */
+const Y_STEPS = Array.from({ length: 617 }, (_, k) => k - 308).flatMap((e) => [1, 2, 2.5, 5].map((m) => Number(`${m}e${e}`)));
+
 let syncKeys = 0;
 
 export class ChartPanels {
@@ -49,6 +52,8 @@ export class ChartPanels {
   private widths = new Map<uPlot, number>();
 
   private drawnPending = false;
+  /** A re-layout to line the axes up is under way (see afterDraw). */
+  private aligning = false;
 
   /**
    * `select(window)`: a drag picked a time window; `reset()`: a double-click.
@@ -84,18 +89,25 @@ export class ChartPanels {
    * panels in place when the grouping is unchanged (a stream growing, a zoom).
    */
   show(series: PanelSeries[], window: Window | undefined): void {
-    const groups = groupByScale(series.map((s) => extentOf(s.ys)));
+    const extents = series.map((s) => extentOf(s.ys));
+    const groups = groupByScale(extents);
     const layout = JSON.stringify(groups.map((g) => g.map((i) => [series[i].key, series[i].label, series[i].dots])));
     const data = groups.map((g) => aligned(g.map((i) => series[i])));
     if (layout !== this.layout) {
       this.destroy();
       this.layout = layout;
       const height = groups.length === 1 ? SINGLE_HEIGHT : Math.max(MIN_HEIGHT, Math.round(STACK_HEIGHT / groups.length));
-      this.plots = groups.map((g, k) => new uPlot(this.options(g.map((i) => series[i]), height), data[k], this.box));
+      this.plots = groups.map((g, k) => {
+        // A range wider than float64 spans (values near ±1.8e308) has no ticks: such a panel draws the middle half of it.
+        const overflows = g.some((i) => extents[i] && !Number.isFinite(extents[i]!.max - extents[i]!.min));
+        return new uPlot(this.options(g.map((i) => series[i]), height, overflows), data[k], this.box);
+      });
     } else {
       this.plots.forEach((u, k) => u.setData(data[k], window === undefined));
     }
-    if (window) for (const u of this.plots) u.setScale('x', { min: window.from, max: window.to });
+    // One time axis: every panel shows the window, or the time range of all the series.
+    const x = window ?? timeRange(series);
+    if (x) for (const u of this.plots) u.setScale('x', { min: x.from, max: x.to });
   }
 
   /** Each panel's legend and value axis. */
@@ -123,13 +135,19 @@ export class ChartPanels {
     queueMicrotask(() => {
       this.drawnPending = false;
       const widest = Math.max(0, ...this.widths.values());
-      const narrow = this.plots.filter((u) => (u.axes[1] as { _size?: number })._size !== widest);
-      if (narrow.length) for (const u of narrow) u.setSize({ width: u.width, height: u.height });
-      else this.drawn();
+      const narrow = this.plots.filter((u) => ((u.axes[1] as { _size?: number })._size ?? widest) < widest);
+      // One pass of re-layout a draw: an axis uPlot sizes otherwise (no values) must not loop.
+      if (narrow.length && !this.aligning) {
+        this.aligning = true;
+        for (const u of narrow) u.setSize({ width: u.width, height: u.height });
+        return;
+      }
+      this.aligning = false;
+      this.drawn();
     });
   }
 
-  private options(series: PanelSeries[], height: number): uPlot.Options {
+  private options(series: PanelSeries[], height: number, overflows: boolean): uPlot.Options {
     return {
       width: this.width(),
       height,
@@ -144,12 +162,13 @@ export class ChartPanels {
           },
         },
       },
-      scales: { x: { time: true } },
+      scales: { x: { time: true }, ...(overflows ? { y: { range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => [min / 2, max / 2] } } : {}) },
       axes: [
         { font: AXIS_FONT },
         {
           font: AXIS_FONT,
           space: TICK_SPACE,
+          incrs: Y_STEPS,
           values: (_u, ticks, _axis, _space, step) => tickLabels(ticks, step),
           // The widest label decides the width; the widest of all panels, once known, lines them up.
           size: (u, labels) => {
@@ -183,6 +202,18 @@ export class ChartPanels {
       },
     };
   }
+}
+
+/** The first and last time over all the series, or undefined when they have no point. */
+function timeRange(series: PanelSeries[]): Window | undefined {
+  let from = Infinity;
+  let to = -Infinity;
+  for (const s of series) {
+    if (s.xs.length === 0) continue;
+    from = Math.min(from, s.xs[0]);
+    to = Math.max(to, s.xs[s.xs.length - 1]);
+  }
+  return from < to ? { from, to } : undefined;
 }
 
 /** uPlot wants one x column per panel: the panel's series joined on the union of their timestamps. */

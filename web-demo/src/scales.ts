@@ -33,8 +33,8 @@ function union(a: Extent, b: Extent): Extent {
 /**
  * Series indices grouped by scale, each group in the series' order and the
  * groups ordered by their first series. Series are placed widest first; a
- * constant series (span 0) joins the first group whose range it does not
- * stretch by more than 1/SHARE; series without finite values join the first group.
+ * constant series (span 0) joins the first group whose (finite) range it does
+ * not stretch by more than 1/SHARE; series without finite values join the first group.
  */
 export function groupByScale(extents: readonly (Extent | undefined)[]): number[][] {
   const groups: { members: number[]; extent: Extent; narrowest: number }[] = [];
@@ -48,7 +48,7 @@ export function groupByScale(extents: readonly (Extent | undefined)[]): number[]
     const fits = groups.find((g) => {
       const u = union(g.extent, e);
       const combined = u.max - u.min;
-      if (span === 0) return combined <= (g.extent.max - g.extent.min) * (1 + 1 / SHARE);
+      if (span === 0) return Number.isFinite(combined) && combined <= (g.extent.max - g.extent.min) * (1 + 1 / SHARE);
       return Math.min(g.narrowest, span) * SHARE >= combined;
     });
     if (fits) {

@@ -8,10 +8,11 @@
 // a reload and forgotten on request. Screenshots: screenshots/metrics-24*.png.
 
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as mebo from 'mebo';
 import { launchChromium } from 'mebo-tooling/chromium';
 import { startServer } from 'mebo-tooling/serve';
 import { hostMetrics } from '../hosts-sample.mjs';
@@ -31,6 +32,18 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
+});
+
+test('the test\'s own xxHash64 gives the ids the reference wrote for the real series\' names', async () => {
+  for (const file of ['seattle-hourly-normals.json', 'usgs-earthquakes-week.json', 'stocks-monthly.json']) {
+    for (const { name, id } of JSON.parse(readFileSync(join(ROOT, '../testdata/real', file), 'utf8')).metrics) assert.equal(xxh64Hex(name), id, name);
+  }
+  assert.equal(xxh64Hex(''), 'ef46db3751d8e999', 'the empty string (xxHash64\'s published value)');
+  // Past 32 bytes xxHash64 reads stripes: against the SDK's (Rust) hash, the other implementation at hand.
+  await mebo.init();
+  for (const name of ['a metric name longer than thirty-two bytes, read in stripes', 'host-01.net.rx.bytes/'.repeat(7), 'température.°C/機器'.repeat(3)]) {
+    assert.equal(xxh64Hex(name), mebo.metricId(name).toString(16).padStart(16, '0'), name);
+  }
 });
 
 const names = hostMetrics().metrics.map((m) => m.name);

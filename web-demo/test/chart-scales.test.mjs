@@ -33,6 +33,8 @@ test('tick labels: one SI prefix an axis, the decimals its step needs', () => {
   assert.deepEqual(tickLabels([0, 5e18, 1e19], 5e18), ['0', '5E', '10E']);
   assert.deepEqual(tickLabels([0, 1e22, 2e22], 1e22), ['0', '1e+22', '2e+22']);
   assert.deepEqual(tickLabels([-9e6, 0, 9e6], 9e6), ['-9M', '0', '9M']);
+  assert.deepEqual(tickLabels([-2e307, 5e291, 2e307], 2e307), ['-2e+307', '0', '2e+307'], 'a rounding error off zero is zero');
+  assert.deepEqual(tickLabels([-0.2, 2.7755575615628914e-17, 0.2], 0.2), ['-0.2', '0', '0.2']);
 });
 
 test('tick labels stay distinct for every step of uPlot\'s 1-2-2.5-5 ladder', () => {
@@ -69,6 +71,7 @@ test('series group by scale: CPU percent, bytes near 1e7 and a load average each
   assert.deepEqual(groupByScale([bytes, extentOf([NaN])]), [[0, 1]]);
   assert.deepEqual(groupByScale([extentOf([7, 7]), cpu]), [[0, 1]], 'a constant inside a range joins it');
   assert.deepEqual(groupByScale([]), []);
+  assert.deepEqual(groupByScale([extentOf([-1.7e308, 1.7e308]), extentOf([50]), cpu]), [[0], [1, 2]], 'a constant does not join a range wider than float64 spans');
 });
 
 test('grouping rule: in every group each series spans at least 1/SHARE of the group, checked by brute force on random extents', () => {

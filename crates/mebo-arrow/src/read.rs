@@ -217,7 +217,8 @@ fn names(all: Option<Vec<&str>>, positions: &[usize], counts: &[usize], total: u
     match all {
         None => new_null_array(&DataType::Utf8, total),
         Some(all) => {
-            Arc::new(StringArray::from_iter_values(positions.iter().zip(counts).flat_map(|(&p, &n)| std::iter::repeat_n(all[p], n))))
+            let per_point: Vec<&str> = positions.iter().zip(counts).flat_map(|(&p, &n)| std::iter::repeat_n(all[p], n)).collect();
+            Arc::new(StringArray::from_iter_values(per_point))
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use arrow::array::{Array, AsArray, RecordBatch};
+use arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
 use arrow::datatypes::{DataType, Float64Type, TimeUnit, TimestampMicrosecondType, UInt64Type};
 use mebo::numeric::{NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextEncoder, TextEncoderOptions};
@@ -64,12 +64,12 @@ fn gather<V>(batches: &[RecordBatch], value: impl Fn(&dyn Array, usize) -> Resul
 }
 
 /// A column by name; a required one must have no null.
-fn column(batch: &RecordBatch, name: &str, required: bool) -> Result<Option<std::sync::Arc<dyn Array>>> {
+fn column<'b>(batch: &'b RecordBatch, name: &str, required: bool) -> Result<Option<&'b ArrayRef>> {
     let Some(array) = batch.column_by_name(name) else { return Ok(None) };
     if required && array.null_count() > 0 {
         return Err(Error::Schema(format!("column {name:?} holds nulls")));
     }
-    Ok(Some(array.clone()))
+    Ok(Some(array))
 }
 
 fn missing(name: &str) -> Error {

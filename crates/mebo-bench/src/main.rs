@@ -36,7 +36,7 @@ use std::time::Instant;
 use mebo::numeric::{AutoEncoder, NumericBlob, NumericColumns, NumericEncoder, NumericEncoderOptions, Prefer};
 use mebo::text::{TextBlob, TextColumns, TextEncoder, TextEncoderOptions};
 use mebo::{ByteOrder, TimestampEncoding, ValueEncoding};
-use mebo_testdata::read_json;
+use mebo_testdata::{read_json, CaseOptions};
 use serde_json::{json, Value};
 
 struct Timing {
@@ -108,30 +108,14 @@ fn per_point(t: Timing, points: usize) -> Timing {
 /// `num-seed200x250-delta-none-gorilla-none-notags-le-v1` → `delta-none-gorilla-none`
 /// (the v2-shared case keeps its layout so the name stays unique).
 fn config_name(case: &Value) -> String {
-    let o = &case["options"];
-    let s = |k: &str| o[k].as_str().unwrap_or("").to_string();
-    if case["kind"] == "text" {
-        return format!("text-{}-{}", s("timestampEncoding"), s("dataCompression"));
-    }
-    let base = format!("{}-{}-{}-{}", s("timestampEncoding"), s("timestampCompression"), s("valueEncoding"), s("valueCompression"));
-    match o["layout"].as_str() {
-        Some("v1") | None => base,
-        Some(layout) => format!("{base}-{layout}"),
-    }
+    CaseOptions::of(case).config_name(case["kind"].as_str().unwrap_or("numeric"))
 }
 
 fn encoder_options(case: &Value) -> NumericEncoderOptions {
-    let o = &case["options"];
-    let s = |k: &str| o[k].as_str().unwrap();
-    NumericEncoderOptions {
-        timestamp_encoding: s("timestampEncoding").parse().unwrap(),
-        value_encoding: s("valueEncoding").parse().unwrap(),
-        timestamp_compression: s("timestampCompression").parse().unwrap(),
-        value_compression: s("valueCompression").parse().unwrap(),
-        tags: o["tags"].as_bool().unwrap(),
-        byte_order: if o["bigEndian"].as_bool().unwrap() { ByteOrder::Big } else { ByteOrder::Little },
-        layout: s("layout").parse().unwrap(),
-    }
+    let o = CaseOptions::of(case);
+    let byte_order = if o.big_endian { ByteOrder::Big } else { ByteOrder::Little };
+    NumericEncoderOptions { tags: o.tags, byte_order, layout: o.layout.parse().unwrap(), ..Default::default() }
+        .with_config(o.column_config().parse().unwrap())
 }
 
 fn text_encoder_options(case: &Value) -> TextEncoderOptions {

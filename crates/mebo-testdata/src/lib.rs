@@ -29,6 +29,56 @@ pub fn manifest(dir: &Path) -> Vec<serde_json::Value> {
     read_json(&dir.join("manifest.json"))["cases"].as_array().expect("manifest cases").clone()
 }
 
+/// A manifest case's options (`testdata/vectors/README.md`), as written: the
+/// one reader of them. Each encoding and codec is its name, which the `mebo`
+/// crate's types parse (`"delta".parse::<TimestampEncoding>()`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseOptions {
+    pub timestamp_encoding: String,
+    pub timestamp_compression: String,
+    pub value_encoding: String,
+    pub value_compression: String,
+    pub data_compression: String,
+    pub tags: bool,
+    pub big_endian: bool,
+    /// `v1`, `v2` or `v2-shared` (a text case has none: `v1`).
+    pub layout: String,
+}
+
+impl CaseOptions {
+    /// The options of a manifest case.
+    pub fn of(case: &serde_json::Value) -> CaseOptions {
+        let o = &case["options"];
+        let s = |k: &str| o[k].as_str().unwrap_or("").to_string();
+        CaseOptions {
+            timestamp_encoding: s("timestampEncoding"),
+            timestamp_compression: s("timestampCompression"),
+            value_encoding: s("valueEncoding"),
+            value_compression: s("valueCompression"),
+            data_compression: s("dataCompression"),
+            tags: o["tags"].as_bool().expect("manifest options: tags"),
+            big_endian: o["bigEndian"].as_bool().expect("manifest options: bigEndian"),
+            layout: o["layout"].as_str().unwrap_or("v1").to_string(),
+        }
+    }
+
+    /// A numeric case's four column choices as a config string,
+    /// `delta-none-gorilla-none`, which `mebo::ColumnConfig` parses.
+    pub fn column_config(&self) -> String {
+        format!("{}-{}-{}-{}", self.timestamp_encoding, self.timestamp_compression, self.value_encoding, self.value_compression)
+    }
+
+    /// A case's name in the bench's tables: the column config (with the layout
+    /// past v1, so the v2-shared case stays unique), or `text-<ts>-<codec>`.
+    pub fn config_name(&self, kind: &str) -> String {
+        match (kind, self.layout.as_str()) {
+            ("text", _) => format!("text-{}-{}", self.timestamp_encoding, self.data_compression),
+            (_, "v1") => self.column_config(),
+            (_, layout) => format!("{}-{layout}", self.column_config()),
+        }
+    }
+}
+
 /// A JSON file of the test data.
 pub fn read_json(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -41,6 +41,8 @@ thread_local! {
 /// (`OUT_OF_MEMORY`).
 #[wasm_bindgen(js_name = stageInput)]
 pub fn stage_input(len: usize, source_offset: usize) -> JsResult<usize> {
+    #[cfg(feature = "light")]
+    crate::zstd_part::route_zstd_through_part();
     STAGED.set(None);
     let mut buffer = Vec::new();
     let align = if len >= PAGE_MATCH_FROM { PAGE } else { LINE };

@@ -29,6 +29,8 @@ mod input;
 mod js;
 pub mod numeric;
 pub mod text;
+#[cfg(feature = "light")]
+mod zstd_part;
 
 pub use blob_set::{NumericBlobSetHandle, TextBlobSetHandle};
 pub use numeric::NumericBlobHandle;

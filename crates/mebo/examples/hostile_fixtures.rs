@@ -17,7 +17,7 @@ mod exercise;
 mod craft;
 
 use craft::*;
-use mebo::numeric::{NumericEncoder, NumericEncoderOptions};
+use mebo::numeric::NumericEncoderOptions;
 use mebo::text::TextEncoderOptions;
 use mebo::{Compression, DecodeLimits, Layout, TimestampEncoding, ValueEncoding};
 
@@ -37,24 +37,6 @@ struct Fixture {
 
 fn fixture(name: &'static str, kind: Kind, expect: &'static str, what: &'static str, bytes: Vec<u8>) -> Fixture {
     Fixture { name, kind, expect, what, bytes }
-}
-
-/// A v2-shared blob of 4 metrics with identical timestamps: one group,
-/// canonical 0 with members 1, 2, 3. Returns the blob and the table's offset.
-fn shared_blob() -> (Vec<u8>, usize) {
-    let o = options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2Shared);
-    let mut enc = NumericEncoder::new(0, o);
-    let (ts, _) = series(16, 0);
-    for m in 0..4u64 {
-        let (_, vs) = series(16, m);
-        enc.start_metric_id(m + 1, 16).unwrap();
-        enc.add_points::<&str>(&ts, &vs, None).unwrap();
-        enc.end_metric().unwrap();
-    }
-    let b = enc.finish().unwrap();
-    let table = entry_at(&b, 4);
-    assert_eq!(get_u16(&b, table), 1, "one shared-timestamp group");
-    (b, table)
 }
 
 /// Cut `cut` bytes off the end of the only metric's column in payload `p`.

@@ -73,6 +73,8 @@ pub mod internals {
     #[cfg(feature = "encode")]
     pub use crate::compress::compress;
     pub use crate::compress::{decompress, decompress_expecting};
+    #[cfg(all(feature = "zstd-extern", not(feature = "zstd")))]
+    pub use crate::compress::{set_zstd_decoder, ZstdDecoder, ZstdFailure};
     pub use crate::encoding::timestamp::{DeltaKernel, DeltaPackedTimestamps, DeltaTimestamps, PackedKernel};
     pub use crate::encoding::value::{allow_xor_bmi2, ChimpValues, GorillaValues};
     pub use crate::encoding::{

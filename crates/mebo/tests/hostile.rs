@@ -319,27 +319,6 @@ fn text_offsets_that_run_backwards_or_past_the_end_are_refused() {
 
 // ---------------------------------------------------------------- shared-timestamp tables
 
-/// A v2-shared blob of 4 metrics with identical timestamps: one group, canonical
-/// 0 with members 1, 2, 3. Returns the blob and the table's offset.
-fn shared_blob() -> (Vec<u8>, usize) {
-    let o = options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2Shared);
-    let mut enc = NumericEncoder::new(0, o);
-    let (ts, _) = series(16, 0);
-    for m in 0..4u64 {
-        let (_, vs) = series(16, m);
-        enc.start_metric_id(m + 1, 16).unwrap();
-        enc.add_points::<&str>(&ts, &vs, None).unwrap();
-        enc.end_metric().unwrap();
-    }
-    let b = enc.finish().unwrap();
-    assert_eq!(b[0] & 0x8, 0x8, "shared flag");
-    let table = entry_at(&b, 4);
-    assert_eq!(get_u16(&b, table), 1, "one group");
-    assert_eq!(get_u16(&b, table + 4), 3, "three members");
-    exercise::numeric(&b, &DecodeLimits::default()).unwrap();
-    (b, table)
-}
-
 fn assert_table_err(b: &[u8]) {
     assert!(matches!(numeric_err(b), Error::SharedTimestampTable { .. }), "{:?}", numeric_err(b));
 }

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use common::{manifest, read_input, vectors_dir, Input};
 use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
 use mebo::{ByteOrder, Compression, DecodeLimits, Layout, TimestampEncoding, ValueEncoding};
+use mebo_testdata::CaseOptions;
 
 struct Case {
     name: String,
@@ -21,21 +22,14 @@ fn numeric_cases() -> Vec<Case> {
         .into_iter()
         .filter(|c| c["kind"] == "numeric")
         .map(|c| {
-            let o = &c["options"];
-            let s = |k: &str| o[k].as_str().unwrap().to_string();
+            let o = CaseOptions::of(&c);
+            let byte_order = if o.big_endian { ByteOrder::Big } else { ByteOrder::Little };
             Case {
                 name: c["name"].as_str().unwrap().to_string(),
                 dataset: c["dataset"].as_str().unwrap().to_string(),
                 blob: std::fs::read(vectors_dir().join(c["file"].as_str().unwrap())).unwrap(),
-                options: NumericEncoderOptions {
-                    timestamp_encoding: s("timestampEncoding").parse().unwrap(),
-                    value_encoding: s("valueEncoding").parse().unwrap(),
-                    timestamp_compression: s("timestampCompression").parse().unwrap(),
-                    value_compression: s("valueCompression").parse().unwrap(),
-                    tags: o["tags"].as_bool().unwrap(),
-                    byte_order: if o["bigEndian"].as_bool().unwrap() { ByteOrder::Big } else { ByteOrder::Little },
-                    layout: s("layout").parse().unwrap(),
-                },
+                options: NumericEncoderOptions { tags: o.tags, byte_order, layout: o.layout.parse().unwrap(), ..Default::default() }
+                    .with_config(o.column_config().parse().unwrap()),
             }
         })
         .collect()

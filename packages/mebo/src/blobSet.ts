@@ -8,6 +8,7 @@ import type { JoinedStrings, NumericColumns, RawSeries, RawTextColumns } from '.
 import { call, invalidArgument } from './errors.js';
 import { metricId } from './hash.js';
 import { ready, stage } from './module.js';
+import { checkParts, ensureParts } from './parts.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { Owned } from './owned.js';
 import { splitOptionalStrings, splitStrings } from './strings.js';
@@ -54,16 +55,25 @@ interface SetHandleClass<H> {
 }
 
 /** Copy the blobs back to back into wasm memory, so one call opens the whole set. */
-function openSet<H>(handleClass: SetHandleClass<H>, blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): H {
+function openSet<H>(handleClass: SetHandleClass<H>, kind: string, blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): H {
   ready();
   const parts = args.items(blobs, 'blobs').map((b, i) => args.bytes(b, `blob ${i}`));
   if (parts.length === 0) throw invalidArgument('a blob set needs at least one blob');
+  for (const part of parts) checkParts(part, kind);
   const lengths = Uint32Array.from(parts, (p) => p.byteLength);
   const [maxBytes, maxPoints] = limitArgs(limits);
   return call(() => {
     stage(parts);
     return handleClass.openStaged(lengths, maxBytes, maxPoints);
   });
+}
+
+/** The blobs as an array, once every part they need is loaded (see `NumericBlob.load`). */
+async function withParts(blobs: Iterable<Uint8Array | ArrayBuffer>): Promise<(Uint8Array | ArrayBuffer)[]> {
+  ready();
+  const list = args.items(blobs, 'blobs') as (Uint8Array | ArrayBuffer)[];
+  for (const [i, b] of list.entries()) await ensureParts(args.bytes(b, `blob ${i}`));
+  return list;
 }
 
 /** A metric key as an id: names are hashed, as blobs key metrics. */
@@ -129,7 +139,12 @@ export class NumericBlobSet extends BlobSetReader<NumericSetHandle> {
 
   /** Open every blob (copied, not kept) and order them by start time. */
   static from(blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): NumericBlobSet {
-    return new NumericBlobSet(openSet<NumericSetHandle>(NumericBlobSetHandle, blobs, limits));
+    return new NumericBlobSet(openSet<NumericSetHandle>(NumericBlobSetHandle, 'NumericBlobSet', blobs, limits));
+  }
+
+  /** `from()` once the parts the blobs need are loaded (see `NumericBlob.load`). */
+  static async load(blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): Promise<NumericBlobSet> {
+    return NumericBlobSet.from(await withParts(blobs), limits);
   }
 
   /** One metric's series over every blob, in time order. */
@@ -166,7 +181,12 @@ export class TextBlobSet extends BlobSetReader<TextSetHandle> {
 
   /** Open every blob (copied, not kept) and order them by start time. */
   static from(blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): TextBlobSet {
-    return new TextBlobSet(openSet(TextBlobSetHandle, blobs, limits));
+    return new TextBlobSet(openSet(TextBlobSetHandle, 'TextBlobSet', blobs, limits));
+  }
+
+  /** `from()` once the parts the blobs need are loaded (see `NumericBlob.load`). */
+  static async load(blobs: Iterable<Uint8Array | ArrayBuffer>, limits?: DecodeLimits): Promise<TextBlobSet> {
+    return TextBlobSet.from(await withParts(blobs), limits);
   }
 
   /** One metric's series over every blob, in time order. */

@@ -42,6 +42,8 @@ export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
  * - `WORKER_FAILED`: a `mebo/worker` pool worker did not load or died during the call (`cause` says why); the pool replaces it.
  * - `TIMEOUT`: a pool call took longer than its `timeoutMs`; a worker stuck in it is replaced.
  * - `ABORTED`: a pool call's `signal` was aborted (`cause` is the signal's reason).
+ * - `MISSING_PART`: `from()` of a blob that needs a part the light core has
+ *   not loaded (`mebo/decode` in a page: the zstd decoder); `load()` loads it.
  *
  * `OUT_OF_MEMORY` (a core code) is also what a JavaScript allocation refused
  * inside a call (a typed array too large for the engine) becomes.
@@ -57,6 +59,7 @@ export const SDK_ERROR_CODES = [
   'WORKER_FAILED',
   'TIMEOUT',
   'ABORTED',
+  'MISSING_PART',
 ] as const;
 export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
 

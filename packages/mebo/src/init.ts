@@ -9,8 +9,10 @@ import instantiateGlue, { __wbg_reset as forgetGlueInstance, initSync as instant
 import { MeboError } from './errors.js';
 import { describe } from './args.js';
 import { install, instance, memoryInfo, setMaxMemoryBytes, type WasmInfo, type WasmVariant } from './module.js';
+import { setPartLoader, type Part } from './parts.js';
 import { simdMismatch } from './simd-check.js';
-import { wasmLocation } from './wasm-location.js';
+import { coreLocation, wasmLocation, zstdLocation } from './wasm-location.js';
+import { installZstdPart } from './zstd-part.js';
 
 export { isInitialized, memoryInfo, wasmInfo, wasmMemoryBytes, wasmVariant } from './module.js';
 export type { MemoryInfo, WasmInfo, WasmVariant } from './module.js';
@@ -40,7 +42,7 @@ export interface InitOptions {
    */
   variant?: 'auto' | WasmVariant;
   /**
-   * When `'auto'` picks the simd build, decode two small embedded blobs and
+   * When `'auto'` picks the simd build, decode three small embedded blobs and
    * compare them with what they hold; on a mismatch (an engine that
    * validates simd128 and computes it wrongly) load the scalar build instead
    * (`wasmInfo()` says why). Default `true`; `'fail'` simulates a mismatch.
@@ -54,6 +56,16 @@ export interface InitOptions {
    * `setMaxMemoryBytes()`; `memoryInfo()` reads it back.
    */
   maxMemoryBytes?: number;
+  /**
+   * `mebo/decode` only. `'core'`: the light core, a small build of the
+   * read side whose zstd decoder is a part loaded the first time a blob needs
+   * it (`NumericBlob.load`, `TextBlob.load`); `from()` of such a blob before
+   * then throws MISSING_PART. `'all'`: every part up front, so `from()` opens
+   * any blob (the decode-only build; after the core, its zstd part). Default:
+   * `'core'` in a page (the build is fetched), `'all'` where it is read from
+   * disk (Node, Deno, Bun) or passed (`wasm`), and on hosts without simd128.
+   */
+  parts?: 'core' | 'all';
 }
 
 let loading: Promise<void> | undefined;
@@ -74,7 +86,7 @@ export function init(options: InitOptions = {}): Promise<void> {
       return Promise.reject(error);
     }
   }
-  if (instance.loaded) return Promise.resolve();
+  if (instance.loaded) return options?.parts === 'all' ? loadAllParts() : Promise.resolve();
   loading ??= load(options).catch((error: unknown) => {
     loading = undefined; // a failed load may be retried
     throw error;
@@ -129,12 +141,12 @@ export async function reset(options: ResetOptions = {}): Promise<boolean> {
     throw new MeboError('LIVE_HANDLES', `reset() needs every blob, set and encoder freed first: ${alive} still alive (memoryInfo().liveHandles)`);
   }
   if (memoryBytes <= aboveBytes) return false;
-  const { module, variant } = instance.loaded!;
+  const { module, variant, light } = instance.loaded!;
   instance.loaded = undefined;
   instance.resetting = true;
   forgetGlueInstance();
   // init() meanwhile waits for the new instance; after a failure it may load again.
-  loading = instantiate(module, variant).finally(() => (instance.resetting = false));
+  loading = instantiate(module, variant, light).finally(() => (instance.resetting = false));
   loading.catch(() => (loading = undefined));
   await loading;
   instance.resets++;
@@ -163,7 +175,9 @@ async function load(options: InitOptions): Promise<void> {
     return;
   }
   const variant = requested ?? (simdSupported() ? 'simd' : 'scalar');
-  await instantiate(await compileDefault(variant), variant);
+  const core = variant === 'simd' ? lightCore(options) : undefined;
+  if (core !== undefined) await instantiate(await compile(core), variant, true);
+  else await instantiate(await compileDefault(variant), variant);
   if (requested !== undefined || variant !== 'simd' || options.simdCheck === false) return;
   const reason = options.simdCheck === 'fail' ? 'simulated by init({ simdCheck: "fail" })' : simdMismatch();
   instance.simdCheck = reason === undefined ? { simdCheck: 'passed' } : { simdCheck: 'failed', reason };
@@ -171,6 +185,33 @@ async function load(options: InitOptions): Promise<void> {
   instance.loaded = undefined;
   forgetGlueInstance();
   await instantiate(await compileDefault('scalar'), 'scalar');
+}
+
+/**
+ * The light core's location when this entry has one and `options` ask for it
+ * (`parts: 'core'`, or by default where the build would be fetched, not read
+ * from disk).
+ */
+function lightCore(options: InitOptions): URL | undefined {
+  if (options.parts === 'all') return undefined;
+  const core = coreLocation();
+  if (core === undefined) return undefined;
+  if (options.parts === 'core') return core;
+  return String(core).startsWith('file:') ? undefined : core;
+}
+
+/** Compile and instantiate a part of the light core (parts.ts asks, once per part). */
+async function loadPart(part: Part): Promise<void> {
+  const location = part === 'zstd' ? zstdLocation() : undefined;
+  if (location === undefined) throw new MeboError('WASM_LOAD', `no ${part} part beside this entry`);
+  const module = await compile(location);
+  await loadError(() => installZstdPart(module), 'instantiating');
+}
+setPartLoader(loadPart);
+
+/** `init({ parts: 'all' })` after the light core: its parts now. */
+async function loadAllParts(): Promise<void> {
+  if (instance.loaded?.light) await loadPart('zstd');
 }
 
 /** The simd build's bytes as base64, for servers whose bundler moved the .wasm out of reach (see `setServerWasm`). */
@@ -271,12 +312,12 @@ function toUrl(text: string): URL | undefined {
 }
 
 /** Asynchronous instantiation: browsers cap synchronous instantiation on the main thread by module size. */
-async function instantiate(module: WebAssembly.Module, variant: WasmVariant | undefined): Promise<void> {
+async function instantiate(module: WebAssembly.Module, variant: WasmVariant | undefined, light = false): Promise<void> {
   if (instance.loaded) return; // initSync() finished while this module was being fetched or compiled
   instantiating = true;
   try {
     const exports = await loadError(() => instantiateGlue({ module_or_path: module }), 'instantiating');
-    install({ variant, memory: exports.memory, module });
+    install({ variant, memory: exports.memory, module, light });
   } finally {
     instantiating = false;
   }

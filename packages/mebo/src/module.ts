@@ -24,6 +24,8 @@ export interface Loaded {
   memory: WebAssembly.Memory;
   /** Kept to instantiate anew on `reset()`. */
   module: WebAssembly.Module;
+  /** The light core (`mebo/decode` in a page): zstd payloads need the zstd part (parts.ts). */
+  light?: boolean;
 }
 
 /** @internal The state the loader (init.ts) keeps; everything else only reads it through the functions below. */
@@ -79,7 +81,7 @@ export function install(loaded: Loaded): void {
  * instance's memory goes with it).
  */
 function replaceTrapped(): void {
-  const { module, variant } = instance.loaded!;
+  const { module, variant, light } = instance.loaded!;
   instance.loaded = undefined;
   instance.trapped = false;
   forgetGlueInstance();
@@ -90,7 +92,7 @@ function replaceTrapped(): void {
     const detail = cause instanceof Error ? cause.message : String(cause);
     throw new MeboError('WASM_LOAD', `replacing the instance that trapped: ${detail}; call init() again`, { cause });
   }
-  install({ variant, memory: exports.memory, module });
+  install({ variant, memory: exports.memory, module, light });
   instance.trapRecoveries++;
 }
 

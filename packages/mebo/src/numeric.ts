@@ -6,6 +6,7 @@ import { BlobReader, keptIdsAndOffsets, keptOrNew, type BlobHandle } from './blo
 import type { NumericBlobOptions, NumericColumns, NumericSections, RawSeries } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { ready, stage, wasmMemory } from './module.js';
+import { checkParts, ensureParts } from './parts.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { decimateArgs, timeBound, unpackDecimated, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
 import { splitOptionalStrings } from './strings.js';
@@ -50,6 +51,18 @@ export class NumericBlob extends BlobReader<NumericHandle> {
   }
 
   /**
+   * `from()` once the parts the blob needs are loaded: with `mebo/decode`'s
+   * light core (a page's default) the zstd part is fetched the first time a
+   * blob has a zstd payload (once; concurrent calls share it). A part that
+   * cannot be loaded is WASM_LOAD naming it. Elsewhere the same as `from()`.
+   */
+  static async load(bytes: Uint8Array | ArrayBuffer, limits?: DecodeLimits): Promise<NumericBlob> {
+    ready();
+    await ensureParts(args.bytes(bytes, 'blob bytes'));
+    return NumericBlob.from(bytes, limits);
+  }
+
+  /**
    * Open a blob: header, index and payloads are checked and decompressed now;
    * metrics are decoded on demand. The bytes are copied, not kept.
    */
@@ -57,6 +70,7 @@ export class NumericBlob extends BlobReader<NumericHandle> {
     ready();
     const input = args.bytes(bytes, 'blob bytes');
     const [maxBytes, maxPoints] = limitArgs(limits);
+    checkParts(input, 'NumericBlob');
     return new NumericBlob(
       call(() => {
         stage([input]);

@@ -10,10 +10,14 @@ import { TextBlob } from './text.js';
 /** `decodeStream` options: the decode limits of every blob, the frame cap, an abort signal. */
 export interface DecodeStreamOptions extends DecodeLimits, FrameOptions {}
 
-/** One frame's blob, opened as the kind its magic says (a blob of neither kind fails with its core code). */
-function openBlob(frame: Frame, limits: DecodeLimits): NumericBlob | TextBlob {
+/**
+ * One frame's blob, opened as the kind its magic says (a blob of neither kind
+ * fails with its core code), by `load()`: the light core fetches a part the
+ * blob needs first.
+ */
+async function openBlob(frame: Frame, limits: DecodeLimits): Promise<NumericBlob | TextBlob> {
   try {
-    return blobKind(frame.bytes) === 'text' ? TextBlob.from(frame.bytes, limits) : NumericBlob.from(frame.bytes, limits);
+    return await (blobKind(frame.bytes) === 'text' ? TextBlob.load(frame.bytes, limits) : NumericBlob.load(frame.bytes, limits));
   } catch (error) {
     throw frameError(frame, error);
   }
@@ -38,6 +42,6 @@ export function decodeStream(source: StreamSource, options?: DecodeStreamOptions
   const frames = streamFrames(source, options, true);
   const limits: DecodeLimits = { maxDecompressedBytes: options?.maxDecompressedBytes, maxPoints: options?.maxPoints };
   return (async function* () {
-    for await (const frame of frames) yield openBlob(frame, limits);
+    for await (const frame of frames) yield await openBlob(frame, limits);
   })();
 }

@@ -19,8 +19,9 @@ export const MAX_FRAME_LENGTH = 0xffff_ffff;
 export const DEFAULT_MAX_BLOB_BYTES = 256 << 20;
 
 /** True when `bytes` start with `MBS1` (a stream of blobs, not a blob: a blob starts with its flag word). */
-export function isBlobStream(bytes: Uint8Array): boolean {
-  return bytes.length >= STREAM_MAGIC.length && STREAM_MAGIC.every((b, i) => bytes[i] === b);
+export function isBlobStream(bytes: Uint8Array | ArrayBuffer): boolean {
+  const head = args.bytes(bytes, 'bytes');
+  return head.length >= STREAM_MAGIC.length && STREAM_MAGIC.every((b, i) => head[i] === b);
 }
 
 /** A frame's 4-byte length prefix. */
@@ -41,6 +42,8 @@ function lengthPrefix(length: number): Uint8Array {
  * one after handing it over.
  */
 export function frameBlobs(blobs: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  // One blob is iterable too (of numbers): the likely mistake is frameBlobs(blob).
+  if (ArrayBuffer.isView(blobs)) throw invalidArgument(`blobs must be an iterable of Uint8Array (for one blob: [blob]), got one ${args.describe(blobs)}`);
   const source = blobs as Partial<Iterable<Uint8Array> & AsyncIterable<Uint8Array>> | null | undefined;
   const asyncIterator = source?.[Symbol.asyncIterator];
   const syncIterator = source?.[Symbol.iterator];

@@ -174,35 +174,51 @@ async function* readFrames(chunks: Chunks, options: { maxBlobBytes: number; sign
     return Promise.race([next, abort]).finally(() => signal!.removeEventListener('abort', onAbort));
   };
 
-  /**
-   * Read chunks until one has an unread byte; false at the end of the
-   * stream. Awaited only when the chunk in hand is used up, with one await
-   * per chunk.
-   */
+  /** The source's next read, raced against `signal` when there is one. */
+  const read = (): Promise<IteratorResult<unknown, unknown>> => (signal ? abortable() : chunks.read());
+
+  /** Take a read's chunk as the one in hand; false at the end of the stream. An empty chunk leaves nothing unread: the caller reads again. */
+  const take = (step: IteratorResult<unknown, unknown>): boolean => {
+    if (step.done) return false;
+    const value = step.value;
+    if (!(value instanceof Uint8Array)) throw invalidArgument(`a stream chunk must be a Uint8Array, got ${args.describe(value)}`);
+    chunk = value;
+    at = 0;
+    return true;
+  };
+
+  /** Read chunks until one has an unread byte; false at the end of the stream. */
   const refill = async (): Promise<boolean> => {
-    for (;;) {
+    while (at >= chunk.length) {
       let step: IteratorResult<unknown, unknown>;
       try {
-        step = await (signal ? abortable() : chunks.read());
+        step = await read();
       } catch (error) {
         return failed(error);
       }
-      if (step.done) return false;
-      const value = step.value;
-      if (!(value instanceof Uint8Array)) throw invalidArgument(`a stream chunk must be a Uint8Array, got ${args.describe(value)}`);
-      if (value.length > 0) {
-        chunk = value;
-        at = 0;
-        return true;
-      }
+      if (!take(step)) return false;
     }
+    return true;
   };
 
-  /** Fill `target` from the stream; the count of bytes it got (short only at the end of the stream). */
+  /**
+   * Fill `target` from the stream; the count of bytes it got (short only at
+   * the end of the stream). Its loop awaits the source directly, once per
+   * chunk: with small chunks (1 KB) this is the reader's hot path.
+   */
   const fill = async (target: Uint8Array): Promise<number> => {
     let filled = 0;
     while (filled < target.length) {
-      if (at >= chunk.length && !(await refill())) break;
+      if (at >= chunk.length) {
+        let step: IteratorResult<unknown, unknown>;
+        try {
+          step = await read();
+        } catch (error) {
+          return failed(error);
+        }
+        if (!take(step)) break;
+        continue;
+      }
       const n = Math.min(target.length - filled, chunk.length - at);
       target.set(n === chunk.length && at === 0 ? chunk : chunk.subarray(at, at + n), filled);
       at += n;
@@ -277,9 +293,11 @@ function allocate(length: number, index: number, offset: number): Uint8Array {
   }
 }
 
-/** A MeboError of a frame's blob, its code kept, the frame named in its message (the original as `cause`). */
-export function frameError(frame: Frame, error: unknown): MeboError {
+/** @internal A MeboError of a frame's blob, its code kept, the frame named in its message (the original as `cause`). */
+export function frameError(frame: Pick<Frame, 'index' | 'offset'>, error: unknown): MeboError {
   const code = error instanceof MeboError ? error.code : 'INTERNAL';
-  const message = error instanceof Error ? error.message : String(error);
-  return new MeboError(code, `frame ${frame.index} (at byte ${frame.offset}): ${message}`, { cause: error });
+  const message = error instanceof Error ? error.message : args.describe(error);
+  // Exported by the main entry for the pool, so reachable with any argument.
+  const where = typeof frame === 'object' && frame !== null ? `frame ${args.describe(frame.index)} (at byte ${args.describe(frame.offset)})` : 'a frame';
+  return new MeboError(code, `${where}: ${message}`, { cause: error });
 }

@@ -6,6 +6,7 @@ import { BlobReader, keptIdsAndOffsets, keptOrNew, type BlobHandle } from './blo
 import type { JoinedStrings, RawSeries, RawTextColumns, TextBlobOptions, TextSections } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { ready, stage } from './module.js';
+import { checkParts, ensureParts } from './parts.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { splitOptionalStrings, splitStrings } from './strings.js';
 import { timeBound, type TimeBound } from './series.js';
@@ -132,6 +133,18 @@ export class TextBlob extends BlobReader<TextHandle> {
   }
 
   /**
+   * `from()` once the parts the blob needs are loaded: with `mebo/decode`'s
+   * light core (a page's default) the zstd part is fetched the first time a
+   * blob has a zstd payload (once; concurrent calls share it). A part that
+   * cannot be loaded is WASM_LOAD naming it. Elsewhere the same as `from()`.
+   */
+  static async load(bytes: Uint8Array | ArrayBuffer, limits?: DecodeLimits): Promise<TextBlob> {
+    ready();
+    await ensureParts(args.bytes(bytes, 'blob bytes'));
+    return TextBlob.from(bytes, limits);
+  }
+
+  /**
    * Open a blob: header, index and data payload are checked and decompressed
    * now; metrics are decoded on demand. The bytes are copied, not kept.
    */
@@ -139,6 +152,7 @@ export class TextBlob extends BlobReader<TextHandle> {
     ready();
     const input = args.bytes(bytes, 'blob bytes');
     const [maxBytes, maxPoints] = limitArgs(limits);
+    checkParts(input, 'TextBlob');
     return new TextBlob(
       call(() => {
         stage([input]);

@@ -9,3 +9,13 @@ export function wasmLocation(variant: 'simd' | 'scalar'): URL {
     ? new URL('../wasm/mebo_simd.wasm', import.meta.url)
     : new URL('../wasm/mebo_scalar.wasm', import.meta.url);
 }
+
+/** @internal `mebo` has no light core: its builds hold every part. */
+export function coreLocation(): URL | undefined {
+  return undefined;
+}
+
+/** @internal See `coreLocation`. */
+export function zstdLocation(): URL | undefined {
+  return undefined;
+}

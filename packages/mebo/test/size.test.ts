@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
+import { FIRST_LOAD_BUDGET } from './helpers/first-load.js';
 import { PACKAGE_ROOT } from './helpers/vectors.js';
 
 // Raised from 205 / 150 kB when the four-stream XOR decoder and the delta
@@ -32,16 +33,34 @@ import { PACKAGE_ROOT } from './helpers/vectors.js';
 // budget.rs: 2.5-4.3 kB less), after ALP columns read within their payload
 // and views decoded into kept buffers took 0.6-1.1 kB of it back: 211.3 /
 // 212.0 / 156.1 / 158.3 kB as built then.
+// The light core of `mebo/decode` and its zstd part (built for size, see
+// scripts/build/variants.mjs): 95.1 / 45.1 kB as first built.
 const BUDGETS: [file: string, gzipBytes: number][] = [
   ['mebo_simd.wasm', 211_500],
   ['mebo_scalar.wasm', 212_500],
   ['mebo_decode_simd.wasm', 156_500],
   ['mebo_decode_scalar.wasm', 158_500],
+  ['mebo_core_simd.wasm', 95_500],
+  ['mebo_zstd.wasm', 45_500],
 ];
 
 it.each(BUDGETS)('%s is at most %d bytes gzipped (-9)', (file, budget) => {
   const bytes = readFileSync(join(PACKAGE_ROOT, 'wasm', file));
   const gzipped = gzipSync(bytes, { level: 9 }).length;
   console.log(`${file}: ${bytes.length} bytes, ${gzipped} gzipped (budget ${budget}, ${budget - gzipped} to spare)`);
+  expect(gzipped).toBeLessThanOrEqual(budget);
+});
+
+// What a page fetches before its first decode through `mebo/decode` (the
+// bundle and the light core), and once it has met a zstd blob (plus the zstd
+// part).
+const FIRST_LOAD: [what: string, files: string[], gzipBytes: number][] = [
+  ['the first numeric blob without zstd', ['dist/decode.js', 'wasm/mebo_core_simd.wasm'], FIRST_LOAD_BUDGET.firstBlob],
+  ['a zstd blob and a text blob too', ['dist/decode.js', 'wasm/mebo_core_simd.wasm', 'wasm/mebo_zstd.wasm'], FIRST_LOAD_BUDGET.everyPart],
+];
+
+it.each(FIRST_LOAD)('mebo/decode in a page, %s (%j): at most %d bytes gzipped', (what, files, budget) => {
+  const gzipped = files.reduce((sum, file) => sum + gzipSync(readFileSync(join(PACKAGE_ROOT, file)), { level: 9 }).length, 0);
+  console.log(`${what}: ${gzipped} bytes gzipped (${files.join(' + ')}; budget ${budget})`);
   expect(gzipped).toBeLessThanOrEqual(budget);
 });

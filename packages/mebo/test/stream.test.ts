@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeStream, encodeNumeric, frameBlobs, init, MeboError, type NumericBlob, type TextBlob } from '../src/index.js';
+import { decodeStream, encodeNumeric, frameBlobs, init, isBlobStream, MeboError, splitStream, type NumericBlob, type TextBlob } from '../src/index.js';
 import { decodeStream as decodeStreamOfDecode } from '../src/decode.js';
 import { corpus, expectedFingerprint, fingerprint, framed, randomChunks, seeded, serve, streamOf, writeChunks } from './helpers/stream.js';
 
@@ -82,6 +82,8 @@ describe('frameBlobs', () => {
   it('errors the stream with INVALID_ARGUMENT for a value that is not a Uint8Array', async () => {
     await expect(bytesOf(frameBlobs([blobs[0]!, 'nope' as unknown as Uint8Array]))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: /blob 1/ });
     expect(() => frameBlobs(42 as unknown as Uint8Array[])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    // One blob is an iterable of numbers: refused with a hint, not framed byte by byte.
+    expect(() => frameBlobs(blobs[0]! as unknown as Uint8Array[])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('[blob]') }));
   });
 });
 
@@ -344,6 +346,25 @@ describe('decodeStream: abort and early exit cancel the source', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('splitStream and isBlobStream', () => {
+  it('splitStream yields each blob\'s bytes, each still intact after the stream went on', async () => {
+    const some = blobs.slice(0, 40);
+    const got: Uint8Array[] = [];
+    for await (const bytes of splitStream(streamOf(randomChunks(framed(some), seeded(2), 5000)).stream)) got.push(bytes);
+    expect(got.length).toBe(some.length);
+    got.forEach((bytes, i) => expect(Buffer.compare(bytes, some[i]!), `blob ${i}`).toBe(0));
+    await expect(splitStream(streamOf([framed(some).subarray(0, 100)]).stream).next()).rejects.toMatchObject({ code: 'TRUNCATED' });
+  });
+
+  it('isBlobStream tells a stream from a blob by its first 4 bytes', () => {
+    expect(isBlobStream(framed([]))).toBe(true);
+    expect(isBlobStream(framed([]).buffer)).toBe(true);
+    expect(blobs.some((b) => isBlobStream(b))).toBe(false);
+    expect(isBlobStream(new Uint8Array([0x4d, 0x42, 0x53]))).toBe(false);
+    expect(() => isBlobStream('MBS1' as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 });
 

@@ -21,6 +21,10 @@ mod lz4;
 mod s2;
 #[cfg(feature = "zstd")]
 mod zstd;
+#[cfg(all(feature = "zstd-extern", not(feature = "zstd")))]
+mod zstd_extern;
+#[cfg(all(feature = "zstd-extern", not(feature = "zstd")))]
+pub use zstd_extern::{set_zstd_decoder, ZstdDecoder, ZstdFailure};
 
 fn not_built(codec: Compression, what: &'static str) -> Error {
     Error::UnsupportedCompression { codec: codec.name(), what }
@@ -51,6 +55,8 @@ pub fn decompress_expecting<'a>(
         Compression::None => Ok(Cow::Borrowed(data)),
         #[cfg(feature = "zstd")]
         Compression::Zstd => zstd::decompress(data, cap, what).map(Cow::Owned),
+        #[cfg(all(feature = "zstd-extern", not(feature = "zstd")))]
+        Compression::Zstd => zstd_extern::decompress(data, cap, what).map(Cow::Owned),
         #[cfg(feature = "s2")]
         Compression::S2 => s2::decompress(data, cap, what).map(Cow::Owned),
         #[cfg(feature = "lz4")]

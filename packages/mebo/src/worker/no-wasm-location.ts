@@ -6,3 +6,13 @@
 export function wasmLocation(): URL {
   throw new Error('a pool worker runs the module its pool hands it');
 }
+
+/** @internal */
+export function coreLocation(): URL | undefined {
+  return undefined;
+}
+
+/** @internal */
+export function zstdLocation(): URL | undefined {
+  return undefined;
+}

@@ -40,7 +40,7 @@ export interface Loaded {
  * returns its `ok` value and every response the page received. A page error
  * fails at once; console errors and HTTP errors fail after.
  */
-export async function pageOutcome<T>(browser: Browser, url: string): Promise<{ ok: T; loaded: Loaded[] }> {
+export async function pageOutcome<T>(browser: Browser, url: string, options: { expectedFailures?: RegExp } = {}): Promise<{ ok: T; loaded: Loaded[] }> {
   const context = await browser.newContext();
   try {
     const tab = await context.newPage();
@@ -63,7 +63,10 @@ export async function pageOutcome<T>(browser: Browser, url: string): Promise<{ o
     });
     const result = (await tab.evaluate(() => (window as unknown as { outcome: unknown }).outcome)) as { ok?: T; error?: string };
     expect(result.error, url).toBeUndefined();
-    expect(problems, `${url}: console errors`).toEqual([]);
+    // A page that tests a failed fetch names it: its HTTP error and the console's report of it.
+    const expected = (problem: string) => options.expectedFailures?.test(problem) === true;
+    const unexpected = problems.filter((problem) => !expected(problem));
+    expect(unexpected, `${url}: console errors`).toEqual([]);
     return { ok: result.ok!, loaded };
   } finally {
     await context.close();

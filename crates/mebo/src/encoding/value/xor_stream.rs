@@ -111,6 +111,7 @@ pub(crate) fn decode_one<'a, S: XorStream<'a>>(col: &'a [u8], out: &mut [f64]) -
 /// Decode two columns, stepping both in one loop while both have points
 /// left. The result is that of [`decode_one`] on each; on an error the caller
 /// does not learn which column failed (decode them one by one to know).
+#[cfg_attr(feature = "compact-decoders", allow(dead_code))]
 #[inline(always)]
 pub(crate) fn decode_two<'a, S: XorStream<'a>>(
     (col_a, out_a): (&'a [u8], &mut [f64]),
@@ -140,6 +141,7 @@ pub(crate) fn decode_two<'a, S: XorStream<'a>>(
 /// left, then the rest as [`decode_two`] does. The result is that of
 /// [`decode_one`] on each; on an error the caller does not learn which
 /// column failed.
+#[cfg_attr(feature = "compact-decoders", allow(dead_code))]
 #[inline(always)]
 pub(crate) fn decode_four<'a, S: XorStream<'a>>(
     (col_a, out_a): (&'a [u8], &mut [f64]),
@@ -230,6 +232,9 @@ pub(crate) fn run_two<'a, S: XorStream<'a>>(a: (&'a [u8], &mut [f64]), b: (&'a [
         #[allow(unsafe_code)]
         return unsafe { with_bmi2_features::decode_two::<S>(a, b) };
     }
+    #[cfg(feature = "compact-decoders")]
+    return [a, b].into_iter().try_for_each(|(col, out)| decode_one::<S>(col, out));
+    #[cfg(not(feature = "compact-decoders"))]
     decode_two::<S>(a, b)
 }
 
@@ -247,6 +252,9 @@ pub(crate) fn run_four<'a, S: XorStream<'a>>(
         #[allow(unsafe_code)]
         return unsafe { with_bmi2_features::decode_four::<S>(a, b, c, d) };
     }
+    #[cfg(feature = "compact-decoders")]
+    return [a, b, c, d].into_iter().try_for_each(|(col, out)| decode_one::<S>(col, out));
+    #[cfg(not(feature = "compact-decoders"))]
     decode_four::<S>(a, b, c, d)
 }
 

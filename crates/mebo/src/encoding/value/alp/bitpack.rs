@@ -6,6 +6,9 @@
 //! and shift is a constant and the unrolled group compiles to plain loads,
 //! shifts and masks with no bounds checks, which LLVM can schedule and vectorize.
 
+// Built for size (`compact-decoders`) the per-width kernels go unused.
+#![cfg_attr(feature = "compact-decoders", allow(dead_code))]
+
 /// Mask of the low `width` bits (`width` ≤ 64).
 #[inline(always)]
 pub(super) const fn low_mask(width: u32) -> u64 {
@@ -115,6 +118,7 @@ pub(super) fn map_codes_any(packed: &[u8], width: u32, out: &mut [f64], map: imp
 /// whole groups; a partial last group goes to [`map_codes_few`], which reads
 /// its few codes in place (where a column is followed by others, as in a
 /// payload, the kernel's padded copy is then never made).
+#[cfg(not(feature = "compact-decoders"))]
 macro_rules! map_codes_for_widths {
     ($width:expr, $packed:expr, $out:expr, $map:expr, [$($w:literal)*]) => {{
         let (width, packed, out, map) = ($width, $packed, $out, $map);
@@ -126,6 +130,16 @@ macro_rules! map_codes_for_widths {
         // Whole groups of codes end on a byte boundary.
         let at = whole.len() / GROUP * width as usize;
         map_codes_few(packed.get(at..).unwrap_or_default(), width, last, map);
+    }};
+}
+
+/// Built for size: every width through the one loop of [`map_codes_few`]
+/// (an 8-byte load a code where there is room, else [`map_codes_any`]), no
+/// kernel per width. Same results.
+#[cfg(feature = "compact-decoders")]
+macro_rules! map_codes_for_widths {
+    ($width:expr, $packed:expr, $out:expr, $map:expr, [$($w:literal)*]) => {{
+        map_codes_few($packed, $width, $out, $map)
     }};
 }
 
