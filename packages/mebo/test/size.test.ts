@@ -33,10 +33,13 @@ import { PACKAGE_ROOT } from './helpers/vectors.js';
 // budget.rs: 2.5-4.3 kB less), after ALP columns read within their payload
 // and views decoded into kept buffers took 0.6-1.1 kB of it back: 211.3 /
 // 212.0 / 156.1 / 158.3 kB as built then.
+// The full simd build 232 bytes over 211.3 kB after `auto`'s sampling by
+// whole metrics and the timestamp walk's shared items moved to modules of
+// their own: 211.5 kB as built then.
 // The light core of `mebo/decode` and its zstd part (built for size, see
 // scripts/build/variants.mjs): 95.1 / 45.1 kB as first built.
 const BUDGETS: [file: string, gzipBytes: number][] = [
-  ['mebo_simd.wasm', 211_500],
+  ['mebo_simd.wasm', 211_800],
   ['mebo_scalar.wasm', 212_500],
   ['mebo_decode_simd.wasm', 156_500],
   ['mebo_decode_scalar.wasm', 158_500],
