@@ -26,6 +26,8 @@ mod accessors;
 pub mod blob_set;
 mod budget;
 mod input;
+#[cfg(feature = "encode")]
+mod joined;
 mod js;
 pub mod numeric;
 pub mod text;

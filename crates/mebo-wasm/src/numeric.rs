@@ -358,7 +358,8 @@ mod encode {
     use mebo::ColumnConfig;
     use wasm_bindgen::prelude::*;
 
-    use crate::js::{self, check, parse_or, Fields, JsResult};
+    use crate::joined::Joined;
+    use crate::js::{self, check, parse_or, Fields, JoinedStrings, JsResult};
 
     #[wasm_bindgen(typescript_custom_section)]
     const TS_NUMERIC_ENCODE: &str = r#"
@@ -474,8 +475,11 @@ export interface NumericEncodeOptions {
             each!(self, e => check(e.add_point(timestamp, value, tag.as_deref())))
         }
 
+        /// Many points: `tags` joined as decode returns them (see `joined.rs`).
         #[wasm_bindgen(js_name = addPoints)]
-        pub fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<Vec<String>>) -> JsResult<()> {
+        pub fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<JoinedStrings>) -> JsResult<()> {
+            let tags = tags.map(|t| Joined::read(&t, "tags")).transpose()?;
+            let tags = tags.as_ref().map(Joined::split).transpose()?;
             each!(self, e => check(e.add_points(timestamps, values, tags.as_deref())))
         }
 

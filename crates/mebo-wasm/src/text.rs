@@ -218,7 +218,8 @@ mod encode {
     use mebo::text::{TextEncoder, TextEncoderOptions};
     use wasm_bindgen::prelude::*;
 
-    use crate::js::{self, check, parse_or, Fields, JsResult};
+    use crate::joined::Joined;
+    use crate::js::{self, check, parse_or, Fields, JoinedStrings, JsResult};
 
     #[wasm_bindgen(typescript_custom_section)]
     const TS_TEXT_ENCODE: &str = r#"
@@ -281,9 +282,13 @@ export interface TextEncodeOptions {
             check(self.encoder.add_point(timestamp, value, tag.as_deref()))
         }
 
+        /// Many points: `values` and `tags` joined as decode returns them
+        /// (see `joined.rs`).
         #[wasm_bindgen(js_name = addPoints)]
-        pub fn add_points(&mut self, timestamps: &[i64], values: Vec<String>, tags: Option<Vec<String>>) -> JsResult<()> {
-            check(self.encoder.add_points(timestamps, &values, tags.as_deref()))
+        pub fn add_points(&mut self, timestamps: &[i64], values: &JoinedStrings, tags: Option<JoinedStrings>) -> JsResult<()> {
+            let tags = tags.map(|t| Joined::read(&t, "tags")).transpose()?;
+            let tags = tags.as_ref().map(Joined::split).transpose()?;
+            check(self.encoder.add_points(timestamps, &Joined::read(values, "values")?.split()?, tags.as_deref()))
         }
 
         #[wasm_bindgen(js_name = endMetric)]

@@ -3,17 +3,19 @@
 // times. The subclasses check their value type and open their handle.
 
 import * as args from './args.js';
+import type { JoinedStrings } from './boundary.js';
 import { call, invalidArgument, MeboError } from './errors.js';
 import { ready } from './module.js';
 import { defaultStartTime } from './options.js';
 import { Owned, type Freeable } from './owned.js';
+import { joinStrings } from './strings.js';
 
-/** An encoder handle of the bindings, described structurally; `V` is one value, `Vs` the bulk form (in the .d.ts because BlobEncoder's type names it). */
+/** An encoder handle of the bindings, described structurally; `V` is one value, `Vs` the bulk form, tags in bulk joined (in the .d.ts because BlobEncoder's type names it). */
 export interface EncoderBindings<V, Vs> extends Freeable {
   startMetricName(name: string, count: number): void;
   startMetricId(id: bigint, count: number): void;
   addPoint(timestamp: bigint, value: V, tag?: string): void;
-  addPoints(timestamps: BigInt64Array, values: Vs, tags?: string[]): void;
+  addPoints(timestamps: BigInt64Array, values: Vs, tags?: JoinedStrings): void;
   endMetric(): void;
   cancelMetric(): void;
   metricCount(): number;
@@ -93,7 +95,7 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
     const ts = args.bigint64s(timestamps, 'timestamps');
     const vs = this.values(values);
     const tagArgs = args.optionalStrings(tags, 'tags');
-    call(() => this.live().addPoints(ts, vs, tagArgs));
+    call(() => this.live().addPoints(ts, vs, tagArgs && joinStrings(tagArgs)));
     return this;
   }
 

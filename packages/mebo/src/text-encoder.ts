@@ -2,9 +2,11 @@
 
 import { TextEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
+import type { JoinedStrings } from './boundary.js';
 import type { TextEncodeOptions } from './boundary-encode.js';
-import { call, invalidArgument } from './errors.js';
 import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput } from './encoder.js';
+import { invalidArgument } from './errors.js';
+import { joinStrings } from './strings.js';
 
 // How to write a text blob: declared with the constructor of the bindings
 // that reads it (see boundary-encode.ts).
@@ -14,7 +16,7 @@ export type { TextEncodeOptions } from './boundary-encode.js';
 export type TextMetricInput = MetricInput<readonly string[]>;
 
 /** The text encoder handle of the bindings, described structurally. */
-type TextEncoderBindings = EncoderBindings<string, string[]>;
+type TextEncoderBindings = EncoderBindings<string, JoinedStrings>;
 
 /**
  * Builds one text blob (named so as not to shadow the global `TextEncoder`):
@@ -23,7 +25,7 @@ type TextEncoderBindings = EncoderBindings<string, string[]>;
  * leaves the encoder as it was; `finish` does not spend it (more metrics may
  * follow and the blob be finished again).
  */
-export class TextBlobEncoder extends BlobEncoder<string, readonly string[], string[], TextEncoderBindings> {
+export class TextBlobEncoder extends BlobEncoder<string, readonly string[], JoinedStrings, TextEncoderBindings> {
   constructor(startTime: bigint, options: TextEncodeOptions = {}) {
     const [start, o] = encoderArgs<TextEncodeOptions>(startTime, options);
     super(encoderHandle(() => new TextEncoderHandle(start, o)), true);
@@ -36,8 +38,8 @@ export class TextBlobEncoder extends BlobEncoder<string, readonly string[], stri
   }
 
   /** @internal */
-  protected values(values: unknown): string[] {
-    return args.strings(values, 'values');
+  protected values(values: unknown): JoinedStrings {
+    return joinStrings(args.strings(values, 'values'));
   }
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CORE_ERROR_CODES, MeboError } from '../src/errors.js';
-import { init, NumericEncoder, TextBlobEncoder, type MeboErrorCode } from '../src/index.js';
+import { init, NumericBlob, NumericEncoder, TextBlob, TextBlobEncoder, type MeboErrorCode } from '../src/index.js';
 import * as fullGlue from '../wasm/mebo_wasm.js';
 import * as decodeGlue from '../wasm/mebo_decode.js';
 import { PACKAGE_ROOT } from './helpers/vectors.js';
@@ -108,6 +108,72 @@ describe("the encoders' options object", () => {
       expect(encoder.metricCount).toBe(0);
       using text = new TextBlobEncoder(0n, options as never);
       expect(text.metricCount).toBe(0);
+    }
+  });
+});
+
+describe("the encoders' strings in bulk, joined (one string and UTF-16 ends)", () => {
+  // A lone high surrogate ending one string and a lone low one starting the
+  // next make a pair once joined: each must still read as U+FFFD, as each
+  // string converted alone (the glue's conversion of any string argument).
+  const strings = ['a\uD83D', '\uDE00b', '\uDFFF', '', 'ok \u{1F600}', '\uD800', '温度'];
+  const converted = ['a\uFFFD', '\uFFFDb', '\uFFFD', '', 'ok \u{1F600}', '\uFFFD', '温度'];
+  const timestamps = strings.map((_, i) => BigInt(i + 1));
+
+  it('lone surrogates read as U+FFFD, as they do one string at a time', () => {
+    using bulk = new TextBlobEncoder(0n, { tags: true });
+    bulk.startMetric('bulk', strings.length).addPoints(timestamps, strings, [...strings].reverse()).endMetric();
+    bulk.startMetric('one', strings.length);
+    strings.forEach((s, i) => bulk.addPoint(timestamps[i], s, strings[strings.length - 1 - i]));
+    bulk.endMetric();
+    using numeric = new NumericEncoder(0n, { tags: true });
+    numeric.startMetric('bulk', strings.length).addPoints(timestamps, new Float64Array(strings.length), strings).endMetric();
+    using text = TextBlob.from(bulk.finish());
+    for (const name of ['bulk', 'one']) {
+      expect(text.metric(name), name).toMatchObject({ values: converted, tags: [...converted].reverse() });
+    }
+    using numbers = NumericBlob.from(numeric.finish());
+    expect(numbers.metric('bulk').tags).toEqual(converted);
+  });
+
+  it('refuses joined strings that do not fit, ENCODER_STATE, and the handle stays usable', () => {
+    const handle = new fullGlue.TextEncoderHandle(0n, { tags: true });
+    const code = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return (error as { code?: string }).code;
+      }
+      return 'no error';
+    };
+    try {
+      handle.startMetricName('m', 2);
+      const ok = { text: 'ab', ends: Uint32Array.of(1, 2) };
+      const ts = BigInt64Array.of(1n, 2n);
+      const hostile: unknown[] = [
+        { text: 'ab', ends: Uint32Array.of(2, 1) },
+        { text: 'ab', ends: Uint32Array.of(1, 3) },
+        { text: 'ab', ends: Uint32Array.of(1, 1) },
+        { text: 'a\u00e9', ends: Uint32Array.of(1, 3) },
+        { text: 'a\u00e9', ends: Uint32Array.of(0xffffffff, 2) },
+        { text: 'ab', ends: [1, 2] },
+        { text: 2, ends: Uint32Array.of(1, 2) },
+        { ends: Uint32Array.of(1, 2) },
+        null,
+        'ab',
+      ];
+      for (const joined of hostile) {
+        expect(code(() => handle.addPoints(ts, joined as never, ok)), JSON.stringify(joined)).toBe('ENCODER_STATE');
+        // A null `tags` is no tags (an optional argument).
+        if (joined !== null) expect(code(() => handle.addPoints(ts, ok, joined as never)), JSON.stringify(joined)).toBe('ENCODER_STATE');
+      }
+      expect(code(() => handle.addPoints(ts, { text: 'abc', ends: Uint32Array.of(1, 2, 3) }, ok))).toBe('COUNT_MISMATCH');
+      handle.addPoints(ts, ok, { text: 'xyz', ends: Uint32Array.of(2, 3) });
+      handle.endMetric();
+      using blob = TextBlob.from(handle.finish());
+      expect(blob.metric('m')).toMatchObject({ values: ['a', 'b'], tags: ['xy', 'z'] });
+    } finally {
+      handle.free();
     }
   });
 });

@@ -1,0 +1,185 @@
+//! Strings from JavaScript to the encoders as decode hands them out: one JS
+//! string and the UTF-16 end of each (`JoinedStrings`), so a metric's strings
+//! cross the boundary in one conversion instead of one per string.
+
+use std::borrow::Cow;
+
+use js_sys::{Reflect, Uint32Array};
+use mebo::Error;
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::js::{self, check, JoinedStrings, JsResult};
+
+/// A `JoinedStrings` from the caller, copied into wasm memory.
+pub struct Joined {
+    text: String,
+    ends: Vec<u32>,
+    what: &'static str,
+}
+
+impl Joined {
+    /// `joined.text` must be a string and `joined.ends` a `Uint32Array` (an
+    /// ENCODER_STATE error otherwise). The glue converts `text` as it
+    /// converts any string argument, lone surrogates to U+FFFD (see [`split`]
+    /// for the pairs the join formed).
+    pub fn read(joined: &JoinedStrings, what: &'static str) -> JsResult<Joined> {
+        let field = |key: &str| Reflect::get(joined, &key.into()).unwrap_or(JsValue::UNDEFINED);
+        let text = field("text").as_string();
+        let ends = field("ends").dyn_into::<Uint32Array>().ok();
+        match (text, ends) {
+            (Some(text), Some(ends)) => Ok(Joined { text, ends: ends.to_vec(), what }),
+            _ => Err(js::error(bad(what, "must be { text: string, ends: Uint32Array }".into()))),
+        }
+    }
+
+    /// The strings (see [`split`]).
+    pub fn split(&self) -> JsResult<Vec<Cow<'_, str>>> {
+        check(split(&self.text, &self.ends, self.what))
+    }
+}
+
+/// `text` split at `ends`, the UTF-16 end offset of each string: ends must
+/// not descend and the last must be the text's length (no ends: empty text).
+///
+/// Joining can pair a lone high surrogate ending one string with a lone low
+/// surrogate starting the next, which the conversion to UTF-8 then keeps as
+/// one character. An end inside a character is that case: each half becomes
+/// U+FFFD, what converting each string alone gives.
+pub fn split<'t>(text: &'t str, ends: &[u32], what: &'static str) -> mebo::Result<Vec<Cow<'t, str>>> {
+    if text.is_ascii() {
+        return split_ascii(text, ends, what);
+    }
+    let mut out = Vec::with_capacity(ends.len());
+    let mut chars = text.chars();
+    // The cursor: bytes and UTF-16 units consumed, and whether the last
+    // character consumed was a pair whose low half belongs to the next string.
+    let (mut byte, mut units, mut low_half_next) = (0usize, 0usize, false);
+    let mut previous = 0usize;
+    for (i, &end) in ends.iter().enumerate() {
+        let end = end as usize;
+        if end < previous {
+            return Err(bad(what, format!("ends descend at string {i}")));
+        }
+        if end == previous {
+            out.push(Cow::Borrowed(""));
+            continue;
+        }
+        let lead = std::mem::take(&mut low_half_next);
+        let start = byte;
+        let mut body_end = None;
+        while units < end {
+            let Some(c) = chars.next() else {
+                return Err(bad(what, format!("end {end} of string {i} past the text's {units} UTF-16 units")));
+            };
+            if units + c.len_utf16() > end {
+                body_end = Some(byte);
+                low_half_next = true;
+            }
+            units += c.len_utf16();
+            byte += c.len_utf8();
+        }
+        let body = &text[start..body_end.unwrap_or(byte)];
+        out.push(if lead || low_half_next {
+            let mut s = String::with_capacity(body.len() + 6);
+            if lead {
+                s.push(char::REPLACEMENT_CHARACTER);
+            }
+            s.push_str(body);
+            if low_half_next {
+                s.push(char::REPLACEMENT_CHARACTER);
+            }
+            Cow::Owned(s)
+        } else {
+            Cow::Borrowed(body)
+        });
+        previous = end;
+    }
+    if byte != text.len() || low_half_next {
+        return Err(bad(what, format!("the last end is {previous}, not the text's length")));
+    }
+    Ok(out)
+}
+
+/// [`split`] of ASCII text, where UTF-16 units are bytes.
+fn split_ascii<'t>(text: &'t str, ends: &[u32], what: &'static str) -> mebo::Result<Vec<Cow<'t, str>>> {
+    let mut out = Vec::with_capacity(ends.len());
+    let mut previous = 0usize;
+    for (i, &end) in ends.iter().enumerate() {
+        let end = end as usize;
+        if end < previous {
+            return Err(bad(what, format!("ends descend at string {i}")));
+        }
+        let Some(s) = text.get(previous..end) else {
+            return Err(bad(what, format!("end {end} of string {i} past the text's {} UTF-16 units", text.len())));
+        };
+        out.push(Cow::Borrowed(s));
+        previous = end;
+    }
+    if previous != text.len() {
+        return Err(bad(what, format!("the last end is {previous}, not the text's length")));
+    }
+    Ok(out)
+}
+
+fn bad(what: &str, detail: String) -> Error {
+    Error::EncoderState { detail: format!("joined {what}: {detail}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split;
+
+    fn parts(text: &str, ends: &[u32]) -> Vec<String> {
+        split(text, ends, "values").unwrap().into_iter().map(|s| s.into_owned()).collect()
+    }
+
+    fn refused(text: &str, ends: &[u32]) -> String {
+        let err = split(text, ends, "values").unwrap_err();
+        assert_eq!(err.code(), "ENCODER_STATE");
+        err.to_string()
+    }
+
+    /// The UTF-16 ends of `strings`, counted independently of the module.
+    fn ends_of(strings: &[&str]) -> Vec<u32> {
+        let mut total = 0;
+        strings
+            .iter()
+            .map(|s| {
+                total += s.encode_utf16().count() as u32;
+                total
+            })
+            .collect()
+    }
+
+    #[test]
+    fn splits_at_utf16_ends() {
+        for strings in [&["cpu", "", "mem", "disk0"][..], &["温度", "", "é😀x", "😀", "a"][..], &["", ""][..], &["😀😀", "naïve"][..]]
+        {
+            assert_eq!(parts(&strings.concat(), &ends_of(strings)), strings);
+        }
+        assert_eq!(parts("", &[]), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_pair_the_join_formed_splits_into_two_replacements() {
+        // "a\u{D83D}" + "\u{DE00}b": the join reads as "a😀b".
+        assert_eq!(parts("a😀b", &[2, 4]), ["a\u{FFFD}", "\u{FFFD}b"]);
+        // The low half alone, after an empty string.
+        assert_eq!(parts("😀", &[1, 1, 2]), ["\u{FFFD}", "", "\u{FFFD}"]);
+        // Split pairs back to back: "\u{D83D}" + "\u{DE00}\u{D83D}" + "\u{DE00}".
+        assert_eq!(parts("😀😀", &[1, 3, 4]), ["\u{FFFD}", "\u{FFFD}\u{FFFD}", "\u{FFFD}"]);
+    }
+
+    #[test]
+    fn refuses_ends_that_do_not_fit_the_text() {
+        for text in ["abcd", "ab😀"] {
+            assert!(refused(text, &[3, 2, 4]).contains("descend at string 1"), "{text}");
+            assert!(refused(text, &[2, 5]).contains("past the text"), "{text}");
+            assert!(refused(text, &[1, 3]).contains("not the text's length"), "{text}");
+            assert!(refused(text, &[]).contains("not the text's length"), "{text}");
+            assert!(refused(text, &[u32::MAX]).contains("past the text"), "{text}");
+        }
+        // Ending inside the text's last pair leaves its low half to no string.
+        assert!(refused("ab😀", &[3]).contains("not the text's length"));
+    }
+}
