@@ -17,8 +17,8 @@ export type { NumericBlobOptions, NumericSections, PayloadSize, NumericColumns, 
 export { TextBlob, dictionaryColumns } from './text.js';
 export type { TextBlobOptions, TextSections, TextColumns, TextMetric, TextTimestampEncoding } from './text.js';
 export { metricId } from './hash.js';
-export { NumericBlobSet, TextBlobSet } from './blobSet.js';
-export type { MaterializedMetric } from './blobSet.js';
+export { NumericBlobSet, TextBlobSet } from './blob-set.js';
+export type { MaterializedMetric } from './blob-set.js';
 export { blobKind } from './kind.js';
 export { alignedSeries } from './series.js';
 export type { Decimated, DecimateOptions, SeriesSource, TimeBound } from './series.js';

@@ -13,7 +13,7 @@
 // the pool is idle; terminate() is needed only to stop the workers early.
 
 import { MeboError, dictionaryColumns, frameError, init, loadedModule, streamFrames, type DecodeLimits, type InitOptions, type NumericColumns, type NumericMetric, type TextColumns, type TextMetric } from '../index.js';
-import type { MaterializedMetric } from '../blobSet.js';
+import type { MaterializedMetric } from '../blob-set.js';
 import type { MeboErrorCode } from '../errors.js';
 import type { MetricKey } from '../options.js';
 import type { Decimated, DecimateOptions, TimeBound } from '../series.js';

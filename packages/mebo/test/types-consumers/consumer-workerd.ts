@@ -1,6 +1,6 @@
 // A Worker's view of the published types: with `customConditions: ["workerd"]`
 // 'mebo' and 'mebo/decode' resolve to the workerd entries, whose init() and
-// initSync() need no module (type-checked by ../consumer.test.ts, never run;
+// initSync() need no module (type-checked by ../types-consumers.test.ts, never run;
 // test/tarball-consumers.test.ts runs a Worker).
 
 import { init, initSync, NumericBlob, type NumericColumns } from 'mebo';

@@ -1,5 +1,5 @@
 // A consumer of the published package, type-checked under moduleResolution
-// node16 and bundler (see ../consumer.test.ts). It is never run.
+// node16 and bundler (see ../types-consumers.test.ts). It is never run.
 
 import {
   encodeNumeric,

@@ -1,5 +1,5 @@
 // A CommonJS consumer of the published package (`require` under node16
-// resolution: the .d.cts declarations, mebo/arrow's over apache-arrow's), type-checked by ../consumer.test.ts.
+// resolution: the .d.cts declarations, mebo/arrow's over apache-arrow's), type-checked by ../types-consumers.test.ts.
 // It is never run; test/tarball-consumers.test.ts runs a CommonJS project.
 
 import { init, MeboError, NumericBlob, encodeNumeric, type MeboErrorCode, type NumericColumns, type TextColumns } from 'mebo';

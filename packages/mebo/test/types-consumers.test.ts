@@ -13,7 +13,7 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 function typecheck(config: string): string {
   try {
-    execFileSync(process.execPath, [tsc, '-p', join(PACKAGE_ROOT, 'test/consumer', config)], { encoding: 'utf8' });
+    execFileSync(process.execPath, [tsc, '-p', join(PACKAGE_ROOT, 'test/types-consumers', config)], { encoding: 'utf8' });
     return '';
   } catch (error) {
     return String((error as { stdout?: string }).stdout || error);
