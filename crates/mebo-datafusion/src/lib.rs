@@ -1,0 +1,37 @@
+//! # mebo-datafusion
+//!
+//! SQL over files and buckets of mebo blobs with DataFusion: one `.mebo`
+//! file is one blob, a table is a directory, a glob or a single file on any
+//! `object_store`, with the long schema of `mebo-arrow` (`metric_id`,
+//! `metric`, `ts`, `value`, `tag`).
+//!
+//! ```text
+//! CREATE EXTERNAL TABLE cpu STORED AS MEBO LOCATION 'blobs/';
+//! SELECT metric_id, avg(value) FROM cpu WHERE metric_id = mebo_id('cpu.user') GROUP BY 1;
+//! ```
+//!
+//! What the format gives the scan: `count(*)` from each blob's index (exact
+//! file statistics, and an empty projection reads no column); only the
+//! projected columns decoded; `metric_id = …` / `IN (…)` decoding only those
+//! metrics; a `ts` range skipping the values of metrics whose timestamps
+//! fall outside it; files spread over `target_partitions`, whole.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+mod error;
+mod format;
+mod opener;
+mod pushdown;
+mod run;
+mod session;
+mod source;
+mod udf;
+
+pub use error::FileError;
+pub use format::{MeboFormat, MeboFormatFactory, MeboOptions};
+pub use pushdown::ScanFilter;
+pub use run::{query, query_all, run_statements, scan_counter, OutputFormat, QueryResult};
+pub use session::{mebo_session_config, register_object_store_for, MeboContextExt};
+pub use source::{MeboSource, SCAN_METRICS};
+pub use udf::{mebo_id_udf, MeboId};

@@ -1,0 +1,198 @@
+//! The tests' data: a directory of a few hundred numeric blobs and one of
+//! text blobs written with the core's encoders in many layouts, and every
+//! point as the core reads it back, blob by blob, for the plain
+//! computations the SQL answers are compared with.
+
+#![allow(dead_code)] // each test binary uses part of it
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
+use mebo::text::{TextBlob, TextEncoder, TextEncoderOptions};
+use mebo::{ByteOrder, Compression, Layout, TimestampEncoding, ValueEncoding};
+
+/// One numeric point as the core decodes it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub id: u64,
+    pub ts: i64,
+    pub value: f64,
+}
+
+/// One text point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextPoint {
+    pub id: u64,
+    pub ts: i64,
+    pub value: String,
+    pub tag: Option<String>,
+}
+
+pub const NAMES: [&str; 12] = [
+    "host0.cpu.user",
+    "host0.cpu.system",
+    "host1.cpu.user",
+    "host1.cpu.system",
+    "host2.cpu.user",
+    "host2.cpu.system",
+    "host0.mem.used",
+    "host1.mem.used",
+    "host2.mem.used",
+    "disk.io.read",
+    "disk.io.write",
+    "net.rx",
+];
+
+/// 2024-01-01T00:00:00Z in microseconds.
+pub const BASE: i64 = 1_704_067_200_000_000;
+pub const HOUR: i64 = 3_600_000_000;
+pub const NUMERIC_BLOBS: usize = 300;
+pub const TEXT_BLOBS: usize = 40;
+
+pub struct Fixture {
+    pub numeric_dir: PathBuf,
+    pub text_dir: PathBuf,
+    pub numeric: Vec<Point>,
+    pub text: Vec<TextPoint>,
+    /// For each numeric blob, its metric ids.
+    pub blob_ids: Vec<Vec<u64>>,
+    pub numeric_bytes: u64,
+}
+
+/// A small deterministic generator (xorshift64*): the same data every run.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+pub fn numeric_options(i: usize) -> NumericEncoderOptions {
+    let ts = TimestampEncoding::ALL[i % 3];
+    let value = [ValueEncoding::Gorilla, ValueEncoding::Raw, ValueEncoding::Chimp, ValueEncoding::Gorilla][i % 4];
+    let codec = [Compression::None, Compression::Zstd, Compression::S2, Compression::Lz4];
+    NumericEncoderOptions {
+        timestamp_encoding: ts,
+        value_encoding: value,
+        timestamp_compression: codec[i % 4],
+        value_compression: codec[(i / 4) % 4],
+        tags: i % 5 == 0,
+        byte_order: if i % 7 == 3 { ByteOrder::Big } else { ByteOrder::Little },
+        layout: [Layout::V1, Layout::V2, Layout::V2Shared][(i / 3) % 3],
+    }
+}
+
+/// One numeric blob: window `w`, some of the names (stored by name in even
+/// windows, by id alone in odd ones: a blob holds one or the other), points
+/// every 10 s (one blob in 25 out of order). Values are multiples of 0.25, so every
+/// sum is exact in any order and SQL and the plain loop agree to the bit.
+pub fn numeric_blob(w: usize, rng: &mut Rng) -> Vec<u8> {
+    let options = numeric_options(w);
+    let start = BASE + w as i64 * HOUR;
+    let mut encoder = NumericEncoder::new(start, options);
+    let count = 3 + rng.below(7) as usize;
+    let first = rng.below(NAMES.len() as u64) as usize;
+    let points = 5 + rng.below(40) as usize;
+    for k in 0..count {
+        let name = NAMES[(first + k * 5) % NAMES.len()];
+        if w % 2 == 0 {
+            encoder.start_metric_name(name, points).unwrap();
+        } else {
+            encoder.start_metric_id(mebo::metric_id(name), points).unwrap();
+        }
+        for i in 0..points {
+            let offset = if w % 25 == 7 { (points - 1 - i) as i64 } else { i as i64 };
+            let value = (rng.below(8000) as f64 - 4000.0) * 0.25;
+            let tag = format!("dc{}", rng.below(3));
+            encoder.add_point(start + offset * 10_000_000 + rng.below(1000) as i64, value, options.tags.then_some(tag.as_str())).unwrap();
+        }
+        encoder.end_metric().unwrap();
+    }
+    encoder.finish().unwrap()
+}
+
+pub fn text_blob(w: usize, rng: &mut Rng) -> Vec<u8> {
+    let options = TextEncoderOptions {
+        timestamp_encoding: if w % 2 == 0 { TimestampEncoding::Delta } else { TimestampEncoding::Raw },
+        data_compression: [Compression::Zstd, Compression::None, Compression::S2, Compression::Lz4][w % 4],
+        tags: w % 3 == 0,
+        byte_order: ByteOrder::Little,
+    };
+    let start = BASE + w as i64 * HOUR;
+    let mut encoder = TextEncoder::new(start, options).unwrap();
+    for (k, name) in ["log.app", "log.db", "log.web"].iter().enumerate().take(1 + w % 3) {
+        let points = 2 + rng.below(10) as usize;
+        encoder.start_metric_name(name, points).unwrap();
+        for i in 0..points {
+            let value = ["ok", "warn", "error", "ünïcode ✓"][rng.below(4) as usize];
+            encoder.add_point(start + (i as i64) * 1_000_000 + k as i64, value, options.tags.then_some("node-a")).unwrap();
+        }
+        encoder.end_metric().unwrap();
+    }
+    encoder.finish().unwrap()
+}
+
+fn write_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn fixture() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let numeric_dir = write_dir("numeric");
+        let text_dir = write_dir("text");
+        let mut rng = Rng::new(44);
+        let (mut numeric, mut blob_ids, mut numeric_bytes) = (Vec::new(), Vec::new(), 0);
+        for w in 0..NUMERIC_BLOBS {
+            let bytes = numeric_blob(w, &mut rng);
+            numeric_bytes += bytes.len() as u64;
+            std::fs::write(numeric_dir.join(format!("w{w:04}.mebo")), &bytes).unwrap();
+            let blob = NumericBlob::open(&bytes).unwrap();
+            blob_ids.push(blob.metric_ids().to_vec());
+            for metric in blob.metrics() {
+                for (ts, value, _) in metric.points().unwrap() {
+                    numeric.push(Point { id: metric.id(), ts, value });
+                }
+            }
+        }
+        let mut text = Vec::new();
+        for w in 0..TEXT_BLOBS {
+            let bytes = text_blob(w, &mut rng);
+            std::fs::write(text_dir.join(format!("t{w:04}.mebo")), &bytes).unwrap();
+            let blob = TextBlob::open(&bytes).unwrap();
+            for metric in blob.metrics() {
+                for (ts, value, tag) in metric.points().unwrap() {
+                    text.push(TextPoint { id: metric.id(), ts, value: value.to_owned(), tag: tag.map(str::to_owned) });
+                }
+            }
+        }
+        Fixture { numeric_dir, text_dir, numeric, text, blob_ids, numeric_bytes }
+    })
+}
+
+/// Per metric: (id, count, min, max, sum), ordered by id.
+pub fn per_metric(points: &[Point]) -> Vec<(u64, i64, f64, f64, f64)> {
+    let mut by: std::collections::BTreeMap<u64, (i64, f64, f64, f64)> = Default::default();
+    for p in points {
+        let e = by.entry(p.id).or_insert((0, f64::INFINITY, f64::NEG_INFINITY, 0.0));
+        e.0 += 1;
+        e.1 = e.1.min(p.value);
+        e.2 = e.2.max(p.value);
+        e.3 += p.value;
+    }
+    by.into_iter().map(|(id, (n, lo, hi, sum))| (id, n, lo, hi, sum)).collect()
+}

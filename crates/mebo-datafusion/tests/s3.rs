@@ -1,0 +1,103 @@
+//! Tables in a bucket: a real S3 server (s3s-fs over a directory, the
+//! `mebo-test-s3` process) on 127.0.0.1, reached through object_store's
+//! AmazonS3 client and by `mebo-sql` from the AWS variables, answers as the
+//! plain loop over the same blobs.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+
+use arrow::array::AsArray;
+use arrow::datatypes::{Float64Type, Int64Type, UInt64Type};
+use common::{fixture, per_metric};
+use datafusion::prelude::SessionContext;
+use mebo_datafusion::{query, MeboContextExt};
+use object_store::aws::AmazonS3Builder;
+
+const KEY: &str = "MEBOTESTKEY";
+const SECRET: &str = "mebo-test-secret";
+
+/// The S3 server, a process of its own, killed when the test ends.
+struct Server {
+    child: Child,
+    endpoint: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Serve a directory (one subdirectory a bucket) over S3 on 127.0.0.1 with
+/// `mebo-test-s3`, built beside this test (`cargo build -p mebo-test-s3`).
+fn serve(root: &std::path::Path) -> Server {
+    let exe = std::env::current_exe().unwrap();
+    let server = exe.parent().and_then(|deps| deps.parent()).unwrap().join("mebo-test-s3");
+    assert!(server.exists(), "{} is missing: build it first (cargo build --profile engine -p mebo-test-s3)", server.display());
+    let mut child = Command::new(server).args([root.to_str().unwrap(), KEY, SECRET]).stdout(Stdio::piped()).spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    Server { child, endpoint: line.trim().to_owned() }
+}
+
+fn bucket_with_fixture() -> Server {
+    let f = fixture();
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("s3-{}", std::process::id()));
+    let prefix = root.join("blobs").join("data");
+    std::fs::create_dir_all(&prefix).unwrap();
+    for entry in std::fs::read_dir(&f.numeric_dir).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, prefix.join(path.file_name().unwrap())).unwrap();
+    }
+    serve(&root)
+}
+
+#[tokio::test]
+async fn a_bucket_answers_as_the_directory() {
+    let f = fixture();
+    let server = bucket_with_fixture();
+    let store = AmazonS3Builder::new()
+        .with_bucket_name("blobs")
+        .with_endpoint(server.endpoint.clone())
+        .with_allow_http(true)
+        .with_region("us-east-1")
+        .with_access_key_id(KEY)
+        .with_secret_access_key(SECRET)
+        .build()
+        .unwrap();
+    let ctx = SessionContext::new();
+    ctx.enable_mebo().unwrap();
+    ctx.register_object_store(&url::Url::parse("s3://blobs").unwrap(), Arc::new(store));
+    ctx.register_mebo("m", "s3://blobs/data/").await.unwrap();
+
+    let r = query(&ctx, "SELECT metric_id, count(*), min(value), max(value), sum(value) FROM m GROUP BY metric_id ORDER BY metric_id")
+        .await
+        .unwrap();
+    let expected = per_metric(&f.numeric);
+    let col_u = |c: usize| r.batches.iter().flat_map(|b| b.column(c).as_primitive::<UInt64Type>().values().to_vec()).collect::<Vec<_>>();
+    let col_i = |c: usize| r.batches.iter().flat_map(|b| b.column(c).as_primitive::<Int64Type>().values().to_vec()).collect::<Vec<_>>();
+    let col_f = |c: usize| r.batches.iter().flat_map(|b| b.column(c).as_primitive::<Float64Type>().values().to_vec()).collect::<Vec<_>>();
+    assert_eq!(col_u(0), expected.iter().map(|e| e.0).collect::<Vec<_>>());
+    assert_eq!(col_i(1), expected.iter().map(|e| e.1).collect::<Vec<_>>());
+    assert_eq!(col_f(2), expected.iter().map(|e| e.2).collect::<Vec<_>>());
+    assert_eq!(col_f(3), expected.iter().map(|e| e.3).collect::<Vec<_>>());
+    assert_eq!(col_f(4), expected.iter().map(|e| e.4).collect::<Vec<_>>());
+
+    // The command, configured by the usual AWS variables.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mebo-sql"))
+        .env("AWS_ENDPOINT", server.endpoint.clone())
+        .env("AWS_ALLOW_HTTP", "true")
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_ACCESS_KEY_ID", KEY)
+        .env("AWS_SECRET_ACCESS_KEY", SECRET)
+        .args(["--table", "m=s3://blobs/data/", "--format", "csv", "SELECT count(*) AS n FROM m WHERE metric_id = mebo_id('net.rx')"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let n = f.numeric.iter().filter(|p| p.id == mebo::metric_id("net.rx")).count();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("n\n{n}\n"));
+}

@@ -1,0 +1,266 @@
+//! SQL over a directory of blobs, on one machine: every answer against the
+//! plain computation over the points the core decodes (tests/common), and
+//! each pushdown shown by the scan's counters or the plan.
+
+mod common;
+
+use arrow::array::{AsArray, RecordBatch};
+use arrow::datatypes::{Float64Type, Int64Type, TimestampMicrosecondType, UInt64Type};
+use common::{fixture, per_metric, Point, BASE, HOUR, NAMES, NUMERIC_BLOBS};
+use datafusion::physical_plan::displayable;
+use datafusion::prelude::{SessionConfig, SessionContext};
+use mebo_datafusion::{query, query_all, scan_counter, FileError, MeboContextExt, MeboOptions};
+
+async fn context(partitions: usize) -> SessionContext {
+    let ctx = SessionContext::new_with_config(SessionConfig::new().with_target_partitions(partitions));
+    ctx.enable_mebo().unwrap();
+    let f = fixture();
+    ctx.register_mebo("m", f.numeric_dir.to_str().unwrap()).await.unwrap();
+    ctx.register_mebo("t", f.text_dir.to_str().unwrap()).await.unwrap();
+    ctx
+}
+
+fn u64s(batches: &[RecordBatch], column: usize) -> Vec<u64> {
+    batches.iter().flat_map(|b| b.column(column).as_primitive::<UInt64Type>().values().to_vec()).collect()
+}
+fn i64s(batches: &[RecordBatch], column: usize) -> Vec<i64> {
+    batches.iter().flat_map(|b| b.column(column).as_primitive::<Int64Type>().values().to_vec()).collect()
+}
+fn f64s(batches: &[RecordBatch], column: usize) -> Vec<f64> {
+    batches.iter().flat_map(|b| b.column(column).as_primitive::<Float64Type>().values().to_vec()).collect()
+}
+
+fn id(name: &str) -> u64 {
+    mebo::metric_id(name)
+}
+
+#[tokio::test]
+async fn count_comes_from_the_index() {
+    let ctx = context(2).await;
+    let f = fixture();
+    let all = query(&ctx, "SELECT count(*) FROM m").await.unwrap();
+    assert_eq!(i64s(&all.batches, 0), vec![f.numeric.len() as i64]);
+    // Exact statistics from each blob's index answer it: no blob is scanned.
+    assert_eq!(scan_counter(&all.plan, "blobs_opened"), 0);
+
+    // With a metric filter, the scan reads ids from the index, no column.
+    let cpu = id(NAMES[0]);
+    let one = query(&ctx, &format!("SELECT count(*) FROM m WHERE metric_id = {cpu}")).await.unwrap();
+    let expected = f.numeric.iter().filter(|p| p.id == cpu).count();
+    assert!(expected > 0);
+    assert_eq!(i64s(&one.batches, 0), vec![expected as i64]);
+    assert_eq!(scan_counter(&one.plan, "metrics_decoded"), 0);
+    assert_eq!(scan_counter(&one.plan, "rows_from_index"), expected);
+}
+
+#[tokio::test]
+async fn aggregates_per_metric_match_the_plain_loop() {
+    let f = fixture();
+    let expected = per_metric(&f.numeric);
+    for partitions in [1, 4] {
+        let ctx = context(partitions).await;
+        let r = query(
+            &ctx,
+            "SELECT metric_id, count(*), min(value), max(value), sum(value), avg(value) FROM m GROUP BY metric_id ORDER BY metric_id",
+        )
+        .await
+        .unwrap();
+        assert_eq!(u64s(&r.batches, 0), expected.iter().map(|e| e.0).collect::<Vec<_>>());
+        assert_eq!(i64s(&r.batches, 1), expected.iter().map(|e| e.1).collect::<Vec<_>>());
+        assert_eq!(f64s(&r.batches, 2), expected.iter().map(|e| e.2).collect::<Vec<_>>());
+        assert_eq!(f64s(&r.batches, 3), expected.iter().map(|e| e.3).collect::<Vec<_>>());
+        assert_eq!(f64s(&r.batches, 4), expected.iter().map(|e| e.4).collect::<Vec<_>>());
+        assert_eq!(f64s(&r.batches, 5), expected.iter().map(|e| e.4 / e.1 as f64).collect::<Vec<_>>());
+        // Every blob decoded once, its files spread whole over the partitions.
+        assert_eq!(scan_counter(&r.plan, "blobs_opened"), NUMERIC_BLOBS);
+        let plan = displayable(r.plan.as_ref()).indent(true).to_string();
+        assert!(plan.contains(&format!("file_groups={{{partitions} group")), "{plan}");
+    }
+}
+
+#[tokio::test]
+async fn a_name_filter_decodes_only_that_metric() {
+    let ctx = context(2).await;
+    let f = fixture();
+    let name = NAMES[3];
+    let r = query(&ctx, &format!("SELECT sum(value), count(*) FROM m WHERE metric_id = mebo_id('{name}')")).await.unwrap();
+    let points: Vec<&Point> = f.numeric.iter().filter(|p| p.id == id(name)).collect();
+    assert_eq!(f64s(&r.batches, 0), vec![points.iter().map(|p| p.value).sum::<f64>()]);
+    assert_eq!(i64s(&r.batches, 1), vec![points.len() as i64]);
+    let holding = f.blob_ids.iter().filter(|ids| ids.contains(&id(name))).count();
+    assert_eq!(scan_counter(&r.plan, "metrics_decoded"), holding);
+    let plan = displayable(r.plan.as_ref()).indent(true).to_string();
+    assert!(plan.contains(&format!("metric_ids=[{}]", id(name))), "{plan}");
+
+    // IN (…): two metrics, the projection ts and value of those only.
+    let (a, b) = (NAMES[6], NAMES[10]);
+    let r = query(
+        &ctx,
+        &format!("SELECT metric_id, ts, value FROM m WHERE metric_id IN (mebo_id('{a}'), mebo_id('{b}')) ORDER BY metric_id, ts, value"),
+    )
+    .await
+    .unwrap();
+    let mut expected: Vec<Point> = f.numeric.iter().filter(|p| p.id == id(a) || p.id == id(b)).copied().collect();
+    expected.sort_by(|x, y| (x.id, x.ts).cmp(&(y.id, y.ts)).then(x.value.total_cmp(&y.value)));
+    let got: Vec<Point> = r
+        .batches
+        .iter()
+        .flat_map(|batch| {
+            (0..batch.num_rows()).map(move |i| Point {
+                id: batch.column(0).as_primitive::<UInt64Type>().value(i),
+                ts: batch.column(1).as_primitive::<TimestampMicrosecondType>().value(i),
+                value: batch.column(2).as_primitive::<Float64Type>().value(i),
+            })
+        })
+        .collect();
+    assert_eq!(got, expected);
+    let holding = f.blob_ids.iter().map(|ids| ids.iter().filter(|&&i| i == id(a) || i == id(b)).count()).sum::<usize>();
+    assert_eq!(scan_counter(&r.plan, "metrics_decoded"), holding);
+}
+
+#[tokio::test]
+async fn a_time_range_matches_and_skips_metrics_outside_it() {
+    let ctx = context(2).await;
+    let f = fixture();
+    let (from, to) = (BASE + 100 * HOUR + 20 * 60_000_000, BASE + 140 * HOUR);
+    let sql = "SELECT count(*), sum(value), min(ts), max(ts) FROM m \
+               WHERE ts >= TIMESTAMP '2024-01-05T04:20:00Z' AND ts < TIMESTAMP '2024-01-06T20:00:00Z'";
+    let r = query(&ctx, sql).await.unwrap();
+    let inside: Vec<&Point> = f.numeric.iter().filter(|p| p.ts >= from && p.ts < to).collect();
+    assert_eq!(i64s(&r.batches, 0), vec![inside.len() as i64]);
+    assert_eq!(f64s(&r.batches, 1), vec![inside.iter().map(|p| p.value).sum::<f64>()]);
+    let ts = |c: usize| r.batches[0].column(c).as_primitive::<TimestampMicrosecondType>().value(0);
+    assert_eq!((ts(2), ts(3)), (inside.iter().map(|p| p.ts).min().unwrap(), inside.iter().map(|p| p.ts).max().unwrap()));
+    // Metrics of the other 259 hours have no point in range: their values stay undecoded.
+    assert!(scan_counter(&r.plan, "metrics_pruned") > f.blob_ids.len() * 3, "{}", scan_counter(&r.plan, "metrics_pruned"));
+}
+
+#[tokio::test]
+async fn text_blobs_and_create_external_table() {
+    let ctx = SessionContext::new();
+    ctx.enable_mebo().unwrap();
+    let f = fixture();
+    let sql = format!(
+        "CREATE EXTERNAL TABLE logs STORED AS MEBO LOCATION '{}/'; \
+         SELECT value, count(*) AS n, count(tag) FROM logs GROUP BY value ORDER BY value",
+        f.text_dir.display()
+    );
+    let results = query_all(&ctx, &sql).await.unwrap();
+    let r = &results[1];
+    let mut expected: std::collections::BTreeMap<&str, (i64, i64)> = Default::default();
+    for p in &f.text {
+        let e = expected.entry(p.value.as_str()).or_default();
+        e.0 += 1;
+        e.1 += i64::from(p.tag.is_some());
+    }
+    let values: Vec<String> =
+        r.batches.iter().flat_map(|b| b.column(0).as_string::<i32>().iter().map(|v| v.unwrap().to_owned()).collect::<Vec<_>>()).collect();
+    assert_eq!(values, expected.keys().map(|k| k.to_string()).collect::<Vec<_>>());
+    assert_eq!(i64s(&r.batches, 1), expected.values().map(|e| e.0).collect::<Vec<_>>());
+    assert_eq!(i64s(&r.batches, 2), expected.values().map(|e| e.1).collect::<Vec<_>>());
+
+    // A numeric table by SQL too, with a glob of a tenth of the files.
+    let sql = format!(
+        "CREATE EXTERNAL TABLE some STORED AS MEBO LOCATION '{}/w000*.mebo'; SELECT count(*), sum(value) FROM some",
+        f.numeric_dir.display()
+    );
+    let results = query_all(&ctx, &sql).await.unwrap();
+    let first: Vec<Point> = (0..10).flat_map(fixture_points_of_blob).collect();
+    assert_eq!(i64s(&results[1].batches, 0), vec![first.len() as i64]);
+    assert_eq!(f64s(&results[1].batches, 1), vec![first.iter().map(|p| p.value).sum::<f64>()]);
+}
+
+/// The points of numeric blob `w`, read again from its file.
+fn fixture_points_of_blob(w: usize) -> Vec<Point> {
+    let bytes = std::fs::read(fixture().numeric_dir.join(format!("w{w:04}.mebo"))).unwrap();
+    let blob = mebo::numeric::NumericBlob::open(&bytes).unwrap();
+    blob.metrics()
+        .flat_map(|m| m.points().unwrap().map(move |(ts, value, _)| Point { id: m.id(), ts, value }).collect::<Vec<_>>())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_bad_file_fails_naming_it_or_is_skipped_and_counted() {
+    let f = fixture();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for w in 0..20 {
+        let name = format!("w{w:04}.mebo");
+        std::fs::copy(f.numeric_dir.join(&name), dir.join(&name)).unwrap();
+    }
+    let good = std::fs::read(dir.join("w0005.mebo")).unwrap();
+    let truncated = &good[..good.len() - 9];
+    std::fs::write(dir.join("w0005.mebo"), truncated).unwrap();
+    // What the core says of those bytes, read point by point.
+    let truncated_code = match mebo::numeric::NumericBlob::open(truncated) {
+        Err(e) => e.code(),
+        Ok(blob) => blob.metrics().find_map(|m| m.points().err()).map(|e| e.code()).expect("the cut reaches a column"),
+    };
+    std::fs::write(dir.join("foreign.mebo"), [&b"PAR1"[..], &[7u8; 60]].concat()).unwrap(); // a header's length, a foreign magic
+    let expected: Vec<Point> = (0..20).filter(|&w| w != 5).flat_map(fixture_points_of_blob).collect();
+
+    for sql in ["SELECT sum(value) FROM bad", "SELECT count(*) FROM bad"] {
+        let ctx = SessionContext::new();
+        ctx.enable_mebo().unwrap();
+        let err = match ctx.register_mebo("bad", dir.to_str().unwrap()).await {
+            Err(e) => e,
+            Ok(()) => query(&ctx, sql).await.err().expect("a bad file fails the query"),
+        };
+        let file = FileError::find(&err).unwrap_or_else(|| panic!("no file error in {err}"));
+        assert!(file.path.starts_with("file:///"), "{file}");
+        if file.path.ends_with("w0005.mebo") {
+            assert_eq!(file.code, truncated_code, "{file}");
+        } else {
+            assert!(file.path.ends_with("foreign.mebo"), "{file}");
+            assert_eq!(file.code, "BAD_MAGIC", "{file}");
+        }
+        assert!(err.to_string().contains(&file.path), "{err}");
+    }
+
+    let ctx = SessionContext::new();
+    ctx.enable_mebo().unwrap();
+    ctx.register_mebo_with("bad", dir.to_str().unwrap(), MeboOptions { skip_bad_files: true, kind: None }).await.unwrap();
+    let r = query(&ctx, "SELECT count(*), sum(value) FROM bad").await.unwrap();
+    assert_eq!(i64s(&r.batches, 0), vec![expected.len() as i64]);
+    assert_eq!(f64s(&r.batches, 1), vec![expected.iter().map(|p| p.value).sum::<f64>()]);
+    assert_eq!(scan_counter(&r.plan, "files_skipped"), 2);
+
+    // A text blob in a numeric table: its own code.
+    std::fs::copy(f.text_dir.join("t0001.mebo"), dir.join("text.mebo")).unwrap();
+    std::fs::remove_file(dir.join("foreign.mebo")).unwrap();
+    std::fs::write(dir.join("w0005.mebo"), &good).unwrap();
+    let ctx = SessionContext::new();
+    ctx.enable_mebo().unwrap();
+    ctx.register_mebo_with("bad", dir.to_str().unwrap(), MeboOptions { skip_bad_files: false, kind: Some(mebo::BlobKind::Numeric) })
+        .await
+        .ok();
+    let err = query(&ctx, "SELECT sum(value) FROM bad").await.err().expect("a text blob fails a numeric table");
+    assert_eq!(FileError::find(&err).map(|e| e.code), Some("WRONG_KIND"), "{err}");
+}
+
+#[test]
+fn the_command_prints_csv_with_decimal_ids() {
+    let f = fixture();
+    let exe = env!("CARGO_BIN_EXE_mebo-sql");
+    let sql =
+        "SELECT metric_id, count(*) AS n, sum(value) AS total FROM m GROUP BY metric_id ORDER BY metric_id; SELECT count(*) AS n FROM m";
+    let out = std::process::Command::new(exe)
+        .args(["--table", &format!("m={}", f.numeric_dir.display()), "--format", "csv", sql])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut expected = String::from("metric_id,n,total\n");
+    for (id, n, _, _, sum) in per_metric(&f.numeric) {
+        expected += &format!("{id},{n},{sum:?}\n");
+    }
+    expected += &format!("n\n{}\n", f.numeric.len());
+    assert_eq!(text.replace(".0\n", "\n"), expected.replace(".0\n", "\n"));
+
+    let bad = std::process::Command::new(exe).args(["--format", "xml", "SELECT 1"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let missing = std::process::Command::new(exe).args(["SELECT count(*) FROM no_such_table"]).output().unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("mebo-sql:"));
+}
