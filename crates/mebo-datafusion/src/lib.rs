@@ -26,12 +26,14 @@ mod pushdown;
 mod run;
 mod session;
 mod source;
+mod table;
 mod udf;
 
 pub use error::FileError;
 pub use format::{MeboFormat, MeboFormatFactory, MeboOptions};
 pub use pushdown::ScanFilter;
 pub use run::{query, query_all, run_statements, scan_counter, OutputFormat, QueryResult};
-pub use session::{mebo_session_config, register_object_store_for, MeboContextExt};
+pub use session::{enable_mebo_on, mebo_session_config, MeboContextExt};
 pub use source::{MeboSource, SCAN_METRICS};
+pub use table::{register_s3_store, MeboTable, MeboTableFactory};
 pub use udf::{mebo_id_udf, MeboId};

@@ -1,24 +1,32 @@
-//! A DataFusion context that knows mebo: `STORED AS MEBO`, `mebo_id`,
-//! `register_mebo`, and S3 buckets from the usual `AWS_*` variables.
+//! A DataFusion context that knows mebo: `STORED AS MEBO`, `mebo_id` and
+//! `register_mebo`.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use datafusion::common::{plan_datafusion_err, Result};
-use datafusion::datasource::listing::{ListingOptions, ListingTableUrl};
-use datafusion::datasource::provider::DefaultTableFactory;
+use datafusion::common::Result;
 use datafusion::execution::context::SessionContext;
+use datafusion::execution::session_state::SessionState;
+use datafusion::execution::FunctionRegistry;
 use datafusion::prelude::SessionConfig;
-use object_store::aws::AmazonS3Builder;
-use url::Url;
 
-use crate::format::{MeboFormat, MeboFormatFactory, MeboOptions};
+use crate::format::{MeboFormatFactory, MeboOptions};
+use crate::table::{MeboTable, MeboTableFactory};
 use crate::udf::mebo_id_udf;
 
 /// A session config for blob tables: every core a partition (DataFusion's
 /// default), information schema on.
 pub fn mebo_session_config() -> SessionConfig {
     SessionConfig::new().with_information_schema(true)
+}
+
+/// Make `STORED AS MEBO` and `mebo_id` known to a session state: what a
+/// context, a Ballista scheduler and its executors do to read blobs.
+pub fn enable_mebo_on(state: &mut SessionState) -> Result<()> {
+    state.register_file_format(Arc::new(MeboFormatFactory), true)?;
+    state.table_factories_mut().insert("MEBO".into(), Arc::new(MeboTableFactory));
+    state.register_udf(Arc::new(mebo_id_udf()))?;
+    Ok(())
 }
 
 /// mebo on a [`SessionContext`].
@@ -28,7 +36,8 @@ pub trait MeboContextExt {
     fn enable_mebo(&self) -> Result<()>;
 
     /// Register a table of blobs: `path` is a file, a directory (its
-    /// `.mebo` files), a glob, or an `s3://bucket/prefix/` URL.
+    /// `.mebo` files), a glob, or an `s3://bucket/prefix/` URL (credentials
+    /// and endpoint from the `AWS_*` variables).
     async fn register_mebo(&self, name: &str, path: &str) -> Result<()>;
 
     /// [`register_mebo`](Self::register_mebo) with options.
@@ -38,14 +47,7 @@ pub trait MeboContextExt {
 #[async_trait]
 impl MeboContextExt for SessionContext {
     fn enable_mebo(&self) -> Result<()> {
-        {
-            let state = self.state_ref();
-            let mut state = state.write();
-            state.register_file_format(Arc::new(MeboFormatFactory), true)?;
-            state.table_factories_mut().insert("MEBO".into(), Arc::new(DefaultTableFactory::new()));
-        }
-        self.register_udf(mebo_id_udf());
-        Ok(())
+        enable_mebo_on(&mut self.state_ref().write())
     }
 
     async fn register_mebo(&self, name: &str, path: &str) -> Result<()> {
@@ -53,28 +55,8 @@ impl MeboContextExt for SessionContext {
     }
 
     async fn register_mebo_with(&self, name: &str, path: &str, options: MeboOptions) -> Result<()> {
-        let url = ListingTableUrl::parse(path)?;
-        if url.scheme() == "s3" && self.runtime_env().object_store(url.object_store()).is_err() {
-            register_object_store_for(self, url.as_str())?;
-        }
-        let extension = if url.is_collection() { ".mebo" } else { "" };
-        let listing = ListingOptions::new(Arc::new(MeboFormat::new(options))).with_file_extension(extension);
-        self.register_listing_table(name, path, listing, None, None).await
+        let table = MeboTable::try_new(&self.state(), &[path.to_owned()], options).await?;
+        self.register_table(name, Arc::new(table))?;
+        Ok(())
     }
-}
-
-/// Register the object store an `s3://bucket/…` URL needs, configured from
-/// the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
-/// `AWS_REGION`, `AWS_ENDPOINT`, `AWS_ALLOW_HTTP`, …). Other schemes need
-/// nothing (`file://` is built in).
-pub fn register_object_store_for(ctx: &SessionContext, location: &str) -> Result<()> {
-    let url = Url::parse(location).map_err(|e| plan_datafusion_err!("{location}: {e}"))?;
-    if url.scheme() != "s3" {
-        return Ok(());
-    }
-    let bucket = url.host_str().ok_or_else(|| plan_datafusion_err!("{location}: no bucket"))?;
-    let store = AmazonS3Builder::from_env().with_bucket_name(bucket).build()?;
-    let base = Url::parse(&format!("s3://{bucket}")).map_err(|e| plan_datafusion_err!("{location}: {e}"))?;
-    ctx.register_object_store(&base, Arc::new(store));
-    Ok(())
 }
