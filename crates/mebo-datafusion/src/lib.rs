@@ -19,6 +19,8 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod cli;
+pub mod cluster;
 mod error;
 mod format;
 mod opener;

@@ -47,17 +47,27 @@ pub struct QueryResult {
 
 /// Run every statement of `sql` in order.
 pub async fn query_all(ctx: &SessionContext, sql: &str) -> Result<Vec<QueryResult>> {
-    let statements = DFParser::parse_sql(sql)?;
-    let mut results = Vec::with_capacity(statements.len());
-    for statement in statements {
+    let mut results = Vec::new();
+    for_each_statement(ctx, sql, |result| {
+        results.push(result);
+        Ok(())
+    })
+    .await?;
+    Ok(results)
+}
+
+/// Run the statements of `sql` in order, handing each result to `done`
+/// before the next statement starts.
+async fn for_each_statement(ctx: &SessionContext, sql: &str, mut done: impl FnMut(QueryResult) -> Result<()>) -> Result<()> {
+    for statement in DFParser::parse_sql(sql)? {
         let plan = ctx.state().statement_to_plan(statement).await?;
         let frame = ctx.execute_logical_plan(plan).await?;
         let plan = frame.create_physical_plan().await?;
         let schema = plan.schema();
         let batches = collect(Arc::clone(&plan), ctx.task_ctx()).await?;
-        results.push(QueryResult { batches, schema, plan });
+        done(QueryResult { batches, schema, plan })?;
     }
-    Ok(results)
+    Ok(())
 }
 
 /// Run one statement.
@@ -92,13 +102,14 @@ pub fn scan_counter(plan: &Arc<dyn ExecutionPlan>, name: &str) -> usize {
 /// unreadable files the scans skipped.
 pub async fn run_statements(ctx: &SessionContext, sql: &str, format: OutputFormat, out: &mut dyn Write) -> Result<usize> {
     let mut skipped = 0;
-    for result in query_all(ctx, sql).await? {
+    for_each_statement(ctx, sql, |result| {
         skipped += scan_counter(&result.plan, "files_skipped");
-        if result.schema.fields().is_empty() {
-            continue; // DDL: nothing to print
+        match result.schema.fields().is_empty() {
+            true => Ok(()), // DDL: nothing to print
+            false => print(&result, format, out),
         }
-        print(&result, format, out)?;
-    }
+    })
+    .await?;
     Ok(skipped)
 }
 

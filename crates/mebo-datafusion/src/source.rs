@@ -56,6 +56,11 @@ impl MeboSource {
         }
     }
 
+    /// The same source narrowed by `filter` (a scan read back on an executor).
+    pub(crate) fn with_scan_filter(self, filter: ScanFilter) -> MeboSource {
+        MeboSource { filter, ..self }
+    }
+
     /// The narrowing taken from the query's filters.
     pub fn scan_filter(&self) -> &ScanFilter {
         &self.filter

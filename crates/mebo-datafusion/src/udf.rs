@@ -10,6 +10,9 @@ use arrow::datatypes::DataType;
 use datafusion::common::{exec_err, Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility};
 
+/// The function's name in SQL.
+pub const MEBO_ID: &str = "mebo_id";
+
 /// The `mebo_id` function.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct MeboId {
@@ -24,7 +27,7 @@ impl Default for MeboId {
 
 impl ScalarUDFImpl for MeboId {
     fn name(&self) -> &str {
-        "mebo_id"
+        MEBO_ID
     }
 
     fn signature(&self) -> &Signature {

@@ -1,72 +1,101 @@
-//! `mebo-sql [--table NAME=PATH]... [--skip-bad-files] [--format table|csv|json] "SQL; SQL"`
+//! `mebo-sql [--table NAME=PATH]... [--skip-bad-files] [--format table|csv|json]
+//!  [--cluster N | --scheduler URL] "SQL; SQL"`
 //!
 //! Runs the statements in order over tables of blobs and prints each
 //! result. PATH is a file, a directory (its `.mebo` files), a glob or an
 //! `s3://bucket/prefix/` URL (credentials and endpoint from the `AWS_*`
-//! variables). Exit status 1 on an error, 2 on a bad command line.
+//! variables). `--cluster N` starts a Ballista scheduler and N executors on
+//! 127.0.0.1 for the run (`mebo-scheduler` and `mebo-executor`, beside this
+//! binary) and stops them after; `--scheduler df://HOST:PORT` runs on a
+//! cluster already running. Exit status 1 on an error, 2 on a bad command
+//! line.
 
 use std::process::ExitCode;
 
+use datafusion::prelude::SessionContext;
+use mebo_datafusion::cli::Flags;
+use mebo_datafusion::cluster::{remote_context, LocalCluster};
 use mebo_datafusion::{mebo_session_config, run_statements, MeboContextExt, MeboOptions, OutputFormat};
 
-const USAGE: &str = "usage: mebo-sql [--table NAME=PATH]... [--skip-bad-files] [--format table|csv|json] \"SQL; SQL\"";
+const USAGE: &str = "usage: mebo-sql [--table NAME=PATH]... [--skip-bad-files] [--format table|csv|json] \
+[--cluster N | --scheduler URL] \"SQL; SQL\"";
+
+/// Where the statements run.
+enum Engine {
+    Local,
+    Cluster(usize),
+    Scheduler(String),
+}
 
 struct Args {
     tables: Vec<(String, String)>,
     format: OutputFormat,
     skip_bad_files: bool,
+    engine: Engine,
     sql: String,
 }
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut parsed = Args { tables: Vec::new(), format: OutputFormat::Table, skip_bad_files: false, sql: String::new() };
-    let mut sql = Vec::new();
-    let mut args = args.peekable();
-    while let Some(arg) = args.next() {
-        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "--table" => {
-                let spec = value("--table")?;
-                let (name, path) = spec.split_once('=').ok_or_else(|| format!("--table takes NAME=PATH, not {spec:?}"))?;
-                parsed.tables.push((name.to_owned(), path.to_owned()));
-            }
-            "--format" => parsed.format = value("--format")?.parse()?,
-            "--skip-bad-files" => parsed.skip_bad_files = true,
-            "-h" | "--help" => return Err(String::new()),
-            flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
-            _ => sql.push(arg),
-        }
+    let mut flags = Flags::parse(args, &["--table", "--format", "--cluster", "--scheduler"], &["--skip-bad-files"])?;
+    let mut tables = Vec::new();
+    for spec in flags.take_all("--table") {
+        let (name, path) = spec.split_once('=').ok_or_else(|| format!("--table takes NAME=PATH, not {spec:?}"))?;
+        tables.push((name.to_owned(), path.to_owned()));
     }
-    if sql.is_empty() {
+    let format = flags.take("--format").map_or(Ok(OutputFormat::Table), |f| f.parse())?;
+    let engine = match (flags.number::<usize>("--cluster")?, flags.take("--scheduler")) {
+        (Some(_), Some(_)) => return Err("--cluster and --scheduler exclude each other".into()),
+        (Some(0), None) => return Err("--cluster needs at least one executor".into()),
+        (Some(n), None) => Engine::Cluster(n),
+        (None, Some(url)) => Engine::Scheduler(url),
+        (None, None) => Engine::Local,
+    };
+    let skip_bad_files = flags.switch("--skip-bad-files");
+    let sql = flags.positional().join(" ");
+    flags.finish()?;
+    if sql.trim().is_empty() {
         return Err("no SQL given".into());
     }
-    parsed.sql = sql.join(" ");
-    Ok(parsed)
+    Ok(Args { tables, format, skip_bad_files, engine, sql })
+}
+
+async fn run(args: &Args, ctx: &SessionContext) -> datafusion::common::Result<usize> {
+    let options = MeboOptions { skip_bad_files: args.skip_bad_files, kind: None };
+    for (name, path) in &args.tables {
+        ctx.register_mebo_with(name, path, options).await?;
+    }
+    let mut out = std::io::stdout().lock();
+    run_statements(ctx, &args.sql, args.format, &mut out).await
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
         Ok(args) => args,
-        Err(why) => {
-            if !why.is_empty() {
-                eprintln!("mebo-sql: {why}");
+        Err(why) => return Flags::usage_error(&why.is_empty().then(String::new).unwrap_or(format!("mebo-sql: {why}")), USAGE),
+    };
+    // Kept until the statements are done: dropping it stops the processes.
+    let mut cluster = None;
+    let ctx = match &args.engine {
+        Engine::Local => {
+            let ctx = SessionContext::new_with_config(mebo_session_config());
+            ctx.enable_mebo().map(|()| ctx)
+        }
+        Engine::Cluster(n) => match LocalCluster::start(*n) {
+            Ok(started) => remote_context(&cluster.insert(started).url()).await,
+            Err(e) => {
+                eprintln!("mebo-sql: starting the cluster: {e}");
+                return ExitCode::from(1);
             }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
+        },
+        Engine::Scheduler(url) => remote_context(url).await,
     };
-    let ctx = datafusion::prelude::SessionContext::new_with_config(mebo_session_config());
-    let run = async {
-        ctx.enable_mebo()?;
-        let options = MeboOptions { skip_bad_files: args.skip_bad_files, kind: None };
-        for (name, path) in &args.tables {
-            ctx.register_mebo_with(name, path, options).await?;
-        }
-        let mut out = std::io::stdout().lock();
-        run_statements(&ctx, &args.sql, args.format, &mut out).await
+    let result = match ctx {
+        Ok(ctx) => run(&args, &ctx).await,
+        Err(e) => Err(e),
     };
-    match run.await {
+    drop(cluster);
+    match result {
         Ok(skipped) => {
             if skipped > 0 {
                 eprintln!("mebo-sql: skipped {skipped} unreadable file(s)");

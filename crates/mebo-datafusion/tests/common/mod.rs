@@ -87,7 +87,7 @@ pub fn numeric_options(i: usize) -> NumericEncoderOptions {
         value_encoding: value,
         timestamp_compression: codec[i % 4],
         value_compression: codec[(i / 4) % 4],
-        tags: i % 5 == 0,
+        tags: i.is_multiple_of(5),
         byte_order: if i % 7 == 3 { ByteOrder::Big } else { ByteOrder::Little },
         layout: [Layout::V1, Layout::V2, Layout::V2Shared][(i / 3) % 3],
     }
@@ -106,7 +106,7 @@ pub fn numeric_blob(w: usize, rng: &mut Rng) -> Vec<u8> {
     let points = 5 + rng.below(40) as usize;
     for k in 0..count {
         let name = NAMES[(first + k * 5) % NAMES.len()];
-        if w % 2 == 0 {
+        if w.is_multiple_of(2) {
             encoder.start_metric_name(name, points).unwrap();
         } else {
             encoder.start_metric_id(mebo::metric_id(name), points).unwrap();
@@ -124,9 +124,9 @@ pub fn numeric_blob(w: usize, rng: &mut Rng) -> Vec<u8> {
 
 pub fn text_blob(w: usize, rng: &mut Rng) -> Vec<u8> {
     let options = TextEncoderOptions {
-        timestamp_encoding: if w % 2 == 0 { TimestampEncoding::Delta } else { TimestampEncoding::Raw },
+        timestamp_encoding: if w.is_multiple_of(2) { TimestampEncoding::Delta } else { TimestampEncoding::Raw },
         data_compression: [Compression::Zstd, Compression::None, Compression::S2, Compression::Lz4][w % 4],
-        tags: w % 3 == 0,
+        tags: w.is_multiple_of(3),
         byte_order: ByteOrder::Little,
     };
     let start = BASE + w as i64 * HOUR;

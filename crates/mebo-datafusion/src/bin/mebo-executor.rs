@@ -1,0 +1,67 @@
+//! `mebo-executor [--bind HOST] [--external-host NAME] [--port PORT] [--grpc-port PORT]
+//!  [--scheduler-host HOST] [--scheduler-port PORT] [--work-dir DIR] [--concurrent-tasks N]
+//!  [--heartbeat SECONDS]`
+//!
+//! A Ballista executor that runs mebo scans. It listens on 127.0.0.1 unless
+//! `--bind` says otherwise, and joins the scheduler at 127.0.0.1:50050 by
+//! default.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use ballista_executor::executor_process::start_executor_process;
+use mebo_datafusion::cli::Flags;
+use mebo_datafusion::cluster::{executor_config, ExecutorPlace};
+
+const USAGE: &str = "usage: mebo-executor [--bind HOST] [--external-host NAME] [--port PORT] [--grpc-port PORT] \
+[--scheduler-host HOST] [--scheduler-port PORT] [--work-dir DIR] [--concurrent-tasks N] [--heartbeat SECONDS]";
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let names = [
+        "--bind",
+        "--external-host",
+        "--port",
+        "--grpc-port",
+        "--scheduler-host",
+        "--scheduler-port",
+        "--work-dir",
+        "--concurrent-tasks",
+        "--heartbeat",
+    ];
+    let parsed = (|| {
+        let mut flags = Flags::parse(std::env::args().skip(1), &names, &[])?;
+        let place = ExecutorPlace {
+            bind_host: flags.take("--bind").unwrap_or_else(|| "127.0.0.1".into()),
+            external_host: flags.take("--external-host"),
+            port: flags.number("--port")?.unwrap_or(50051),
+            grpc_port: flags.number("--grpc-port")?.unwrap_or(50052),
+            scheduler: (
+                flags.take("--scheduler-host").unwrap_or_else(|| "127.0.0.1".into()),
+                flags.number("--scheduler-port")?.unwrap_or(50050),
+            ),
+            work_dir: flags.take("--work-dir").unwrap_or_else(|| std::env::temp_dir().join("mebo-executor").display().to_string()),
+            concurrent_tasks: flags
+                .number("--concurrent-tasks")?
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            heartbeat_seconds: flags.number("--heartbeat")?.unwrap_or(60),
+        };
+        flags.finish()?;
+        Ok::<_, String>(place)
+    })();
+    let place = match parsed {
+        Ok(place) => place,
+        Err(why) => return Flags::usage_error(&why, USAGE),
+    };
+    if let Err(e) = std::fs::create_dir_all(&place.work_dir) {
+        eprintln!("mebo-executor: {}: {e}", place.work_dir);
+        return ExitCode::from(1);
+    }
+    match start_executor_process(Arc::new(executor_config(place))).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mebo-executor: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! The command lines of `mebo-sql`, `mebo-scheduler` and `mebo-executor`:
+//! `--name value` options, `--name` switches and positional words.
+
+use std::process::ExitCode;
+use std::str::FromStr;
+
+/// A parsed command line; each binary takes what it knows, then
+/// [`finish`](Flags::finish) refuses what is left.
+#[derive(Debug, Default)]
+pub struct Flags {
+    values: Vec<(String, String)>,
+    switches: Vec<String>,
+    positional: Vec<String>,
+}
+
+impl Flags {
+    /// Split `args`: names in `with_value` take the next word, names in
+    /// `switches` stand alone, any other `--word` is an error, the rest is
+    /// positional. `-h`/`--help` is an error with no text (print the usage).
+    pub fn parse(args: impl IntoIterator<Item = String>, with_value: &[&str], switches: &[&str]) -> Result<Flags, String> {
+        let mut flags = Flags::default();
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "-h" | "--help" => return Err(String::new()),
+                name if with_value.contains(&name) => {
+                    let value = args.next().ok_or_else(|| format!("{name} needs a value"))?;
+                    flags.values.push((arg, value));
+                }
+                name if switches.contains(&name) => flags.switches.push(arg),
+                name if name.starts_with("--") => return Err(format!("unknown option {name}")),
+                _ => flags.positional.push(arg),
+            }
+        }
+        Ok(flags)
+    }
+
+    /// Every value given to `name`, in order.
+    pub fn take_all(&mut self, name: &str) -> Vec<String> {
+        let (taken, kept) = std::mem::take(&mut self.values).into_iter().partition(|(n, _)| n == name);
+        self.values = kept;
+        taken.into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// The last value given to `name`.
+    pub fn take(&mut self, name: &str) -> Option<String> {
+        self.take_all(name).pop()
+    }
+
+    /// The last value given to `name`, as a number.
+    pub fn number<T: FromStr>(&mut self, name: &str) -> Result<Option<T>, String> {
+        self.take(name).map(|v| v.parse().map_err(|_| format!("{name} takes a number, not {v:?}"))).transpose()
+    }
+
+    /// Whether switch `name` was given.
+    pub fn switch(&mut self, name: &str) -> bool {
+        let before = self.switches.len();
+        self.switches.retain(|s| s != name);
+        self.switches.len() != before
+    }
+
+    /// The positional words.
+    pub fn positional(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.positional)
+    }
+
+    /// Refuse what no one took.
+    pub fn finish(self) -> Result<(), String> {
+        match self.positional.first() {
+            Some(word) => Err(format!("unexpected argument {word:?}")),
+            None => Ok(()),
+        }
+    }
+
+    /// Print why (when there is a reason) and the usage; exit status 2.
+    pub fn usage_error(why: &str, usage: &str) -> ExitCode {
+        if !why.is_empty() {
+            eprintln!("{why}");
+        }
+        eprintln!("{usage}");
+        ExitCode::from(2)
+    }
+}

@@ -1,0 +1,169 @@
+//! Past one machine: a real Ballista cluster (a `mebo-scheduler` and two
+//! `mebo-executor` processes on 127.0.0.1) answers every query as one
+//! machine does, and an executor killed while queries run ends in the right
+//! answer or a clear error, never a wrong answer.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use arrow::array::RecordBatch;
+use arrow::util::pretty::pretty_format_batches;
+use common::{fixture, per_metric, NAMES};
+use datafusion::prelude::SessionContext;
+use mebo_datafusion::cluster::{remote_context, LocalCluster};
+use mebo_datafusion::{query, query_all, MeboContextExt};
+
+/// The questions, each ordered so that both engines print the same rows.
+fn questions() -> Vec<String> {
+    let (a, b) = (NAMES[0], NAMES[7]);
+    vec![
+        "SELECT count(*) AS n, sum(value) AS total, min(ts) AS first, max(ts) AS last FROM m".into(),
+        "SELECT metric_id, count(*), min(value), max(value), sum(value), avg(value) FROM m GROUP BY metric_id ORDER BY metric_id".into(),
+        format!("SELECT metric_id, ts, value FROM m WHERE metric_id IN (mebo_id('{a}'), mebo_id('{b}')) ORDER BY metric_id, ts, value"),
+        "SELECT date_trunc('day', ts) AS day, count(*), sum(value) FROM m \
+         WHERE ts >= TIMESTAMP '2024-01-03T00:00:00Z' AND ts < TIMESTAMP '2024-01-09T00:00:00Z' GROUP BY 1 ORDER BY 1"
+            .into(),
+        "SELECT metric, count(*) FROM m WHERE metric IS NOT NULL GROUP BY metric ORDER BY metric".into(),
+        "SELECT value, count(*), count(tag) FROM t GROUP BY value ORDER BY value".into(),
+        // A join of two scans on the metric: a shuffle between the executors.
+        "SELECT a.metric_id, count(*) FROM m AS a JOIN (SELECT metric_id, max(value) AS top FROM m GROUP BY metric_id) AS b \
+         ON a.metric_id = b.metric_id AND a.value = b.top GROUP BY a.metric_id ORDER BY a.metric_id"
+            .into(),
+    ]
+}
+
+async fn with_tables(ctx: SessionContext) -> SessionContext {
+    let f = fixture();
+    ctx.register_mebo("m", f.numeric_dir.to_str().unwrap()).await.unwrap();
+    let ddl = format!("CREATE EXTERNAL TABLE t STORED AS MEBO LOCATION '{}/' OPTIONS ('kind' 'text')", f.text_dir.display());
+    query_all(&ctx, &ddl).await.unwrap();
+    ctx
+}
+
+async fn local() -> SessionContext {
+    let ctx = SessionContext::new();
+    ctx.enable_mebo().unwrap();
+    with_tables(ctx).await
+}
+
+fn printed(batches: &[RecordBatch]) -> String {
+    pretty_format_batches(batches).unwrap().to_string()
+}
+
+fn start(executors: usize) -> LocalCluster {
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_mebo-scheduler")).parent().unwrap();
+    // A silent executor is given up after 3 s: its tasks run elsewhere.
+    LocalCluster::start_from(bin_dir, executors, 3).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_executor_cluster_answers_as_one_machine() {
+    let cluster = start(2);
+    let remote = with_tables(remote_context(&cluster.url()).await.unwrap()).await;
+    let local = local().await;
+    for sql in questions() {
+        let expected = printed(&query(&local, &sql).await.unwrap().batches);
+        let got = printed(&query(&remote, &sql).await.unwrap_or_else(|e| panic!("{sql}: {e}")).batches);
+        assert_eq!(got, expected, "{sql}");
+    }
+    // And against the plain loop, not only one machine.
+    let r = query(&remote, "SELECT metric_id, count(*), sum(value) FROM m GROUP BY metric_id ORDER BY metric_id").await.unwrap();
+    let expected: Vec<String> = per_metric(&fixture().numeric).iter().map(|(id, n, _, _, sum)| format!("{id} {n} {sum:?}")).collect();
+    let got: Vec<String> = printed(&r.batches)
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.contains("metric_id"))
+        .map(|l| l.split('|').map(str::trim).filter(|c| !c.is_empty()).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(got, expected);
+
+    // A corrupt file fails the query on the cluster too, naming the file.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cluster-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = std::fs::read(fixture().numeric_dir.join("w0001.mebo")).unwrap();
+    std::fs::write(dir.join("a.mebo"), &good).unwrap();
+    std::fs::write(dir.join("cut.mebo"), &good[..40]).unwrap();
+    remote.register_mebo("bad", dir.to_str().unwrap()).await.unwrap();
+    let err = query(&remote, "SELECT sum(value) FROM bad").await.err().expect("a cut blob fails the query");
+    let code = mebo::numeric::NumericBlob::open(&good[..40]).expect_err("40 bytes are not a blob").code();
+    let text = err.to_string();
+    assert!(text.contains("cut.mebo") && text.contains(code), "{code}: {text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_executor_killed_mid_query_gives_the_answer_or_an_error() {
+    let mut cluster = start(2);
+    let remote = with_tables(remote_context(&cluster.url()).await.unwrap()).await;
+    let local = local().await;
+    let sql = questions()[1].clone();
+    let expected = printed(&query(&local, &sql).await.unwrap().batches);
+
+    // Queries one after another; one executor is killed while they run.
+    let started = Instant::now();
+    let runner = tokio::spawn(async move {
+        let mut outcomes = Vec::new();
+        while started.elapsed() < Duration::from_secs(4) {
+            outcomes.push(match tokio::time::timeout(Duration::from_secs(60), query(&remote, &sql)).await {
+                Ok(Ok(r)) => Ok(printed(&r.batches)),
+                Ok(Err(e)) => Err(e.to_string()),
+                Err(_) => Err("no answer in 60 s".to_owned()),
+            });
+        }
+        outcomes
+    });
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    cluster.kill_executor(0).unwrap();
+    let outcomes = runner.await.unwrap();
+
+    let answered = outcomes.iter().filter(|o| o.is_ok()).count();
+    eprintln!(
+        "{} queries, {answered} answered; errors: {:?}",
+        outcomes.len(),
+        outcomes.iter().filter_map(|o| o.as_ref().err()).collect::<Vec<_>>()
+    );
+    assert!(answered > 0, "{outcomes:?}");
+    for outcome in &outcomes {
+        match outcome {
+            Ok(rows) => assert_eq!(rows, &expected, "a wrong answer"),
+            // A failure says what failed: Ballista names the job or task.
+            Err(e) => assert!(e.contains("job") || e.contains("task") || e.contains("executor"), "unclear error: {e}"),
+        }
+    }
+    // The survivor keeps answering, correctly.
+    let again = with_tables(remote_context(&cluster.url()).await.unwrap()).await;
+    assert_eq!(printed(&query(&again, &questions()[1]).await.unwrap().batches), expected);
+}
+
+/// `mebo-sql` as users run it: on this machine, with `--cluster 2` (its own
+/// processes, stopped after) and with `--scheduler` (a running cluster).
+#[test]
+fn the_command_runs_on_a_cluster_as_on_one_machine() {
+    let f = fixture();
+    let sql = questions()[..4].join("; ");
+    let table = format!("m={}", f.numeric_dir.display());
+    let run = |engine: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mebo-sql"))
+            .args(["--table", &table, "--format", "csv"])
+            .args(engine)
+            .arg(&sql)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{engine:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let local = run(&[]);
+    assert!(local.lines().count() > 100, "{local}");
+    assert_eq!(run(&["--cluster", "2"]), local);
+    let cluster = start(1);
+    assert_eq!(run(&["--scheduler", &cluster.url()]), local);
+
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_mebo-sql"))
+        .args(["--cluster", "2", "--scheduler", "df://x:1", "SELECT 1"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let unreachable =
+        std::process::Command::new(env!("CARGO_BIN_EXE_mebo-sql")).args(["--scheduler", "df://127.0.0.1:9", "SELECT 1"]).output().unwrap();
+    assert_eq!(unreachable.status.code(), Some(1), "{}", String::from_utf8_lossy(&unreachable.stderr));
+}
