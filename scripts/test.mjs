@@ -22,8 +22,8 @@
 //               nightly, the deterministic mutation run over the same targets
 //   5. js       every package's tests (SDK in Node, Deno, workerd, Chromium;
 //               CLI; the demo's headless check), while the engine crates
-//               (engines/: Arrow) build in the background
-//   6. engines  their formatting, clippy and tests (scripts/engines.mjs)
+//               (engines/: Arrow, DataFusion, Ballista) build in the background
+//   6. engines  their formatting and tests, clippy during their build (scripts/engines.mjs)
 //
 // Any failing step stops the run with its exit code.
 

@@ -81,3 +81,32 @@ impl Flags {
         ExitCode::from(2)
     }
 }
+
+/// Ballista's log lines to stderr, at `MEBO_LOG` (`error`, `warn`, `info`,
+/// `debug`; `warn` when unset): what a scheduler and an executor say about
+/// lost executors and failed tasks.
+pub fn log_to_stderr() {
+    let level = std::env::var("MEBO_LOG").ok().and_then(|l| l.parse().ok()).unwrap_or(log::LevelFilter::Warn);
+    if log::set_logger(&STDERR).is_ok() {
+        log::set_max_level(level);
+    }
+}
+
+struct Stderr;
+
+static STDERR: Stderr = Stderr;
+
+impl log::Log for Stderr {
+    fn enabled(&self, metadata: &log::Metadata) -> bool {
+        metadata.level() <= log::max_level()
+    }
+
+    fn log(&self, record: &log::Record) {
+        if self.enabled(record.metadata()) {
+            let at = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+            eprintln!("{}.{:03} {} {}: {}", at.as_secs(), at.subsec_millis(), record.level(), record.target(), record.args());
+        }
+    }
+
+    fn flush(&self) {}
+}

@@ -18,6 +18,7 @@ const USAGE: &str = "usage: mebo-executor [--bind HOST] [--external-host NAME] [
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    mebo_datafusion::cli::log_to_stderr();
     let names = [
         "--bind",
         "--external-host",

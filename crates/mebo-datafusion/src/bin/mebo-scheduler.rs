@@ -18,6 +18,7 @@ const USAGE: &str = "usage: mebo-scheduler [--bind HOST] [--port PORT] [--execut
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    mebo_datafusion::cli::log_to_stderr();
     let parsed = (|| {
         let mut flags = Flags::parse(std::env::args().skip(1), &["--bind", "--port", "--executor-timeout"], &[])?;
         let host = flags.take("--bind").unwrap_or_else(|| "127.0.0.1".into());

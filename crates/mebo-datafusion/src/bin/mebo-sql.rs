@@ -1,5 +1,5 @@
 //! `mebo-sql [--table NAME=PATH]... [--skip-bad-files] [--format table|csv|json]
-//!  [--cluster N | --scheduler URL] "SQL; SQL"`
+//!  [--cluster N | --scheduler URL] [--timeout SECONDS] "SQL; SQL"`
 //!
 //! Runs the statements in order over tables of blobs and prints each
 //! result. PATH is a file, a directory (its `.mebo` files), a glob or an
@@ -7,18 +7,22 @@
 //! variables). `--cluster N` starts a Ballista scheduler and N executors on
 //! 127.0.0.1 for the run (`mebo-scheduler` and `mebo-executor`, beside this
 //! binary) and stops them after; `--scheduler df://HOST:PORT` runs on a
-//! cluster already running. Exit status 1 on an error, 2 on a bad command
-//! line.
+//! cluster already running. `--timeout SECONDS` bounds the whole run (a
+//! cluster that lost an executor can stall a job: Ballista 55 does not
+//! always re-run the stages it rolls back). Exit status 1 on an error, 2 on
+//! a bad command line.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
+use datafusion::error::DataFusionError;
 use datafusion::prelude::SessionContext;
 use mebo_datafusion::cli::Flags;
 use mebo_datafusion::cluster::{remote_context, LocalCluster};
 use mebo_datafusion::{mebo_session_config, run_statements, MeboContextExt, MeboOptions, OutputFormat};
 
 const USAGE: &str = "usage: mebo-sql [--table NAME=PATH]... [--skip-bad-files] [--format table|csv|json] \
-[--cluster N | --scheduler URL] \"SQL; SQL\"";
+[--cluster N | --scheduler URL] [--timeout SECONDS] \"SQL; SQL\"";
 
 /// Where the statements run.
 enum Engine {
@@ -32,11 +36,12 @@ struct Args {
     format: OutputFormat,
     skip_bad_files: bool,
     engine: Engine,
+    timeout: Option<Duration>,
     sql: String,
 }
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut flags = Flags::parse(args, &["--table", "--format", "--cluster", "--scheduler"], &["--skip-bad-files"])?;
+    let mut flags = Flags::parse(args, &["--table", "--format", "--cluster", "--scheduler", "--timeout"], &["--skip-bad-files"])?;
     let mut tables = Vec::new();
     for spec in flags.take_all("--table") {
         let (name, path) = spec.split_once('=').ok_or_else(|| format!("--table takes NAME=PATH, not {spec:?}"))?;
@@ -50,13 +55,17 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
         (None, Some(url)) => Engine::Scheduler(url),
         (None, None) => Engine::Local,
     };
+    let timeout = flags
+        .number::<f64>("--timeout")?
+        .map(|s| Duration::try_from_secs_f64(s).map_err(|_| format!("--timeout {s} is not a duration")))
+        .transpose()?;
     let skip_bad_files = flags.switch("--skip-bad-files");
     let sql = flags.positional().join(" ");
     flags.finish()?;
     if sql.trim().is_empty() {
         return Err("no SQL given".into());
     }
-    Ok(Args { tables, format, skip_bad_files, engine, sql })
+    Ok(Args { tables, format, skip_bad_files, engine, timeout, sql })
 }
 
 async fn run(args: &Args, ctx: &SessionContext) -> datafusion::common::Result<usize> {
@@ -90,9 +99,12 @@ async fn main() -> ExitCode {
         },
         Engine::Scheduler(url) => remote_context(url).await,
     };
-    let result = match ctx {
-        Ok(ctx) => run(&args, &ctx).await,
-        Err(e) => Err(e),
+    let result = match (ctx, args.timeout) {
+        (Ok(ctx), None) => run(&args, &ctx).await,
+        (Ok(ctx), Some(limit)) => tokio::time::timeout(limit, run(&args, &ctx))
+            .await
+            .unwrap_or_else(|_| Err(DataFusionError::Execution(format!("no answer in {} s (--timeout)", limit.as_secs_f64())))),
+        (Err(e), _) => Err(e),
     };
     drop(cluster);
     match result {

@@ -45,6 +45,7 @@ impl LocalCluster {
         let (out, err) = log("scheduler")?;
         let scheduler = Command::new(bin_dir.join(binary("mebo-scheduler")))
             .args(["--port", &port.to_string(), "--executor-timeout", &executor_timeout_seconds.to_string()])
+            .env("MEBO_LOG", std::env::var("MEBO_LOG").unwrap_or_else(|_| "info".into()))
             .stdin(Stdio::null())
             .stdout(out)
             .stderr(err)
@@ -58,9 +59,14 @@ impl LocalCluster {
             std::fs::create_dir_all(&dir)?;
             let name = format!("executor-{i}");
             let (out, err) = log(&name)?;
+            // Slots beyond the cores: Ballista 55 never returns the slot of a
+            // task cancelled when an executor's loss rolls its stage back, so
+            // a survivor with only as many slots as cores can stall the
+            // re-run stages (docs/SQL.md).
             let child = Command::new(bin_dir.join(binary("mebo-executor")))
                 .args(["--scheduler-port", &port.to_string(), "--port", &flight.to_string(), "--grpc-port", &grpc.to_string()])
-                .args(["--heartbeat", "1", "--work-dir"])
+                .args(["--heartbeat", "1", "--concurrent-tasks", "4", "--work-dir"])
+                .env("MEBO_LOG", std::env::var("MEBO_LOG").unwrap_or_else(|_| "info".into()))
                 .arg(&dir)
                 .stdin(Stdio::null())
                 .stdout(out)
@@ -75,6 +81,17 @@ impl LocalCluster {
     /// The scheduler's URL for [`remote_context`](super::remote_context).
     pub fn url(&self) -> String {
         format!("df://127.0.0.1:{}", self.port)
+    }
+
+    /// What the scheduler and each executor logged so far.
+    pub fn logs(&self) -> String {
+        let names = std::iter::once("scheduler".to_owned()).chain((0..self.executors.len()).map(|i| format!("executor-{i}")));
+        names
+            .map(|name| {
+                let log = std::fs::read_to_string(self.work_dir.join(format!("{name}.log"))).unwrap_or_default();
+                format!("--- {name}\n{log}")
+            })
+            .collect()
     }
 
     /// Kill executor `i` (as a machine that fails would stop).

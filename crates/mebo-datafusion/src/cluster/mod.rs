@@ -56,7 +56,7 @@ pub fn scheduler_config(host: &str, port: u16, executor_timeout_seconds: u64) ->
         external_host: host.to_owned(),
         bind_port: port,
         executor_timeout_seconds,
-        expire_dead_executor_interval_seconds: executor_timeout_seconds.clamp(1, 15),
+        expire_dead_executor_interval_seconds: (executor_timeout_seconds / 3).clamp(1, 15),
         override_config_producer: Some(Arc::new(ballista_config)),
         override_session_builder: Some(Arc::new(scheduler_session)),
         override_logical_codec: Some(Arc::new(MeboLogicalCodec::default())),
