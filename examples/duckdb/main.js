@@ -25,13 +25,13 @@ const METRIC_NAMES = [
   'seattle.normals.pressure',
   'seattle.normals.temperature',
   'seattle.normals.wind',
-  'usgs.earthquakes.magnitude',
-  'usgs.earthquakes.depth',
-  'stocks.MSFT',
-  'stocks.AMZN',
-  'stocks.IBM',
-  'stocks.GOOG',
-  'stocks.AAPL',
+  'usgs.quake.magnitude',
+  'usgs.quake.depth_km',
+  'stocks.msft.price',
+  'stocks.amzn.price',
+  'stocks.ibm.price',
+  'stocks.goog.price',
+  'stocks.aapl.price',
 ];
 /** The "above a threshold" question's threshold. */
 const THRESHOLD = 100;
@@ -123,10 +123,16 @@ const QUESTIONS = [
   },
 ];
 
+/** µs since the epoch in ISO 8601, to the microsecond. */
+function isoMicros(micros) {
+  const ms = micros >= 0n ? micros / 1000n : -((-micros + 999n) / 1000n);
+  return new Date(Number(ms)).toISOString().replace('Z', `${String(micros - ms * 1000n).padStart(3, '0')}Z`);
+}
+
 /** A cell as text: integers exactly, floats as the shortest text that reads back the same, µs timestamps in ISO 8601. */
 function cellText(column, value) {
   if (value === null || value === undefined) return '';
-  if (column === 'bucket' || column === 'first_above') return new Date(Number(BigInt(value) / 1000n)).toISOString();
+  if (column === 'bucket' || column === 'first_above') return isoMicros(BigInt(value));
   return String(value);
 }
 
