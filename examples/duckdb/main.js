@@ -94,7 +94,8 @@ async function loadPoints(conn, tables) {
   const names = METRIC_NAMES.map((name) => `(${metricId(name)}::UBIGINT, ${sqlString(name)})`).join(', ');
   await conn.query(`CREATE TABLE metric_names (id UBIGINT, name VARCHAR)`);
   await conn.query(`INSERT INTO metric_names VALUES ${names}`);
-  // ts as a plain TIMESTAMP (UTC): time_bucket on one needs no time zone data.
+  // ts as a plain TIMESTAMP (UTC): time_bucket on a TIMESTAMP WITH TIME ZONE
+  // needs the ICU extension, which duckdb-wasm does not load by default.
   await conn.query(`
     CREATE VIEW points AS
     SELECT blob, coalesce(n.name, lpad(lower(hex(p.id)), 16, '0')) AS metric, make_timestamp(epoch_us(p."timestamp")) AS ts, p.value

@@ -79,6 +79,7 @@ async function serve(folder: string): Promise<string> {
 
 interface Shown {
   state: string;
+  status: string;
   tables: Record<string, { columns: string[]; rows: string[][] }>;
   error: { code: string | undefined; text: string } | null;
 }
@@ -100,6 +101,7 @@ async function shown(url: string): Promise<Shown> {
     await tab.waitForFunction(() => document.body.dataset.state !== undefined || document.querySelector('#error') !== null, undefined, { timeout: 2 * MINUTES });
     const page = await tab.evaluate(() => ({
       state: document.body.dataset.state ?? '',
+      status: document.querySelector('#status')?.textContent ?? '',
       tables: Object.fromEntries(
         Array.from(document.querySelectorAll('table'), (t) => [
           t.dataset.question ?? '',
@@ -198,6 +200,7 @@ describe('examples/duckdb in Chromium, from the packed tarball', () => {
     const page = await shown(await serve('blobs'));
     expect(page.error).toBeNull();
     expect(page.state).toBe('done');
+    expect(page.status).toMatch(/^3 blobs, 10454 points, queried by DuckDB v1\.\d+/);
     expect(Object.keys(page.tables)).toEqual(['per-metric', 'above-threshold', 'buckets']);
     const points = pointsOf(join(dir, 'blobs'));
     // The blobs hold the series' inputs: every metric, named.
@@ -263,6 +266,7 @@ describe('examples/duckdb in Chromium, from the packed tarball', () => {
     const page = await shown(await serve(bad));
     expect(page.state).toBe('error');
     expect(page.tables).toEqual({});
+    expect(page.status).toBe('');
     expect(page.error?.code).toBe(expected!.code);
     expect(page.error?.text).toContain('blobs/quakes-truncated.mebo');
     expect(page.error?.text.startsWith(`MeboError ${expected!.code}: `), page.error?.text).toBe(true);
