@@ -158,6 +158,7 @@ async function main() {
   const results = document.querySelector('#results');
   try {
     const urls = await (await fetch('blobs.json')).json();
+    if (urls.length === 0) throw new Error('blobs.json lists no blobs: give serve.mjs a folder with .mebo files');
     // Every blob decodes before any SQL runs: a bad one shows its error and no table.
     const tables = await decodeBlobs(urls);
     const rows = tables.reduce((n, t) => n + t.table.numRows, 0);
@@ -176,7 +177,7 @@ async function main() {
     const p = document.createElement('p');
     p.id = 'error';
     if (error instanceof MeboError) p.dataset.code = error.code;
-    p.textContent = `${error.name} ${error.code ?? ''}: ${error.message}`;
+    p.textContent = `${error instanceof MeboError ? `MeboError ${error.code}` : error.name}: ${error.message}`;
     status.replaceWith(p);
     document.body.dataset.state = 'error';
   }

@@ -5,8 +5,10 @@
 // as its README says, served by its serve.mjs on 127.0.0.1 and opened in
 // Chromium. The tables the page shows (DuckDB's answers) must equal a plain
 // computation over the same blobs decoded here: counts, maxima and times
-// exactly, averages within 1e-9 relative. A set with a truncated blob must
-// show that blob's MeboError code and no table.
+// exactly, averages within 1e-9 relative. A fourth blob, the CO2 series, is
+// one the example does not name (its id shows in hex) and has NaN gaps, which
+// reach DuckDB as NaN. A set with a truncated blob must show that blob's
+// MeboError code and no table.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,11 +22,12 @@ import { MINUTES, packSdk, run } from './helpers/tarball.js';
 import { REPO_ROOT } from './helpers/vectors.js';
 
 const EXAMPLE = join(REPO_ROOT, 'examples/duckdb');
-/** The real series, each to one blob, with the CLI options the README shows. */
-const SERIES: { file: string; blob: string; options: string[] }[] = [
-  { file: 'seattle-hourly-normals.json', blob: 'seattle.mebo', options: ['--config', 'deltapacked-none-alp-none'] },
-  { file: 'usgs-earthquakes-week.json', blob: 'quakes.mebo', options: ['--config', 'auto'] },
-  { file: 'stocks-monthly.json', blob: 'stocks.mebo', options: [] },
+/** The real series, each to one blob: the README's three with its CLI options, and one main.js does not name. */
+const SERIES: { file: string; blob: string; options: string[]; named: boolean }[] = [
+  { file: 'seattle-hourly-normals.json', blob: 'seattle.mebo', options: ['--config', 'deltapacked-none-alp-none'], named: true },
+  { file: 'usgs-earthquakes-week.json', blob: 'quakes.mebo', options: ['--config', 'auto'], named: true },
+  { file: 'stocks-monthly.json', blob: 'stocks.mebo', options: [], named: true },
+  { file: 'maunaloa-co2-weekly.json', blob: 'co2.mebo', options: ['--config', 'delta-none-alp-none'], named: false },
 ];
 /** What main.js asks: its THRESHOLD, BUCKET_METRICS (as a prefix) and BUCKET. */
 const THRESHOLD = 100;
@@ -131,12 +134,12 @@ interface Point {
   value: number;
 }
 
-/** Every point of the blobs, decoded by the SDK in Node, named from the series' input files. */
+/** Every point of the blobs, decoded by the SDK in Node, labelled as the page labels them: a named series' names, else the id in hex. */
 function pointsOf(folder: string): Point[] {
   const names = new Map<bigint, string>();
   for (const s of SERIES) {
     const input = JSON.parse(readFileSync(join(REPO_ROOT, 'testdata/real', s.file), 'utf8')) as { metrics: { name: string; id: string }[] };
-    for (const m of input.metrics) names.set(BigInt(`0x${m.id}`), m.name);
+    for (const m of input.metrics) names.set(BigInt(`0x${m.id}`), s.named ? m.name : m.id.toLowerCase().padStart(16, '0'));
   }
   const points: Point[] = [];
   for (const file of readdirSync(folder).sort()) {
@@ -156,7 +159,10 @@ interface Aggregate {
   first: bigint;
 }
 
-/** Points grouped by a key (sorted as DuckDB's ORDER BY sorts ASCII text), counted, summed, their maximum and first time. */
+/** DuckDB's order of doubles: NaN above every number. */
+const above = (a: number, b: number): boolean => (Number.isNaN(a) ? !Number.isNaN(b) : a > b);
+
+/** Points grouped by a key (sorted as DuckDB's ORDER BY sorts ASCII text), counted, summed, their maximum (NaN when any is) and first time. */
 function aggregate(points: Point[], key: (p: Point) => string | undefined): [string, Aggregate][] {
   const groups = new Map<string, Aggregate>();
   for (const p of points) {
@@ -167,7 +173,7 @@ function aggregate(points: Point[], key: (p: Point) => string | undefined): [str
     else {
       g.points++;
       g.sum += p.value;
-      if (p.value > g.max) g.max = p.value;
+      if (above(p.value, g.max)) g.max = p.value;
       if (p.ts < g.first) g.first = p.ts;
     }
   }
@@ -185,14 +191,20 @@ function floorDiv(a: bigint, b: bigint): bigint {
   return q * b > a ? q - 1n : q;
 }
 
-/** An average the page shows: within 1e-9 relative of the plain one. */
+/** An average the page shows: within 1e-9 relative of the plain one (NaN when a NaN was summed). */
 function expectAverage(shownText: string, sum: number, count: number, what: string): void {
   const want = sum / count;
+  if (Number.isNaN(want)) return expect(shownText, what).toBe('NaN');
   const got = Number(shownText);
   expect(Math.abs(got - want), `${what}: average ${shownText}, plain ${want}`).toBeLessThanOrEqual(1e-9 * Math.abs(want));
 }
 
 // ---------------------------------------------------------------- the tests
+
+/** The per-metric table's row of a metric. */
+function t1Row(page: Shown, metric: string): string[] | undefined {
+  return page.tables['per-metric']!.rows.find((r) => r[0] === metric);
+}
 
 describe('examples/duckdb in Chromium, from the packed tarball', () => {
   it('answers each question as a plain computation over the same blobs does', async () => {
@@ -200,14 +212,18 @@ describe('examples/duckdb in Chromium, from the packed tarball', () => {
     const page = await shown(await serve('blobs'));
     expect(page.error).toBeNull();
     expect(page.state).toBe('done');
-    expect(page.status).toMatch(/^3 blobs, 10454 points, queried by DuckDB v1\.\d+/);
+    expect(page.status).toMatch(/^4 blobs, 12738 points, queried by DuckDB v1\.\d+/);
     expect(Object.keys(page.tables)).toEqual(['per-metric', 'above-threshold', 'buckets']);
     const points = pointsOf(join(dir, 'blobs'));
     // The blobs hold the series' inputs: every metric, named.
     expect(points.every((p) => p.metric !== undefined)).toBe(true);
 
     const perMetric = aggregate(points, (p) => p.metric);
-    expect(perMetric.length).toBe(10);
+    expect(perMetric.length).toBe(11);
+    // The unnamed CO2 series: its id in hex, and its 59 gaps NaN in DuckDB too.
+    expect(perMetric[0]![0]).toBe('5503348f60f8d740');
+    expect(t1Row(page, '5503348f60f8d740')).toEqual(['5503348f60f8d740', '2284', 'NaN', 'NaN']);
+    expect(points.filter((p) => Number.isNaN(p.value)).length).toBe(59);
     const t1 = page.tables['per-metric']!;
     expect(t1.columns).toEqual(['metric', 'points', 'average', 'maximum']);
     expect(t1.rows.map((r) => r[0])).toEqual(perMetric.map(([k]) => k));
@@ -218,15 +234,17 @@ describe('examples/duckdb in Chromium, from the packed tarball', () => {
       expect(maximum, metric).toBe(String(g.max));
     });
 
-    const above = aggregate(
-      points.filter((p) => p.value > THRESHOLD),
+    // `value > THRESHOLD` as DuckDB compares: a NaN is above it.
+    const aboveThreshold = aggregate(
+      points.filter((p) => above(p.value, THRESHOLD)),
       (p) => p.metric,
     );
-    expect(above.length).toBeGreaterThan(0);
-    expect(above.length).toBeLessThan(perMetric.length);
+    expect(aboveThreshold.length).toBeGreaterThan(0);
+    expect(aboveThreshold.length).toBeLessThan(perMetric.length);
     const t2 = page.tables['above-threshold']!;
     expect(t2.columns).toEqual(['metric', 'points_above', 'first_above']);
-    expect(t2.rows).toEqual(above.map(([metric, g]) => [metric, String(g.points), iso(g.first)]));
+    expect(t2.rows).toEqual(aboveThreshold.map(([metric, g]) => [metric, String(g.points), iso(g.first)]));
+    expect(t2.rows[0]).toEqual(['5503348f60f8d740', '2284', '1958-03-29T00:00:00.000000Z']);
 
     const buckets = aggregate(points, (p) =>
       p.metric.startsWith(BUCKET_PREFIX) ? `${p.metric} ${iso(BUCKET_ORIGIN + floorDiv(p.ts - BUCKET_ORIGIN, BUCKET_MICROS) * BUCKET_MICROS)}` : undefined,
