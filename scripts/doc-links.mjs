@@ -33,7 +33,7 @@ export function defaultDocs(root) {
       : [];
   docs.push(...inDir('docs', (n) => n.endsWith('.md')));
   docs.push(...inDir('docs/performance', (n) => n.endsWith('.md')));
-  for (const parent of ['packages', 'crates']) {
+  for (const parent of ['packages', 'crates', 'examples']) {
     docs.push(...inDir(parent, () => true).map((dir) => join(dir, 'README.md')));
   }
   docs.push('testdata/README.md', 'web-demo/README.md', 'bench/README.md');

@@ -16,7 +16,7 @@
 // install per tool. npm's cache is shared.
 // MEBO_KEEP_CONSUMERS=1 keeps the temporary directory (its path is printed).
 
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -26,11 +26,11 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { launchChromium, pageOutcome, type Loaded } from './helpers/chromium.js';
 import { expectMatchesInput, expectSampleDecoded, rawInput, sampleCases, type DecodedDocument, type RawMetric } from './helpers/hosts.js';
+import { childEnv, MINUTES, packSdk, run, type Output, type Packed } from './helpers/tarball.js';
 import { manifest, PACKAGE_ROOT, REPO_ROOT, VECTORS, type Case } from './helpers/vectors.js';
 
 const CONSUMERS = join(PACKAGE_ROOT, 'test/consumers');
 const KEEP = process.env.MEBO_KEEP_CONSUMERS === '1';
-const MINUTES = 60_000;
 // A test waits for its consumer's install and build, which run side by side with the others'.
 vi.setConfig({ testTimeout: 20 * MINUTES });
 
@@ -132,42 +132,6 @@ const TARBALL_FILES = [
 
 // ---------------------------------------------------------------- processes
 
-/** What a package manager that started this run passes down and the consumers keep: how to reach the registry, and the cache. */
-const NPM_KEPT = /^npm_config_(registry|cafile|ca|proxy|https_proxy|noproxy|strict_ssl|cache)$/i;
-
-/**
- * The environment of every child: this one's, less what vitest sets (a build
- * must not think it runs under test) and less the npm_* variables of the npm
- * or pnpm that started the run (its project prefix, its package, its config):
- * each consumer is a project of its own.
- */
-const childEnv: NodeJS.ProcessEnv = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([key]) => !/^(VITEST.*|NODE_ENV|NODE_OPTIONS|TEST|MODE|PROD|DEV|BASE_URL|SSR)$/.test(key) && (!/^(npm|pnpm)_/i.test(key) || NPM_KEPT.test(key)),
-  ),
-);
-
-interface Output {
-  stdout: string;
-  stderr: string;
-}
-
-/** Run a command to its end; a failure (or timeout) says what ran and its output's tail. */
-function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number }): Promise<Output> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      command,
-      args,
-      { cwd: options.cwd, env: options.env ?? childEnv, timeout: options.timeout ?? 4 * MINUTES, maxBuffer: 256 << 20 },
-      (error, stdout, stderr) => {
-        if (!error) return resolve({ stdout, stderr });
-        const tail = (text: string) => text.split('\n').slice(-40).join('\n');
-        reject(new Error(`${command} ${args.join(' ')} (in ${options.cwd}) failed: ${error.message}\n--- stdout\n${tail(stdout)}\n--- stderr\n${tail(stderr)}`));
-      },
-    );
-  });
-}
-
 /** The one JSON line a consumer prints last. */
 function lastJson<T>(out: Output): T {
   const lines = out.stdout.trim().split('\n');
@@ -239,7 +203,7 @@ const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
 let root = '';
 let tarball = '';
-let packed: { files: { path: string; size: number }[]; size: number; unpackedSize: number } | undefined;
+let packed: Packed | undefined;
 const prepared = new Map<string, Promise<string>>();
 const versions = new Map<string, Record<string, string>>();
 
@@ -334,19 +298,12 @@ function consumer(name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  for (const file of ['dist/index.js', 'dist/index.cjs', 'dist/workerd.js', 'dist/cli.js', 'wasm/mebo_simd.wasm']) {
-    if (!existsSync(join(PACKAGE_ROOT, file))) {
-      throw new Error(`${file} is missing: build the package first (node build-sdk.mjs && node build-cli.mjs in packages/mebo)`);
-    }
-  }
   root = realpathSync(mkdtempSync(join(tmpdir(), 'mebo-consumers-')));
   if (root.startsWith(REPO_ROOT + sep)) throw new Error(`${root} is inside the repository`);
   if (KEEP) console.log(`tarball consumers in ${root}`);
   mkdirSync(join(root, 'pack'));
-  const out = await run('npm', ['pack', '--json', '--pack-destination', join(root, 'pack')], { cwd: PACKAGE_ROOT, timeout: 2 * MINUTES });
-  const [info] = JSON.parse(out.stdout) as { filename: string; files: { path: string; size: number }[]; size: number; unpackedSize: number }[];
-  packed = info!;
-  tarball = join(root, 'pack', info!.filename);
+  packed = await packSdk(join(root, 'pack'));
+  tarball = packed.tarball;
   for (const name of ORDER) {
     const promise = limit(() => prepare(name));
     promise.catch(() => {}); // reported by the consumer's own test
