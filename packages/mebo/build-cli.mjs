@@ -24,7 +24,7 @@ await build({
     {
       name: 'externals',
       setup(b) {
-        b.onResolve({ filter: /^\.\.\/src\/index\.js$/ }, () => ({ path: './index.js', external: true }));
+        b.onResolve({ filter: /^\.\.\/src\/entries\/index\.js$/ }, () => ({ path: './index.js', external: true }));
         b.onResolve({ filter: /^\.\/document\.js$/ }, () => ({ path: './document.js', external: true }));
       },
     },

@@ -5,10 +5,14 @@
 // (`mebo/worker`: they import ../index.js, not a copy of it) and the .d.ts
 // files (by tsc). Needs wasm/ built first (scripts/build.mjs at the repository
 // root).
+//
+// The entries (src/entries/, what package.json's exports name) are built to
+// dist/'s top, src/entries/x.ts to dist/x.js, and every other module keeps its
+// place under src/ (src/worker/pool.ts to dist/worker/pool.js): see distPath.
 
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import ts from 'typescript';
@@ -32,7 +36,40 @@ const common = {
   // do, less the types), and maps would be a fifth of the tarball.
   logLevel: 'warning',
 };
-await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js' });
+
+/** Where a file of the package lands in dist/: src/entries/x at dist/x, src/y/x at dist/y/x; a file outside src/ (wasm/) stays. */
+function distPath(path) {
+  const inSrc = relative(resolve('src'), resolve(path));
+  if (inSrc.startsWith('..')) return resolve(path);
+  return resolve('dist', inSrc.replace(/^entries(?:[\\/]|$)/, ''));
+}
+/** `specifier`, relative to a module in `fromDir` of src/, as the same file relative to `outDir` (a './' or '../' path). */
+function rebase(specifier, fromDir, outDir) {
+  const path = relative(outDir, distPath(resolve(fromDir, specifier))).split(sep).join('/');
+  return path.startsWith('.') ? path : `./${path}`;
+}
+/**
+ * In a bundle import.meta.url is the bundle's URL, not its source module's:
+ * each `new URL('./…' or '../…', import.meta.url)` of a module of src/ (the
+ * builds init() finds beside the package, the pool's thread.js) is rewritten
+ * to name the same file from the output, which is the literal that bundlers
+ * downstream follow. Every build gets this plugin (sdkBuild).
+ */
+const URL_LITERAL = /new URL\((['"])(\.\.?\/[^'"]*)\1,\s*import\.meta\.url\)/g;
+const rebaseUrls = {
+  name: 'rebase-urls',
+  setup(b) {
+    const outDir = resolve(b.initialOptions.outdir ?? dirname(b.initialOptions.outfile));
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const contents = text.replace(URL_LITERAL, (_, quote, path) => `new URL(${quote}${rebase(path, dirname(args.path), outDir)}${quote}, import.meta.url)`);
+      return contents === text ? undefined : { contents, loader: 'ts' };
+    });
+  },
+};
+const sdkBuild = (options) => build({ ...options, plugins: [...(options.plugins ?? []), rebaseUrls] });
+
+await sdkBuild({ ...common, entryPoints: ['src/entries/index.ts'], outfile: 'dist/index.js' });
 
 // `mebo/decode`: the same modules on the decode-only builds and the light
 // core. The light core's glue (wasm/mebo_core.js) serves both: it is the
@@ -40,27 +77,27 @@ await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js'
 // (`mebo-zstd-part`, resolved to src/zstd-part.ts), which a decode-only build
 // does not ask for (scripts/build checks the two glues agree). It has no
 // encoder classes, so a module of the read side that imported one would fail
-// this build; the builds' URLs come from src/wasm-location-decode.ts.
+// this build; the builds' URLs come from src/hosts/wasm-location-decode.ts.
 const decodeOnly = {
   name: 'decode-only',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/wasm\/mebo_wasm\.js$/ }, () => ({ path: resolve('wasm/mebo_core.js') }));
     b.onResolve({ filter: /^mebo-zstd-part$/ }, () => ({ path: resolve('src/zstd-part.ts') }));
-    b.onResolve({ filter: /^\.\/wasm-location\.js$/ }, () => ({ path: resolve('src/wasm-location-decode.ts') }));
+    b.onResolve({ filter: /^\.\/hosts\/wasm-location\.js$/ }, () => ({ path: resolve('src/hosts/wasm-location-decode.ts') }));
   },
 };
-const decode = await build({ ...common, entryPoints: ['src/decode.ts'], outfile: 'dist/decode.js', plugins: [decodeOnly], metafile: true });
+const decode = await sdkBuild({ ...common, entryPoints: ['src/entries/decode.ts'], outfile: 'dist/decode.js', plugins: [decodeOnly], metafile: true });
 const bundled = Object.keys(decode.metafile.inputs);
 for (const [what, bad] of [
   ['the full glue', 'wasm/mebo_wasm.js'],
-  ['the full builds\' URLs', 'src/wasm-location.ts'],
+  ['the full builds\' URLs', 'src/hosts/wasm-location.ts'],
   ['an encoder', 'src/encoder.ts'],
 ]) {
   if (bundled.includes(bad)) throw new Error(`build-sdk: dist/decode.js bundles ${what} (${bad})`);
 }
 
-// `mebo/worker`. The pool shares the main bundle (../index.js: one module
-// instance per realm) and starts its workers with src/worker/spawn.ts
+// `mebo/worker`. The pool shares the main bundle (../index.js, of
+// src/entries/index.ts: one module instance per realm) and starts its workers with src/worker/spawn.ts
 // (browsers: `new Worker(new URL('./thread.js', import.meta.url))`, the shape
 // bundlers build) or src/worker/spawn-node.ts (worker_threads; the `node` and
 // `require` builds). The browser worker, dist/worker/thread.js, bundles the
@@ -69,7 +106,7 @@ for (const [what, bad] of [
 const mainEntryExternal = (to = '../index.js') => ({
   name: 'main-entry-external',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: to, external: true }));
+    b.onResolve({ filter: /^\.\.\/entries\/index\.js$/ }, () => ({ path: to, external: true }));
   },
 });
 const nodeSpawn = {
@@ -81,27 +118,27 @@ const nodeSpawn = {
 const noWasmLocation = {
   name: 'no-wasm-location',
   setup(b) {
-    b.onResolve({ filter: /^\.\/wasm-location\.js$/ }, () => ({ path: resolve('src/worker/no-wasm-location.ts') }));
+    b.onResolve({ filter: /^\.\/hosts\/wasm-location\.js$/ }, () => ({ path: resolve('src/hosts/wasm-location-thread.ts') }));
   },
 };
-await build({ ...common, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool.js', plugins: [mainEntryExternal()] });
-await build({ ...common, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool-node.js', plugins: [mainEntryExternal(), nodeSpawn] });
-await build({ ...common, entryPoints: ['src/worker/thread-node.ts'], outfile: 'dist/worker/thread-node.js', plugins: [mainEntryExternal()] });
-const thread = await build({ ...common, entryPoints: ['src/worker/thread.ts'], outfile: 'dist/worker/thread.js', plugins: [noWasmLocation], metafile: true });
+await sdkBuild({ ...common, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool.js', plugins: [mainEntryExternal()] });
+await sdkBuild({ ...common, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool-node.js', plugins: [mainEntryExternal(), nodeSpawn] });
+await sdkBuild({ ...common, entryPoints: ['src/worker/thread-node.ts'], outfile: 'dist/worker/thread-node.js', plugins: [mainEntryExternal()] });
+const thread = await sdkBuild({ ...common, entryPoints: ['src/worker/thread.ts'], outfile: 'dist/worker/thread.js', plugins: [noWasmLocation], metafile: true });
 for (const file of ['dist/worker/pool.js', 'dist/worker/thread.js']) {
   const text = readFileSync(file, 'utf8');
   if (/worker_threads|thread-node/.test(text)) throw new Error(`build-sdk: ${file}, a browser build, names the Node worker`);
   if (/\.wasm['"]/.test(text)) throw new Error(`build-sdk: ${file} names a .wasm`);
 }
-if (!Object.keys(thread.metafile.inputs).includes('src/worker/no-wasm-location.ts')) throw new Error('build-sdk: dist/worker/thread.js was not built without the wasm location');
+if (!Object.keys(thread.metafile.inputs).includes('src/hosts/wasm-location-thread.ts')) throw new Error('build-sdk: dist/worker/thread.js was not built without the wasm location');
 
-// `mebo/arrow`: src/arrow.ts alone. The SDK comes from the main bundle
+// `mebo/arrow`: src/entries/arrow.ts alone. The SDK comes from the main bundle
 // (./index.js, one module instance) and apache-arrow, an optional peer
 // dependency, from the user's install; the build fails if anything else of
 // src/ or the glue would be bundled a second time.
-const arrow = await build({
+const arrow = await sdkBuild({
   ...common,
-  entryPoints: ['src/arrow.ts'],
+  entryPoints: ['src/entries/arrow.ts'],
   outfile: 'dist/arrow.js',
   external: [...common.external, 'apache-arrow'],
   plugins: [
@@ -115,21 +152,21 @@ const arrow = await build({
   metafile: true,
 });
 const arrowInputs = Object.keys(arrow.metafile.inputs);
-if (arrowInputs.join() !== 'src/arrow.ts') throw new Error(`build-sdk: dist/arrow.js bundles more than src/arrow.ts: ${arrowInputs.join(', ')}`);
+if (arrowInputs.join() !== 'src/entries/arrow.ts') throw new Error(`build-sdk: dist/arrow.js bundles more than src/entries/arrow.ts: ${arrowInputs.join(', ')}`);
 
 // Cloudflare Workers (the `workerd` export condition): dist/workerd.js and
 // dist/decode-workerd.js import the simd build as a module (the Workers
 // convention) and hand it to init(); the SDK itself stays ./index.js
 // (./decode.js), not a copy.
-await build({
+await sdkBuild({
   ...common,
-  entryPoints: { workerd: 'src/workerd.ts', 'decode-workerd': 'src/decode-workerd.ts' },
+  entryPoints: { workerd: 'src/entries/workerd.ts', 'decode-workerd': 'src/entries/decode-workerd.ts' },
   outdir: 'dist',
   plugins: [
     {
       name: 'workerd-external',
       setup(b) {
-        b.onResolve({ filter: /^\.\/(index|decode)\.js$|\.wasm$/ }, (args) => ({ path: args.path, external: true }));
+        b.onResolve({ filter: /^\.\/(index|decode)\.js$|\.wasm$/ }, (args) => ({ path: rebase(args.path, args.resolveDir, resolve('dist')), external: true }));
       },
     },
   ],
@@ -172,11 +209,11 @@ const cjs = {
   define: { 'import.meta.url': '__mebo_import_meta_url' },
   banner: { js: "const __mebo_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
 };
-await build({ ...cjs, entryPoints: ['src/index.ts'], outfile: 'dist/index.cjs' });
-await build({ ...cjs, entryPoints: ['src/decode.ts'], outfile: 'dist/decode.cjs', plugins: [decodeOnly] });
-await build({
+await sdkBuild({ ...cjs, entryPoints: ['src/entries/index.ts'], outfile: 'dist/index.cjs' });
+await sdkBuild({ ...cjs, entryPoints: ['src/entries/decode.ts'], outfile: 'dist/decode.cjs', plugins: [decodeOnly] });
+await sdkBuild({
   ...cjs,
-  entryPoints: ['src/arrow.ts'],
+  entryPoints: ['src/entries/arrow.ts'],
   outfile: 'dist/arrow.cjs',
   external: [...cjs.external, 'apache-arrow'],
   plugins: [
@@ -188,10 +225,13 @@ await build({
     },
   ],
 });
-await build({ ...cjs, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool.cjs', plugins: [mainEntryExternal('../index.cjs'), nodeSpawn] });
+await sdkBuild({ ...cjs, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool.cjs', plugins: [mainEntryExternal('../index.cjs'), nodeSpawn] });
 
+/** A relative import of a declaration file (`'./x.js'`). */
+const relativeImport = /(['"])(\.\.?\/[^'"]*)\.js\1/g;
 const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+placeDeclarations();
 inlineBoundaryTypes([
   { file: 'boundary', decodeToo: true },
   { file: 'boundary-encode', decodeToo: false },
@@ -204,7 +244,6 @@ inlineBoundaryTypes([
 // file require, so each .d.ts the `require` entries reach gets a .d.cts twin
 // whose relative imports name the twins ('./x.js' -> './x.cjs', which
 // TypeScript reads as './x.d.cts').
-const relative = /(['"])(\.\.?\/[^'"]*)\.js\1/g;
 /** Every .d.ts reached from `roots` by relative imports. */
 function declarationsFrom(roots) {
   const seen = new Set();
@@ -212,7 +251,7 @@ function declarationsFrom(roots) {
     const file = pending.pop();
     if (seen.has(file)) continue;
     seen.add(file);
-    for (const [, , path] of readFileSync(file, 'utf8').matchAll(relative)) pending.push(join(dirname(file), `${path}.d.ts`));
+    for (const [, , path] of readFileSync(file, 'utf8').matchAll(relativeImport)) pending.push(join(dirname(file), `${path}.d.ts`));
   }
   return seen;
 }
@@ -228,10 +267,41 @@ const esmRoots = types.filter(([, file]) => file.endsWith('.d.ts')).map(([, file
 const cjsRoots = types.filter(([conditions, file]) => conditions.includes('require') && file.endsWith('.d.cts')).map(([, file]) => join(file.replace(/\.d\.cts$/, '.d.ts')));
 const kept = declarationsFrom(esmRoots);
 for (const file of declarationsFrom(cjsRoots)) {
-  writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), readFileSync(file, 'utf8').replace(relative, '$1$2.cjs$1'));
+  writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), readFileSync(file, 'utf8').replace(relativeImport, '$1$2.cjs$1'));
 }
 for (const file of readdirSync('dist', { recursive: true }).map((f) => join('dist', f))) {
   if (file.endsWith('.d.ts') && !kept.has(file)) rmSync(file);
+}
+removeEmptyFolders('dist');
+
+/**
+ * tsc mirrors src/ in dist/; the entries' declarations move beside their
+ * bundles (distPath), and each relative import of a declaration follows the
+ * file it names.
+ */
+function placeDeclarations() {
+  const emitted = readdirSync('dist', { recursive: true }).map((f) => String(f)).filter((f) => f.endsWith('.d.ts'));
+  const placed = new Map(emitted.map((f) => [resolve('dist', f), distPath(join('src', f))]));
+  if (new Set(placed.values()).size !== placed.size) throw new Error('build-sdk: two declarations would land on one file of dist/ (an entry named as a module of src/)');
+  for (const [file, to] of placed) {
+    const sourceDir = dirname(join('src', relative(resolve('dist'), file)));
+    const text = readFileSync(file, 'utf8').replace(relativeImport, (_, quote, path) => {
+      const moved = relative(dirname(to), distPath(join(sourceDir, `${path}.js`))).split(sep).join('/');
+      return `${quote}${moved.startsWith('.') ? moved : `./${moved}`}${quote}`;
+    });
+    if (to !== file) rmSync(file);
+    writeFileSync(to, text);
+  }
+}
+
+/** Removes the folders under `dir` that hold no file (tsc's, once their declarations moved or were dropped). */
+function removeEmptyFolders(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const path = join(dir, entry.name);
+    removeEmptyFolders(path);
+    if (readdirSync(path).length === 0) rmSync(path, { recursive: true });
+  }
 }
 
 /**

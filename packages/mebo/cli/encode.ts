@@ -10,7 +10,7 @@ import {
   type NumericMetricInput,
   type TextEncodeOptions,
   type TextMetricInput,
-} from '../src/index.js';
+} from '../src/entries/index.js';
 import { UsageError } from './args.js';
 import { encoderMetrics, InputError, parseDocument } from './document.js';
 

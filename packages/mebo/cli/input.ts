@@ -3,7 +3,7 @@
 // comes. Reading failures are FileErrors, with the system's code.
 
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import { isBlobStream } from '../src/index.js';
+import { isBlobStream } from '../src/entries/index.js';
 
 /**
  * A file (or stdin for '-') read a chunk at a time, refused with SIZE_CAP as

@@ -2,7 +2,7 @@
 // metrics it holds, and (numeric blobs) what the `auto` configuration would
 // make of the same points.
 
-import { NumericBlob, NumericEncoder, type NumericMetricInput, type NumericSections, type TextSections } from '../src/index.js';
+import { NumericBlob, NumericEncoder, type NumericMetricInput, type NumericSections, type TextSections } from '../src/entries/index.js';
 import { hex16, manifestOptions, type Blob } from './output.js';
 
 export interface InspectReport {

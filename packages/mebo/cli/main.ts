@@ -4,7 +4,7 @@
 
 import { createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { blobKind, decodeStream, frameBlobs, init, splitStream } from '../src/index.js';
+import { blobKind, decodeStream, frameBlobs, init, splitStream } from '../src/entries/index.js';
 import { parseCommandLine, UsageError, type Specs } from './args.js';
 import { InputError } from './document.js';
 import { ENCODE_OPTIONS, encodeDocument, type OptionField } from './encode.js';

@@ -2,7 +2,7 @@
 // files, plus the blob's options) and as CSV rows. Everything here goes
 // through the SDK's public API; only the printing is the CLI's.
 
-import { MeboError, NumericBlob, TextBlob, blobKind, type DecodeLimits, type NumericMetric, type TextMetric } from '../src/index.js';
+import { MeboError, NumericBlob, TextBlob, blobKind, type DecodeLimits, type NumericMetric, type TextMetric } from '../src/entries/index.js';
 import { Lazy, Points, type Sink } from './stream.js';
 
 export type Blob = NumericBlob | TextBlob;

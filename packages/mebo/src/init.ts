@@ -2,7 +2,7 @@
 // self-checks with (simd-check.ts); the state it sets lives in module.ts, the
 // bottom layer. One glue (bundled into dist/index.js) serves both builds. The
 // glue is generated without a default module URL, so bundlers see just the
-// two URLs of ./wasm-location.ts; it is always handed a compiled module. `mebo/decode` (dist/decode.js) is this same code bundled
+// two URLs of ./hosts/wasm-location.ts; it is always handed a compiled module. `mebo/decode` (dist/decode.js) is this same code bundled
 // with the decode-only builds' glue and their URLs (build-sdk.mjs).
 
 import instantiateGlue, { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync } from '../wasm/mebo_wasm.js';
@@ -11,7 +11,7 @@ import { describe } from './args.js';
 import { install, instance, memoryInfo, setMaxMemoryBytes, type WasmInfo, type WasmVariant } from './module.js';
 import { setPartLoader, type Part } from './parts.js';
 import { simdMismatch } from './simd-check.js';
-import { coreLocation, wasmLocation, zstdLocation } from './wasm-location.js';
+import { coreLocation, wasmLocation, zstdLocation } from './hosts/wasm-location.js';
 import { installZstdPart } from './zstd-part.js';
 
 export { isInitialized, memoryInfo, wasmInfo, wasmMemoryBytes, wasmVariant } from './module.js';

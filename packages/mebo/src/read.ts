@@ -1,7 +1,8 @@
 // The read side of the SDK, the API `mebo` and `mebo/decode` share: init,
 // blobs, blob sets, ranges, decimation, errors, reading streams of blobs.
-// Listed once here; index.ts adds the encoders (and frameBlobs), decode.ts is
-// this alone (bundled with the decode-only builds, see build-sdk.mjs).
+// Listed once here; entries/index.ts adds the encoders (and frameBlobs),
+// entries/decode.ts is this alone (bundled with the decode-only builds, see
+// build-sdk.mjs).
 
 export { init, initSync, isInitialized, memoryInfo, reset, simdSupported, wasmInfo, wasmMemoryBytes, wasmVariant } from './init.js';
 export { DEFAULT_MAX_MEMORY_BYTES, setMaxMemoryBytes } from './module.js';

@@ -14,7 +14,7 @@ import {
   TextBlob,
   TextBlobEncoder,
   wasmVariant,
-} from '../src/index.js';
+} from '../src/entries/index.js';
 import { bitsOf, firstDifference, manifest, readBlob, readInput } from './helpers/vectors.js';
 
 beforeAll(() => init());

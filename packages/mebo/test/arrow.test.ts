@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as arrow from 'apache-arrow';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { encodeNumeric, encodeText, init, MeboError, metricId, NumericBlob, NumericBlobSet, TextBlob, TextBlobSet } from '../src/index.js';
-import { fromArrow, toArrow, type FromArrowOptions } from '../src/arrow.js';
+import { encodeNumeric, encodeText, init, MeboError, metricId, NumericBlob, NumericBlobSet, TextBlob, TextBlobSet } from '../src/entries/index.js';
+import { fromArrow, toArrow, type FromArrowOptions } from '../src/entries/arrow.js';
 import { bitsOf, manifest, numericMetricsOf, numericOptionsOf, PACKAGE_ROOT, readBlob, readInput, textMetricsOf, textOptionsOf, VECTORS, type Case, type Input, type InputMetric } from './helpers/vectors.js';
 import { expectSame, expectTags } from './helpers/expect.js';
 

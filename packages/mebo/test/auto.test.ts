@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from '../cli/document.js';
-import { encodeNumeric, init, MeboError, NumericBlob, NumericEncoder } from '../src/index.js';
+import { encodeNumeric, init, MeboError, NumericBlob, NumericEncoder } from '../src/entries/index.js';
 import { mebo } from './helpers/cli.js';
 import { bitsOf, firstDifference, manifest, numericMetricsOf, readInput, REPO_ROOT, type Input, type InputMetric } from './helpers/vectors.js';
 

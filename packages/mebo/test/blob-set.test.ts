@@ -2,7 +2,7 @@
 // order, read as one series per metric equal to the windows' inputs concatenated.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MeboError, NumericBlobSet, TextBlobSet, init } from '../src/index.js';
+import { MeboError, NumericBlobSet, TextBlobSet, init } from '../src/entries/index.js';
 import { bitsOf, manifest, readBlob, readInput, type Case } from './helpers/vectors.js';
 
 beforeAll(async () => {

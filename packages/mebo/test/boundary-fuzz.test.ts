@@ -14,7 +14,7 @@
 
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import * as mebo from '../src/index.js';
+import * as mebo from '../src/entries/index.js';
 import { MEBO_ERROR_CODES } from '../src/errors.js';
 import { bitsOf, manifest, numericMetricsOf, readBlob, readInput, textMetricsOf, type Input } from './helpers/vectors.js';
 

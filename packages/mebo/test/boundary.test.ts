@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CORE_ERROR_CODES, MeboError } from '../src/errors.js';
-import { init, NumericBlob, NumericEncoder, TextBlob, TextBlobEncoder, type MeboErrorCode } from '../src/index.js';
+import { init, NumericBlob, NumericEncoder, TextBlob, TextBlobEncoder, type MeboErrorCode } from '../src/entries/index.js';
 import * as fullGlue from '../wasm/mebo_wasm.js';
 import * as decodeGlue from '../wasm/mebo_decode.js';
 import { PACKAGE_ROOT } from './helpers/vectors.js';
@@ -33,7 +33,7 @@ describe('CORE_ERROR_CODES', () => {
 });
 
 describe('the decode-only glue', () => {
-  it('declares every type and class the read side (src/decode.ts) uses', () => {
+  it('declares every type and class the read side (src/entries/decode.ts) uses', () => {
     // src/ imports the full glue; mebo/decode is bundled with the decode-only
     // one in its place (build-sdk.mjs): type-check it that way.
     const config = ts.getParsedCommandLineOfConfigFile(join(PACKAGE_ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
@@ -41,7 +41,7 @@ describe('the decode-only glue', () => {
     const host = ts.createCompilerHost(options);
     const swaps: Record<string, string> = {
       '../wasm/mebo_wasm.js': join(WASM, 'mebo_decode.d.ts'),
-      './wasm-location.js': join(PACKAGE_ROOT, 'src/wasm-location-decode.ts'),
+      './hosts/wasm-location.js': join(PACKAGE_ROOT, 'src/hosts/wasm-location-decode.ts'),
     };
     const resolved: string[] = [];
     host.resolveModuleNameLiterals = (literals, containingFile) =>
@@ -53,7 +53,7 @@ describe('the decode-only glue', () => {
         }
         return ts.resolveModuleName(literal.text, containingFile, options, host);
       });
-    const program = ts.createProgram([join(PACKAGE_ROOT, 'src/decode.ts')], options, host);
+    const program = ts.createProgram([join(PACKAGE_ROOT, 'src/entries/decode.ts')], options, host);
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(diagnostics).toEqual([]);
     expect(resolved).toContain('../wasm/mebo_wasm.js');

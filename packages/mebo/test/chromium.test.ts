@@ -10,7 +10,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import * as mebo from '../src/index.js';
+import * as mebo from '../src/entries/index.js';
 import { launchChromium, pageOutcome } from './helpers/chromium.js';
 import { expectSampleDecoded, sampleBlobs, sampleCases } from './helpers/hosts.js';
 import { seriesSample } from './hosts/series-document.js';

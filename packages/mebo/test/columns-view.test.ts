@@ -3,7 +3,7 @@
 // silently empty array through the view object), FREED after free().
 
 import { beforeAll, expect, it } from 'vitest';
-import { NumericBlob, encodeNumeric, init, wasmMemoryBytes } from '../src/index.js';
+import { NumericBlob, encodeNumeric, init, wasmMemoryBytes } from '../src/entries/index.js';
 import { bitsOf, manifest, readBlob } from './helpers/vectors.js';
 
 beforeAll(async () => {

@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import * as full from '../src/index.js';
+import * as full from '../src/entries/index.js';
 import { bitsOf, manifest, PACKAGE_ROOT, readBlob, readInput, VECTORS } from './helpers/vectors.js';
 import { expectSame, expectTags } from './helpers/expect.js';
 
-type Decode = typeof import('../src/decode.js');
+type Decode = typeof import('../src/entries/decode.js');
 
 const DIST = join(PACKAGE_ROOT, 'dist');
 const DECODE_URL = pathToFileURL(join(DIST, 'decode.js')).href;

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { init, MeboError, NumericBlob } from '../src/index.js';
+import { init, MeboError, NumericBlob } from '../src/entries/index.js';
 import { launchChromium } from './helpers/chromium.js';
 import { MINUTES, packSdk, run } from './helpers/tarball.js';
 import { REPO_ROOT } from './helpers/vectors.js';

@@ -2,7 +2,7 @@
 // wasm RuntimeError), and the module keeps working after it.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { alignedSeries, encodeNumeric, encodeText, init, MeboError, NumericBlob, NumericBlobSet, NumericEncoder, TextBlob, TextBlobEncoder, TextBlobSet, type MeboErrorCode } from '../src/index.js';
+import { alignedSeries, encodeNumeric, encodeText, init, MeboError, NumericBlob, NumericBlobSet, NumericEncoder, TextBlob, TextBlobEncoder, TextBlobSet, type MeboErrorCode } from '../src/entries/index.js';
 import { bitsOf, firstDifference, manifest, readBlob, readInput, type Case } from './helpers/vectors.js';
 
 beforeAll(() => init());

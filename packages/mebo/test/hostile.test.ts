@@ -25,7 +25,7 @@ import {
   TextBlob,
   wasmMemoryBytes,
   type MeboErrorCode,
-} from '../src/index.js';
+} from '../src/entries/index.js';
 import { MEBO_BIN } from './helpers/cli.js';
 import { expectMatchesInput, type DecodedDocument } from './helpers/hosts.js';
 import { manifest, REPO_ROOT, VECTORS } from './helpers/vectors.js';

@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bitsOf, manifest, PACKAGE_ROOT, readBlob, readInput, type Case } from './helpers/vectors.js';
 import { expectSame, expectTags } from './helpers/expect.js';
 
-import type { NumericBlob, TextBlob } from '../src/decode.js';
+import type { NumericBlob, TextBlob } from '../src/entries/decode.js';
 
-type Decode = typeof import('../src/decode.js');
+type Decode = typeof import('../src/entries/decode.js');
 
 const DECODE_URL = pathToFileURL(join(PACKAGE_ROOT, 'dist', 'decode.js')).href;
 

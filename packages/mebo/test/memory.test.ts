@@ -20,7 +20,7 @@ import {
   setMaxMemoryBytes,
   TextBlob,
   wasmMemoryBytes,
-} from '../src/index.js';
+} from '../src/entries/index.js';
 import { manifest, PACKAGE_ROOT, readBlob, readInput } from './helpers/vectors.js';
 
 beforeAll(() => init());

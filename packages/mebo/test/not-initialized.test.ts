@@ -5,7 +5,7 @@ import { expect, it, vi } from 'vitest';
 
 it('every entry point says NOT_INITIALIZED before init(), and works after', async () => {
   vi.resetModules();
-  const mebo = await import('../src/index.js');
+  const mebo = await import('../src/entries/index.js');
   expect(mebo.isInitialized()).toBe(false);
   expect(mebo.wasmVariant()).toBeUndefined();
   const calls: [string, () => unknown][] = [

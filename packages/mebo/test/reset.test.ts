@@ -5,7 +5,7 @@
 // large blob, the figures the README gives.
 
 import { beforeAll, expect, it } from 'vitest';
-import { MeboError, NumericBlob, encodeNumeric, init, memoryInfo, reset, wasmMemoryBytes } from '../src/index.js';
+import { MeboError, NumericBlob, encodeNumeric, init, memoryInfo, reset, wasmMemoryBytes } from '../src/entries/index.js';
 import { bitsOf, manifest, readBlob, readInput } from './helpers/vectors.js';
 
 beforeAll(() => init());

@@ -3,7 +3,7 @@
 // every vector.
 
 import { beforeAll, expect, it } from 'vitest';
-import { blobKind, init, NumericBlob, TextBlob } from '../src/index.js';
+import { blobKind, init, NumericBlob, TextBlob } from '../src/entries/index.js';
 import { manifest, readBlob } from './helpers/vectors.js';
 
 beforeAll(() => init());

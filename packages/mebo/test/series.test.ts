@@ -4,7 +4,7 @@
 // on the conformance vectors and on random data.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MeboError, NumericBlob, NumericBlobSet, TextBlob, TextBlobSet, alignedSeries, encodeNumeric, init, type Decimated } from '../src/index.js';
+import { MeboError, NumericBlob, NumericBlobSet, TextBlob, TextBlobSet, alignedSeries, encodeNumeric, init, type Decimated } from '../src/entries/index.js';
 import { bitsOf, manifest, readBlob, readInput, type Case } from './helpers/vectors.js';
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as mebo from '../dist/index.js';
 import type { DecodePool as Pool, PoolColumns } from '../dist/worker/pool.js';
 const { DecodePool } = (await import('../dist/worker/pool-node.js' as string)) as typeof import('../dist/worker/pool.js');
-import { init as initSource } from '../src/index.js';
+import { init as initSource } from '../src/entries/index.js';
 import { framed, generatedBlobs, randomChunks, seeded, streamOf } from './helpers/stream.js';
 import { bitsOf, manifest, readBlob } from './helpers/vectors.js';
 

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeStream, encodeNumeric, frameBlobs, init, isBlobStream, MeboError, splitStream, type NumericBlob, type TextBlob } from '../src/index.js';
-import { decodeStream as decodeStreamOfDecode } from '../src/decode.js';
+import { decodeStream, encodeNumeric, frameBlobs, init, isBlobStream, MeboError, splitStream, type NumericBlob, type TextBlob } from '../src/entries/index.js';
+import { decodeStream as decodeStreamOfDecode } from '../src/entries/decode.js';
 import { corpus, expectedFingerprint, fingerprint, framed, randomChunks, seeded, serve, streamOf, writeChunks } from './helpers/stream.js';
 
 let blobs: Uint8Array[];

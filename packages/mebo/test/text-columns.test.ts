@@ -4,7 +4,7 @@
 // arrays kept from the previous call.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MeboError, TextBlob, TextBlobSet, init, type TextColumns } from '../src/index.js';
+import { MeboError, TextBlob, TextBlobSet, init, type TextColumns } from '../src/entries/index.js';
 import { manifest, readBlob, readInput, type Case, type Input } from './helpers/vectors.js';
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@
 
 import { beforeAll, expect, it } from 'vitest';
 import { setMemoryBudget } from '../wasm/mebo_wasm.js';
-import { DEFAULT_MAX_MEMORY_BYTES, MeboError, NumericBlob, NumericEncoder, TextBlob, encodeNumeric, init, memoryInfo, reset } from '../src/index.js';
+import { DEFAULT_MAX_MEMORY_BYTES, MeboError, NumericBlob, NumericEncoder, TextBlob, encodeNumeric, init, memoryInfo, reset } from '../src/entries/index.js';
 import { bitsOf, manifest, readBlob, readInput } from './helpers/vectors.js';
 
 beforeAll(() => init());

@@ -14,11 +14,11 @@ import {
   textOptionsOf,
 } from './helpers/vectors.js';
 
-type Sdk = typeof import('../src/index.js');
+type Sdk = typeof import('../src/entries/index.js');
 
 async function loadSdk(variant: 'simd' | 'scalar'): Promise<Sdk> {
   vi.resetModules();
-  const sdk = (await import('../src/index.js')) as Sdk;
+  const sdk = (await import('../src/entries/index.js')) as Sdk;
   await sdk.init({ variant });
   expect(sdk.wasmVariant()).toBe(variant);
   return sdk;
@@ -180,7 +180,7 @@ it('cut and bit-flipped Gorilla blobs give the same error or the same values in 
 
 async function freshSdk(): Promise<Sdk> {
   vi.resetModules();
-  return (await import('../src/index.js')) as Sdk;
+  return (await import('../src/entries/index.js')) as Sdk;
 }
 
 it('init() checks the simd build it picks on two embedded blobs; the check passes here', async () => {

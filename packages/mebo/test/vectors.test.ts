@@ -2,7 +2,7 @@
 // byte where no codec is involved, round trip where one is.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { encodeNumeric, encodeText, init, NumericBlob, TextBlob, type NumericColumns } from '../src/index.js';
+import { encodeNumeric, encodeText, init, NumericBlob, TextBlob, type NumericColumns } from '../src/entries/index.js';
 import {
   bitsOf,
   manifest,

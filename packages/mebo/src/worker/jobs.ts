@@ -3,7 +3,7 @@
 // back (moved, not copied). Shared by the pool (types) and the workers (run,
 // serve).
 
-import type * as Mebo from '../index.js';
+import type * as Mebo from '../entries/index.js';
 import type { DecodeLimits, MetricKey } from '../options.js';
 import type { DecimateOptions, TimeBound } from '../series.js';
 

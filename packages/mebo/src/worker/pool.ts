@@ -12,7 +12,7 @@
 // `node` and `require` builds, see build-sdk.mjs). A Node process exits when
 // the pool is idle; terminate() is needed only to stop the workers early.
 
-import { MeboError, dictionaryColumns, frameError, init, loadedModule, streamFrames, type DecodeLimits, type InitOptions, type NumericColumns, type NumericMetric, type TextColumns, type TextMetric } from '../index.js';
+import { MeboError, dictionaryColumns, frameError, init, loadedModule, streamFrames, type DecodeLimits, type InitOptions, type NumericColumns, type NumericMetric, type TextColumns, type TextMetric } from '../entries/index.js';
 import type { MaterializedMetric } from '../blob-set.js';
 import type { MeboErrorCode } from '../errors.js';
 import type { MetricKey } from '../options.js';

@@ -2,7 +2,7 @@
 // condition): the SDK serving the pool's jobs.
 
 import { parentPort } from 'node:worker_threads';
-import * as mebo from '../index.js';
+import * as mebo from '../entries/index.js';
 import { serve } from './jobs.js';
 
 if (!parentPort) throw new Error('mebo/worker: this module runs inside a worker the pool starts');

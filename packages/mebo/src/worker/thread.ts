@@ -6,7 +6,7 @@
 // working worker; it never locates a .wasm itself: the pool hands it the
 // module the page compiled.
 
-import * as mebo from '../index.js';
+import * as mebo from '../entries/index.js';
 import { serve } from './jobs.js';
 
 const scope = globalThis as unknown as { postMessage(m: unknown, t?: ArrayBuffer[]): void; onmessage: unknown };

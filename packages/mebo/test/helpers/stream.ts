@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { encodeNumeric, encodeText, NumericBlob, TextBlob } from '../../src/index.js';
+import { encodeNumeric, encodeText, NumericBlob, TextBlob } from '../../src/entries/index.js';
 import { manifest, readBlob } from './vectors.js';
 
 /** A small seeded generator (mulberry32): the same chunkings on every run. */

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { NumericEncodeOptions, NumericMetricInput, TextEncodeOptions, TextMetricInput } from '../../src/index.js';
+import type { NumericEncodeOptions, NumericMetricInput, TextEncodeOptions, TextMetricInput } from '../../src/entries/index.js';
 import { encoderMetrics, parseDocument, type DocumentMetric } from '../../cli/document.js';
 
 function findRepoRoot(from: string): string {

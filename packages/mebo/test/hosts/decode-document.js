@@ -5,7 +5,7 @@
 
 const hex16 = (v) => v.toString(16).padStart(16, '0');
 
-/** @param {typeof import('../../src/index.js')} mebo @param {Uint8Array} bytes */
+/** @param {typeof import('../../src/entries/index.js')} mebo @param {Uint8Array} bytes */
 export function decodeDocument(mebo, bytes) {
   return blobDocument(mebo, mebo.blobKind(bytes) === 'text' ? mebo.TextBlob.from(bytes) : mebo.NumericBlob.from(bytes));
 }

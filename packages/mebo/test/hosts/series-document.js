@@ -5,7 +5,7 @@
 
 const hex16 = (v) => v.toString(16).padStart(16, '0');
 
-/** @param {typeof import('../../src/index.js')} mebo */
+/** @param {typeof import('../../src/entries/index.js')} mebo */
 export function seriesSample(mebo, sample) {
   const results = {};
   for (const { name, bytes } of sample) {

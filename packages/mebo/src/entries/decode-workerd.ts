@@ -1,9 +1,9 @@
 // `mebo/decode` under the `workerd` export condition: ./workerd.ts for the
 // read-only entry, with the decode-only simd build imported as a module.
 
-import wasm from '../wasm/mebo_decode_simd.wasm';
+import wasm from '../../wasm/mebo_decode_simd.wasm';
 import { init as initWith, initSync as initSyncWith, type InitOptions, type WasmModule, type WasmVariant } from './decode.js';
-import { withImportedModule } from './workerd-module.js';
+import { withImportedModule } from '../hosts/workerd-module.js';
 
 export * from './decode.js';
 

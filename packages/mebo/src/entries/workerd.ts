@@ -8,9 +8,9 @@
 // wiring. Everything else is ./index.js itself (external in dist/workerd.js:
 // one module instance).
 
-import wasm from '../wasm/mebo_simd.wasm';
+import wasm from '../../wasm/mebo_simd.wasm';
 import { init as initWith, initSync as initSyncWith, type InitOptions, type WasmModule, type WasmVariant } from './index.js';
-import { withImportedModule } from './workerd-module.js';
+import { withImportedModule } from '../hosts/workerd-module.js';
 
 export * from './index.js';
 

@@ -1,4 +1,4 @@
-// In place of ../wasm-location.ts in the browser pool worker (build-sdk.mjs):
+// In place of ./wasm-location.ts in the pool's browser worker (build-sdk.mjs):
 // the pool hands each worker the module its page compiled, so the worker's
 // script names no .wasm that a bundler would emit a second time.
 

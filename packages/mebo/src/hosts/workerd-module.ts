@@ -1,4 +1,4 @@
-// What the `workerd` entries (./workerd.ts, ./decode-workerd.ts) share: the
+// What the `workerd` entries (../entries/workerd.ts, ../entries/decode-workerd.ts) share: the
 // options init() gets when a Worker calls it without a module. Imports
 // nothing, so each entry bundles it without a second copy of the SDK.
 
