@@ -11,7 +11,7 @@
 // place under src/ (src/worker/pool.ts to dist/worker/pool.js): see distPath.
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -226,6 +226,13 @@ await sdkBuild({
   ],
 });
 await sdkBuild({ ...cjs, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool.cjs', plugins: [mainEntryExternal('../index.cjs'), nodeSpawn] });
+
+// Each URL literal of a bundle names a file of the package (see rebaseUrls).
+for (const file of readdirSync('dist', { recursive: true }).map(String).filter((f) => /\.c?js$/.test(f))) {
+  for (const [, path] of readFileSync(join('dist', file), 'utf8').matchAll(/new URL\("(\.\.?\/[^"]*)", (?:import\.meta\.url|__mebo_import_meta_url)\)/g)) {
+    if (!existsSync(join('dist', dirname(file), path))) throw new Error(`build-sdk: dist/${file} names ${path}, which the package does not hold`);
+  }
+}
 
 /** A relative import of a declaration file (`'./x.js'`). */
 const relativeImport = /(['"])(\.\.?\/[^'"]*)\.js\1/g;
