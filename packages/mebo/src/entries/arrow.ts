@@ -12,6 +12,8 @@
 // left as imports (build-sdk.mjs): it uses the main entry's module instance,
 // never a copy of the SDK or its glue.
 
+/** @module arrow */
+
 import {
   Dictionary,
   Field,

@@ -10,4 +10,6 @@
 // builds (wasm/mebo_decode.js, wasm/mebo_decode_{simd,scalar}.wasm; see
 // build-sdk.mjs); it is a module of its own, with its own init().
 
+/** @module decode */
+
 export * from '../read.js';

@@ -6,6 +6,8 @@
 //
 // `mebo/decode` (./decode.ts) is the same without the encoders.
 
+/** @module index */
+
 export * from '../read.js';
 export { NumericEncoder, encodeNumeric } from '../numeric-encoder.js';
 export type { NumericEncodeOptions, NumericMetricInput } from '../numeric-encoder.js';
