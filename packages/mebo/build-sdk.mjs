@@ -97,12 +97,13 @@ for (const [what, bad] of [
 }
 
 // `mebo/worker`. The pool shares the main bundle (../index.js, of
-// src/entries/index.ts: one module instance per realm) and starts its workers with src/worker/spawn.ts
-// (browsers: `new Worker(new URL('./thread.js', import.meta.url))`, the shape
-// bundlers build) or src/worker/spawn-node.ts (worker_threads; the `node` and
-// `require` builds). The browser worker, dist/worker/thread.js, bundles the
-// SDK itself with no .wasm URL (the pool hands it the compiled module): a
-// bundler may wrap it as a classic or module worker, or copy it as a file.
+// src/entries/index.ts: one module instance per realm) and starts its workers
+// with src/worker/spawn.ts (browsers: `new Worker(new URL('./thread.js',
+// import.meta.url))`, the shape bundlers build) or src/worker/spawn-node.ts
+// (worker_threads; the `node` and `require` builds). The browser worker,
+// dist/worker/thread.js, bundles the SDK itself with no .wasm URL (the pool
+// hands it the compiled module): a bundler may wrap it as a classic or module
+// worker, or copy it as a file.
 const mainEntryExternal = (to = '../index.js') => ({
   name: 'main-entry-external',
   setup(b) {
@@ -115,8 +116,8 @@ const nodeSpawn = {
     b.onResolve({ filter: /^\.\/spawn\.js$/ }, () => ({ path: resolve('src/worker/spawn-node.ts') }));
   },
 };
-const noWasmLocation = {
-  name: 'no-wasm-location',
+const threadWasmLocation = {
+  name: 'thread-wasm-location',
   setup(b) {
     b.onResolve({ filter: /^\.\/hosts\/wasm-location\.js$/ }, () => ({ path: resolve('src/hosts/wasm-location-thread.ts') }));
   },
@@ -124,7 +125,7 @@ const noWasmLocation = {
 await sdkBuild({ ...common, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool.js', plugins: [mainEntryExternal()] });
 await sdkBuild({ ...common, entryPoints: ['src/worker/pool.ts'], outfile: 'dist/worker/pool-node.js', plugins: [mainEntryExternal(), nodeSpawn] });
 await sdkBuild({ ...common, entryPoints: ['src/worker/thread-node.ts'], outfile: 'dist/worker/thread-node.js', plugins: [mainEntryExternal()] });
-const thread = await sdkBuild({ ...common, entryPoints: ['src/worker/thread.ts'], outfile: 'dist/worker/thread.js', plugins: [noWasmLocation], metafile: true });
+const thread = await sdkBuild({ ...common, entryPoints: ['src/worker/thread.ts'], outfile: 'dist/worker/thread.js', plugins: [threadWasmLocation], metafile: true });
 for (const file of ['dist/worker/pool.js', 'dist/worker/thread.js']) {
   const text = readFileSync(file, 'utf8');
   if (/worker_threads|thread-node/.test(text)) throw new Error(`build-sdk: ${file}, a browser build, names the Node worker`);
