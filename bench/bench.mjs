@@ -10,7 +10,7 @@
 //   wasm-chromium-scalar  the same with the scalar build
 //   json, arrow           JSON.parse / apache-arrow reads of the same data into typed arrays
 //   peers                 mebo (default, auto, best) beside JSON, Arrow IPC plain and zstd, Parquet zstd
-//                         (parquet-wasm, hyparquet) on the bench input and testdata/real (bench/peers/node.mjs)
+//                         (parquet-wasm, hyparquet) on the bench input and testdata/real (bench/peers.mjs)
 //   first-load            with wasm-chromium: ms to init() and to the first blob, cold cache (bench/first-load.mjs)
 //   kernels               each timestamp and value decoder alone, ns per point, natively (mebo-bench
 //                         --kernels-json), in Node (the same built for wasm32-wasip1, bench/kernels-node.mjs)
@@ -33,8 +33,8 @@
 // Ratios against the reference are taken against its timing in this run when
 // Go is available, and also against testdata/reference/go-v1.9-epyc.json.
 //
-// This file parses the arguments and builds what the runs need; bench/run.mjs
-// runs the rounds, bench/report.mjs prints the tables, bench/targets.mjs
+// This file parses the arguments and builds what the runs need; bench/lib/rounds.mjs
+// runs the rounds, bench/lib/report.mjs prints the tables, bench/lib/targets.mjs
 // judges the targets.
 
 import { spawnSync } from 'node:child_process';
@@ -46,9 +46,9 @@ import { gzipSync } from 'node:zlib';
 import { chromiumKernels } from './kernels-chromium.mjs';
 import { firstLoad } from './first-load.mjs';
 import { nodeKernels } from './kernels-node.mjs';
-import { printKernels, printReport } from './report.mjs';
-import { runRounds, withReferences } from './run.mjs';
-import { printBounds, targetsFor } from './targets.mjs';
+import { printKernels, printReport } from './lib/report.mjs';
+import { runRounds, withReferences } from './lib/rounds.mjs';
+import { printBounds, targetsFor } from './lib/targets.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -184,7 +184,7 @@ if (wants('wasm-chromium')) await firstLoad({ quick, log: console.log });
 let peers;
 if (wants('peers')) {
   const peersFile = join(tmp, 'peers.json');
-  const result = spawnSync(process.execPath, [join(ROOT, 'bench/peers/node.mjs'), '--out', peersFile, ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'inherit', 2], cwd: ROOT });
+  const result = spawnSync(process.execPath, [join(ROOT, 'bench/peers.mjs'), '--out', peersFile, ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'inherit', 2], cwd: ROOT });
   if (result.status === 0) peers = readJson(peersFile);
   else log(`bench: peers failed (exit ${result.status ?? result.signal})`);
 }

@@ -10,7 +10,7 @@ export const mLine = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(
 export const isDecimation = (r) => r.op.startsWith('decimate-') && !r.op.endsWith('-js') && r.op !== 'decimate-decode-view';
 
 /**
- * Print the report on stdout. `results` is `withReferences`' (run.mjs); rows
+ * Print the report on stdout. `results` is `withReferences`' (rounds.mjs); rows
  * are sorted in place into the report's order.
  */
 export function printReport(results, { machine, quick, rounds, breakdown, sizes, wasm }) {
