@@ -3,7 +3,7 @@
 // testdata/bench, in one run, across runtimes:
 //
 //   rust-native           target/release/mebo-bench (crates/mebo-bench)
-//   go-reference          the reference, mebo Go v1.9.0, decode + Materialize (bench/reference; needs Go >= 1.25)
+//   go-reference          the reference, mebo Go v1.9.0, decode + Materialize (reference/; needs Go >= 1.25)
 //   wasm-node             the SDK in Node: NumericBlob.from + decodeAll + free (simd build)
 //   wasm-node-scalar      the same with the scalar build (own process: init is once per process)
 //   wasm-chromium         the same in headless Debian Chromium (playwright-core, page on 127.0.0.1)
@@ -112,11 +112,11 @@ const rounds = Number(valueOf('--rounds') ?? (quick ? 1 : 3));
 machine.rounds = rounds;
 machine.nice = getPriority();
 if (wants('rust-native') || wants('kernels')) run('cargo', ['build', '--release', '-p', 'mebo-bench']);
-// The reference (bench/reference, GOMAXPROCS=1) is timed in this run wherever Go >= 1.25 is on PATH.
+// The reference (reference/, GOMAXPROCS=1) is timed in this run wherever Go >= 1.25 is on PATH.
 const reference = wants('go-reference') ? buildReference(log) : { reason: 'not asked for (--only)' };
 if (reference.reason && wants('go-reference')) log(`bench: the reference is NOT timed in this run (${reference.reason}): the recorded figures of testdata/reference stand in`);
 machine.go = reference.go;
-machine.reference = reference.binary ? 'timed in this run (bench/reference, GOMAXPROCS=1)' : `not timed in this run (${reference.reason}); recorded figures stand in`;
+machine.reference = reference.binary ? 'timed in this run (reference/, GOMAXPROCS=1)' : `not timed in this run (${reference.reason}); recorded figures stand in`;
 const goBinary = reference.binary;
 
 const { rows, breakdown, chromium } = await runRounds({ rounds, quick, wants, goBinary, benchDir: BENCH_DIR, tmp, log });

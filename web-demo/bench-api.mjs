@@ -10,7 +10,7 @@
 // R is `rust-native` (target/release/mebo-bench) or `wasm-node` (the SDK's
 // simd build in a Node child process, bench/runners/bench-node.mjs), each timing
 // decode and encode (each configuration from its input, `auto` per prefer), and
-// `go-reference`, the reference's harness (bench/reference, GOMAXPROCS=1),
+// `go-reference`, the reference's harness (reference/, GOMAXPROCS=1),
 // where `npm run demo` could build it (Go >= 1.25 on PATH); P is `quick` or `full` (mebo-tooling/harness PLANS). The request names nothing else: every
 // command, argument and path below is fixed here, and the runners read only
 // the bench blobs of testdata/bench, the same ones the page bundles. Anything
