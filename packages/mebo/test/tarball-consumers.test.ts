@@ -7,7 +7,7 @@
 // apps built by esbuild, Vite (production build and dev server), webpack,
 // Parcel, Rollup, Next.js (webpack and Turbopack, client page and route
 // handler, `output: 'standalone'`) and Angular (`ng new`, the application
-// builder), run in headless Chromium. Every consumer decodes the host sample (12 vectors that
+// builder, production build and `ng serve`), run in headless Chromium. Every consumer decodes the host sample (12 vectors that
 // together use every option value) and must give the vectors' inputs bit for
 // bit. Also: the tarball's exact file list, its license files, and a clean
 // `npm publish --dry-run`.
@@ -237,7 +237,7 @@ async function prepare(name: string): Promise<string> {
   cpSync(join(PACKAGE_ROOT, 'test/hosts/decode-document.js'), join(dir, SHARED_INTO[name]!));
   // The pool's helper beside it.
   cpSync(join(CONSUMERS, 'pool-document.js'), join(dir, SHARED_INTO[name]!.replace('decode-document', 'pool-document')));
-  if (name === 'vite' || name === 'next') {
+  if (name === 'vite' || name === 'next' || name === 'angular') {
     // The dev server (Next.js: its server) serves public/ as the static test server serves the sample to the others.
     mkdirSync(join(dir, 'public/vectors'), { recursive: true });
     for (const c of SAMPLE) cpSync(join(VECTORS, c.file), join(dir, 'public/vectors', c.file.split('/').pop()!));
@@ -296,7 +296,7 @@ const ORDER = ['next', 'angular', 'parcel', 'workerd', 'webpack', 'vite', 'vites
 /** A prepared consumer's directory (its install and build failing fail the consumer's test). */
 function consumer(name: string): Promise<string> {
   const promise = prepared.get(name);
-  if (!promise) throw new Error(`no consumer ${name}`);
+  if (!promise) throw new Error(`no consumer ${name}${process.env.MEBO_CONSUMERS ? ` (MEBO_CONSUMERS=${process.env.MEBO_CONSUMERS} leaves it out)` : ''}`);
   return promise;
 }
 
@@ -661,18 +661,50 @@ it("Angular: an app from `ng new`, built by the application builder with the pac
   // The builder emits no .wasm of its own: the ones there are what angular.json's assets line copied.
   const sizes = wasmSizes(out);
   expect(Object.keys(sizes).sort()).toEqual(TARBALL_FILES.filter((f) => f.endsWith('.wasm')).sort());
-  const { ok, loaded } = await inChromium(`${await serveStatic(out)}/`);
+  const origin = await serveStatic(out);
+  const { ok, loaded } = await inChromium(`${origin}/`);
   const wasm = wasmLoaded(loaded);
   // Where the package's new URL('../wasm/mebo_simd.wasm', import.meta.url) points from the bundle at the site's root.
   expect(wasm).toEqual([{ url: '/wasm/mebo_simd.wasm', status: 200, type: 'application/wasm' }]);
   expect(Buffer.compare(readFileSync(join(out, wasm[0]!.url)), readFileSync(join(PACKAGE_ROOT, 'wasm/mebo_simd.wasm')))).toBe(0);
   expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
   expectSampleDecoded(ok.results);
+  // The README's other form, the copy named from the page, in the same build.
+  const fromPage = await inChromium(`${origin}/?from-page`);
+  expect(wasmLoaded(fromPage.loaded)).toEqual([{ url: '/wasm/mebo_simd.wasm', status: 200, type: 'application/wasm' }]);
+  expect(fromPage.ok.info).toEqual({ variant: 'simd', simdCheck: 'not run' });
+  expectSampleDecoded(fromPage.ok.results);
   const tools = versions.get('angular')!;
   console.log(
     `[angular] @angular/build ${tools['@angular/build']} (ng build, production) in Chromium: init() fetched ${wasm[0]!.url}, decoded ${SAMPLE.length} vectors bit for bit; ` +
       `wasm copied by the assets line: ${Object.entries(sizes).map(([f, n]) => `${f} ${kB(n)}`).join(', ')}`,
   );
+});
+
+it('Angular: under `ng serve` the copy named from the page decodes in Chromium', async () => {
+  const dir = await consumer('angular');
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(dir, 'node_modules/@angular/cli/bin/ng.js'), 'serve', '--host', '127.0.0.1', '--port', String(port)], {
+    cwd: dir,
+    env: { ...childEnv, NG_CLI_ANALYTICS: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    const origin = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${origin}/sample.json`)).ok, () => output);
+    const { ok, loaded } = await inChromium(`${origin}/?from-page`);
+    // The dev server serves the assets line's copies where the page names them.
+    expect(wasmLoaded(loaded)).toEqual([{ url: '/wasm/mebo_simd.wasm', status: 200, type: 'application/wasm' }]);
+    expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'not run' });
+    expectSampleDecoded(ok.results);
+    console.log(`[angular serve] @angular/build ${versions.get('angular')!['@angular/build']} dev server in Chromium: init({ wasm }) fetched /wasm/mebo_simd.wasm, decoded ${SAMPLE.length} vectors bit for bit`);
+  } finally {
+    child.kill('SIGTERM');
+  }
 });
 
 for (const bundler of ['webpack', 'turbopack'] as const) {
