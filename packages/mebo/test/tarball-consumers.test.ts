@@ -238,7 +238,7 @@ async function prepare(name: string): Promise<string> {
   // The pool's helper beside it.
   cpSync(join(CONSUMERS, 'pool-document.js'), join(dir, SHARED_INTO[name]!.replace('decode-document', 'pool-document')));
   if (name === 'vite' || name === 'next' || name === 'angular') {
-    // The dev server (Next.js: its server) serves public/ as the static test server serves the sample to the others.
+    // The dev server (Next.js: its server; Angular: ng serve) serves public/ as the static test server serves the sample to the others.
     mkdirSync(join(dir, 'public/vectors'), { recursive: true });
     for (const c of SAMPLE) cpSync(join(VECTORS, c.file), join(dir, 'public/vectors', c.file.split('/').pop()!));
     writeFileSync(join(dir, 'public/sample.json'), JSON.stringify(SAMPLE.map((c) => ({ name: c.name, url: `/vectors/${c.file.split('/').pop()}` }))));
