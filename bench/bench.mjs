@@ -3,14 +3,14 @@
 // testdata/bench, in one run, across runtimes:
 //
 //   rust-native           target/release/mebo-bench (crates/mebo-bench)
-//   go-reference          the reference, mebo Go v1.9.0, decode + Materialize (bench/reference; needs Go >= 1.25)
+//   go-reference          the reference, mebo Go v1.9.0, decode + Materialize (reference/; needs Go >= 1.25)
 //   wasm-node             the SDK in Node: NumericBlob.from + decodeAll + free (simd build)
 //   wasm-node-scalar      the same with the scalar build (own process: init is once per process)
 //   wasm-chromium         the same in headless Debian Chromium (playwright-core, page on 127.0.0.1)
 //   wasm-chromium-scalar  the same with the scalar build
 //   json, arrow           JSON.parse / apache-arrow reads of the same data into typed arrays
 //   peers                 mebo (default, auto, best) beside JSON, Arrow IPC plain and zstd, Parquet zstd
-//                         (parquet-wasm, hyparquet) on the bench input and testdata/real (bench/peers/node.mjs)
+//                         (parquet-wasm, hyparquet) on the bench input and testdata/real (bench/peers.mjs)
 //   first-load            with wasm-chromium: ms to init() and to the first blob, cold cache (bench/first-load.mjs)
 //   kernels               each timestamp and value decoder alone, ns per point, natively (mebo-bench
 //                         --kernels-json), in Node (the same built for wasm32-wasip1, bench/kernels-node.mjs)
@@ -33,8 +33,8 @@
 // Ratios against the reference are taken against its timing in this run when
 // Go is available, and also against testdata/reference/go-v1.9-epyc.json.
 //
-// This file parses the arguments and builds what the runs need; bench/run.mjs
-// runs the rounds, bench/report.mjs prints the tables, bench/targets.mjs
+// This file parses the arguments and builds what the runs need; bench/lib/rounds.mjs
+// runs the rounds, bench/lib/report.mjs prints the tables, bench/lib/targets.mjs
 // judges the targets.
 
 import { spawnSync } from 'node:child_process';
@@ -46,9 +46,9 @@ import { gzipSync } from 'node:zlib';
 import { chromiumKernels } from './kernels-chromium.mjs';
 import { firstLoad } from './first-load.mjs';
 import { nodeKernels } from './kernels-node.mjs';
-import { printKernels, printReport } from './report.mjs';
-import { runRounds, withReferences } from './run.mjs';
-import { printBounds, targetsFor } from './targets.mjs';
+import { printKernels, printReport } from './lib/report.mjs';
+import { runRounds, withReferences } from './lib/rounds.mjs';
+import { printBounds, targetsFor } from './lib/targets.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -112,11 +112,11 @@ const rounds = Number(valueOf('--rounds') ?? (quick ? 1 : 3));
 machine.rounds = rounds;
 machine.nice = getPriority();
 if (wants('rust-native') || wants('kernels')) run('cargo', ['build', '--release', '-p', 'mebo-bench']);
-// The reference (bench/reference, GOMAXPROCS=1) is timed in this run wherever Go >= 1.25 is on PATH.
+// The reference (reference/, GOMAXPROCS=1) is timed in this run wherever Go >= 1.25 is on PATH.
 const reference = wants('go-reference') ? buildReference(log) : { reason: 'not asked for (--only)' };
 if (reference.reason && wants('go-reference')) log(`bench: the reference is NOT timed in this run (${reference.reason}): the recorded figures of testdata/reference stand in`);
 machine.go = reference.go;
-machine.reference = reference.binary ? 'timed in this run (bench/reference, GOMAXPROCS=1)' : `not timed in this run (${reference.reason}); recorded figures stand in`;
+machine.reference = reference.binary ? 'timed in this run (reference/, GOMAXPROCS=1)' : `not timed in this run (${reference.reason}); recorded figures stand in`;
 const goBinary = reference.binary;
 
 const { rows, breakdown, chromium } = await runRounds({ rounds, quick, wants, goBinary, benchDir: BENCH_DIR, tmp, log });
@@ -184,7 +184,7 @@ if (wants('wasm-chromium')) await firstLoad({ quick, log: console.log });
 let peers;
 if (wants('peers')) {
   const peersFile = join(tmp, 'peers.json');
-  const result = spawnSync(process.execPath, [join(ROOT, 'bench/peers/node.mjs'), '--out', peersFile, ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'inherit', 2], cwd: ROOT });
+  const result = spawnSync(process.execPath, [join(ROOT, 'bench/peers.mjs'), '--out', peersFile, ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'inherit', 2], cwd: ROOT });
   if (result.status === 0) peers = readJson(peersFile);
   else log(`bench: peers failed (exit ${result.status ?? result.signal})`);
 }

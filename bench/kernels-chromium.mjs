@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The column kernels alone in Chromium: the wasm32-wasip1 build of
 // crates/mebo-bench that bench/kernels-node.mjs runs under node:wasi, run in
-// headless Chromium through bench/wasi-page.mjs (a WASI of its own over the
+// headless Chromium through bench/runners/kernels-page.mjs (a WASI of its own over the
 // bench's test data). Same `--kernels-json` output: ns per point of each
 // timestamp and value decoder, and each blob's open and decode without the
 // bindings, so a Chromium row can be set against its own kernels, not Node's.
@@ -17,7 +17,7 @@ import { build } from 'esbuild';
 import { launchChromium } from 'mebo-tooling/chromium';
 import { ROOT } from 'mebo-tooling/data';
 import { startServer } from 'mebo-tooling/serve';
-import { PAGE_BUNDLE } from './chromium.mjs';
+import { PAGE_BUNDLE } from './lib/chromium.mjs';
 import { buildKernelsWasm } from './kernels-node.mjs';
 
 /** What the binary reads, relative to the workspace: the bench set and the reference's figures. */
@@ -33,7 +33,7 @@ export async function chromiumKernels({ quick = false, variants = ['simd', 'scal
   const server = await startServer({ root: dir });
   let browser;
   try {
-    await build({ ...PAGE_BUNDLE, entryPoints: [fileURLToPath(new URL('./wasi-page.mjs', import.meta.url))], outfile: join(dir, 'page.js') });
+    await build({ ...PAGE_BUNDLE, entryPoints: [fileURLToPath(new URL('./runners/kernels-page.mjs', import.meta.url))], outfile: join(dir, 'page.js') });
     writeFileSync(join(dir, 'index.html'), '<!doctype html>\n<meta charset="utf-8">\n<script type="module" src="page.js"></script>\n');
     for (const d of DATA) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
     writeFileSync(join(dir, 'files.json'), JSON.stringify(DATA.flatMap((d) => files(join(ROOT, d)).map((f) => relative(ROOT, f)))));

@@ -12,7 +12,7 @@
 // runs: V8 tiers the wasm up over a new process's first runs, which take 4-8
 // times as long; the first run's materialize is printed as `cold`), and, when
 // Go is on the PATH, the reference's Materialize on the same bytes, the same
-// way (bench/reference/sets, GOMAXPROCS=1), with the ratio of the two
+// way (reference/sets, GOMAXPROCS=1), with the ratio of the two
 // materialize times.
 //
 //   node bench/sets.mjs [--runs 5] [--warmup 3] [--no-reference]
@@ -20,15 +20,15 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as mebo from 'mebo';
+import { REFERENCE_MODULE } from 'mebo-tooling/reference';
 
 const { values: flags } = parseArgs({ options: { runs: { type: 'string', default: '5' }, warmup: { type: 'string', default: '3' }, 'no-reference': { type: 'boolean', default: false } } });
 const runs = Number(flags.runs);
 const warmup = Number(flags.warmup);
-const REFERENCE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'reference', 'sets');
+const REFERENCE_SETS = join(REFERENCE_MODULE, 'sets');
 
 /** `blobs` windows of `metrics` metrics × `points` points; ids distinct per blob or shared. */
 function makeSet(blobs, metrics, points, distinct) {
@@ -91,7 +91,7 @@ function timeReference(blobs, dir) {
   writeFileSync(file, Buffer.concat(parts));
   try {
     const out = execFileSync('go', ['run', '.', '-file', file, '-runs', String(runs), '-warmup', String(warmup)], {
-      cwd: REFERENCE_DIR,
+      cwd: REFERENCE_SETS,
       env: { ...process.env, GOMAXPROCS: '1' },
       encoding: 'utf8',
     });

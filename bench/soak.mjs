@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run soak`: the SDK left running, as a service or a dashboard open all
-// day is. The workload of bench/soak-work.mjs (decode, encode, range,
+// day is. The workload of bench/lib/soak-workload.mjs (decode, encode, range,
 // decimate and free blobs of mixed sizes, a 1,000,000-point one every 50
 // operations) runs for N minutes in Node and then in headless Chromium; each
 // minute reports throughput and memory: the module's linear memory, and the
@@ -23,8 +23,8 @@ import * as mebo from 'mebo';
 import { launchChromium } from 'mebo-tooling/chromium';
 import { BENCH_DIR, LONG_VECTOR, ROOT, VECTORS_DIR, manifest, readJson } from 'mebo-tooling/data';
 import { startServer } from 'mebo-tooling/serve';
-import { PAGE_BUNDLE, copyWasm } from './chromium.mjs';
-import { soakWorkload } from './soak-work.mjs';
+import { PAGE_BUNDLE, copyWasm } from './lib/chromium.mjs';
+import { soakWorkload } from './lib/soak-workload.mjs';
 
 const { values: flags } = parseArgs({
   options: { minutes: { type: 'string', default: '10' }, only: { type: 'string' }, out: { type: 'string', default: join(ROOT, 'soak-results.json') }, 'minute-ms': { type: 'string', default: '60000' } },
@@ -68,7 +68,7 @@ async function soakChromium() {
   await build({
     stdin: {
       contents: `import * as mebo from 'mebo';
-import { soakWorkload } from './soak-work.mjs';
+import { soakWorkload } from './lib/soak-workload.mjs';
 const bytes = async (f) => new Uint8Array(await (await fetch(f)).arrayBuffer());
 globalThis.soakSetup = async (names) => {
   await mebo.init();

@@ -21,8 +21,8 @@ import * as mebo from 'mebo';
 import { BENCH_DIR, blobBytes, manifest } from 'mebo-tooling/data';
 import { launchChromium } from 'mebo-tooling/chromium';
 import { startServer } from 'mebo-tooling/serve';
-import { PAGE_BUNDLE, copyWasm } from './chromium.mjs';
-import { framed, measureThroughput } from './stream-measure.mjs';
+import { PAGE_BUNDLE, copyWasm } from './lib/chromium.mjs';
+import { framed, measureThroughput } from './lib/stream-measure.mjs';
 
 const THROUGHPUT_TARGET = 1.1;
 const MEMORY_TARGET_MB = 64;
@@ -40,7 +40,7 @@ async function chromiumThroughput(reps) {
   const server = await startServer({ root: dir });
   let browser;
   try {
-    await build({ ...PAGE_BUNDLE, entryPoints: [fileURLToPath(new URL('./stream-page.mjs', import.meta.url))], outfile: join(dir, 'runner.js') });
+    await build({ ...PAGE_BUNDLE, entryPoints: [fileURLToPath(new URL('./runners/stream-page.mjs', import.meta.url))], outfile: join(dir, 'runner.js') });
     writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>mebo stream bench</title><script type="module" src="runner.js"></script>');
     copyWasm(dir);
     const cases = manifest();

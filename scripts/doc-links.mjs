@@ -9,7 +9,7 @@
 // against its file's folder; its anchor, in a Markdown file, must be one of
 // that file's headings (GitHub's slugs). A backticked word is a repository
 // path when it has a `/` and its first segment is an entry of the repository
-// root (`crates/mebo`, `bench/reference/main.go`); `<placeholder>`, `*` and
+// root (`crates/mebo`, `reference/main.go`); `<placeholder>`, `*` and
 // `{a,b}` stand for parts, so the path is checked up to the first of them,
 // or each brace alternative. A path git ignores (a build's output such as
 // `packages/mebo/wasm/`) counts as existing: the docs may name what the build
@@ -36,7 +36,7 @@ export function defaultDocs(root) {
   for (const parent of ['packages', 'crates', 'examples']) {
     docs.push(...inDir(parent, () => true).map((dir) => join(dir, 'README.md')));
   }
-  docs.push('testdata/README.md', 'web-demo/README.md', 'bench/README.md');
+  docs.push('testdata/README.md', 'web-demo/README.md', 'bench/README.md', 'reference/README.md');
   return docs.filter((file) => existsSync(join(root, file)));
 }
 

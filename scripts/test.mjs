@@ -13,7 +13,7 @@
 //               npm package's API as recorded (packages/mebo/api), and
 //               `npm publish --dry-run` and `cargo package` of mebo
 //      testdata every blob of testdata/vectors and testdata/bench re-encoded by
-//               the reference (bench/reference) where Go >= 1.25 is on PATH
+//               the reference (reference/) where Go >= 1.25 is on PATH
 //   3. cargo    the Rust workspace's tests, release build (conformance vectors,
 //               property tests, mutation and hostile-input tests), then the
 //               core's tests in debug builds (overflow checks on), with and
@@ -102,7 +102,7 @@ function checkStandalone() {
 
 /**
  * Every blob of testdata/vectors and testdata/bench is what the reference
- * writes for its input and options (bench/reference -regenerate), where Go can
+ * writes for its input and options (reference/ -regenerate), where Go can
  * build the reference; the tests above hold our code to the same blobs.
  */
 async function checkTestdata() {

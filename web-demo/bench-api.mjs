@@ -8,9 +8,9 @@
 //                                             or {"type":"error","message":"..."}
 //
 // R is `rust-native` (target/release/mebo-bench) or `wasm-node` (the SDK's
-// simd build in a Node child process, bench/node-runner.mjs), each timing
+// simd build in a Node child process, bench/runners/bench-node.mjs), each timing
 // decode and encode (each configuration from its input, `auto` per prefer), and
-// `go-reference`, the reference's harness (bench/reference, GOMAXPROCS=1),
+// `go-reference`, the reference's harness (reference/, GOMAXPROCS=1),
 // where `npm run demo` could build it (Go >= 1.25 on PATH); P is `quick` or `full` (mebo-tooling/harness PLANS). The request names nothing else: every
 // command, argument and path below is fixed here, and the runners read only
 // the bench blobs of testdata/bench, the same ones the page bundles. Anything
@@ -35,7 +35,7 @@ export const NATIVE_BENCH = join(ROOT, 'target/release/mebo-bench');
 /** The runtimes the API runs, each a fixed command; `plan` is the only thing the request picks. */
 const RUNNERS = {
   'rust-native': (quick) => [NATIVE_BENCH, ['--stream', ...(quick ? ['--quick'] : [])]],
-  'wasm-node': (quick) => [process.execPath, [join(ROOT, 'bench/node-runner.mjs'), '--variant', 'simd', '--stream', '--encode', ...(quick ? ['--quick'] : [])]],
+  'wasm-node': (quick) => [process.execPath, [join(ROOT, 'bench/runners/bench-node.mjs'), '--variant', 'simd', '--stream', '--encode', ...(quick ? ['--quick'] : [])]],
   'go-reference': (quick) => [GO_REFERENCE, ['-bench-dir', BENCH_DIR, '-stream', ...(quick ? ['-quick'] : [])]],
 };
 /** Runtimes that can run here: go-reference only where its harness was built. */

@@ -2,7 +2,7 @@
 // The dashboard's part of `npm run demo` (the root script installs what is
 // missing and builds the wasm, the SDK and the CLI first): build the page
 // (build.mjs), the native bench (crates/mebo-bench, release) and the
-// reference's harness (bench/reference, where Go >= 1.25 is on PATH), then
+// reference's harness (reference/, where Go >= 1.25 is on PATH), then
 // serve dist/ on http://127.0.0.1:$PORT (default 8080) with the stream
 // sample's route (stream-sample.mjs: a stream of blobs sent at a set pace)
 // and the local benchmark API (bench-api.mjs) that times native Rust, Node

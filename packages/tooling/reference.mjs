@@ -1,14 +1,15 @@
-// The reference implementation timed in the same run as ours: the Go module in
-// bench/reference (it requires github.com/arloliu/mebo v1.9.0 from the Go
-// module proxy; no reference code is committed), built when Go >= 1.25 is on
-// PATH. `npm run bench` and `npm run demo` build it into REFERENCE_BINARY.
+// The reference harness: the Go module in reference/ (it requires
+// github.com/arloliu/mebo v1.9.0 from the Go module proxy; no reference code is
+// committed), built into REFERENCE_BINARY when Go >= 1.25 is on PATH:
+// `npm run bench` and `npm run demo` time the reference with it, `npm test`
+// checks the blobs of testdata/ against it.
 
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-export const REFERENCE_MODULE = join(ROOT, 'bench/reference');
+export const REFERENCE_MODULE = join(ROOT, 'reference');
 export const REFERENCE_BINARY = join(ROOT, 'target/go-reference/mebo-go-reference');
 /** The oldest Go the module builds with (its go.mod's `go` line, which the reference's own go.mod requires). */
 const MIN_GO = [1, 25];
@@ -28,7 +29,7 @@ export function buildReference(log = (line) => process.stderr.write(`${line}\n`)
   if (!go) return { reason: 'no `go` on PATH' };
   const [major, minor] = go.slice(2).split('.').map(Number);
   if (major < MIN_GO[0] || (major === MIN_GO[0] && minor < MIN_GO[1])) return { reason: `${go} is older than go${MIN_GO.join('.')}` };
-  log(`$ go build -o ${REFERENCE_BINARY} (in bench/reference)`);
+  log(`$ go build -o ${REFERENCE_BINARY} (in reference/)`);
   const result = spawnSync('go', ['build', '-o', REFERENCE_BINARY, '.'], { cwd: REFERENCE_MODULE, stdio: ['ignore', 2, 2] });
   if (result.status !== 0) return { reason: `go build failed (exit ${result.status ?? result.signal})` };
   return { binary: REFERENCE_BINARY, go };

@@ -16,51 +16,14 @@ use datafusion_datasource::file_scan_config::{FileScanConfig, FileScanConfigBuil
 use datafusion_datasource::source::DataSourceExec;
 use datafusion_datasource::{TableSchema, TableSchemaBuilder};
 use datafusion_session::Session;
-use mebo::BlobKind;
 use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 
 use crate::opener::{blob_kind, OpenedBlob};
+use crate::options::{kind_of, MeboOptions};
 use crate::source::MeboSource;
 
 /// The extension of a blob file.
 pub const EXTENSION: &str = "mebo";
-
-/// How a table reads its files.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MeboOptions {
-    /// Skip a file that is not a readable blob of the table's kind (and
-    /// count it in the scan's `files_skipped` metric) instead of failing the
-    /// query. `OPTIONS ('skip_bad_files' 'true')` in SQL.
-    pub skip_bad_files: bool,
-    /// The kind of blob the table holds; `None` takes the first file's.
-    /// `OPTIONS ('kind' 'text')` in SQL.
-    pub kind: Option<BlobKind>,
-}
-
-impl MeboOptions {
-    /// Options from `CREATE EXTERNAL TABLE … OPTIONS (…)` (keys with or
-    /// without DataFusion's `format.` prefix).
-    pub fn from_map(options: &HashMap<String, String>) -> Result<MeboOptions> {
-        let mut parsed = MeboOptions::default();
-        for (key, value) in options {
-            match key.strip_prefix("format.").unwrap_or(key) {
-                "skip_bad_files" => {
-                    parsed.skip_bad_files =
-                        value.parse().map_err(|_| config_datafusion_err!("skip_bad_files is true or false, not {value:?}"))?
-                }
-                "kind" => {
-                    parsed.kind = Some(match value.to_ascii_lowercase().as_str() {
-                        "numeric" => BlobKind::Numeric,
-                        "text" => BlobKind::Text,
-                        _ => return Err(config_datafusion_err!("kind is numeric or text, not {value:?}")),
-                    })
-                }
-                other => return Err(config_datafusion_err!("unknown mebo table option {other:?} (skip_bad_files, kind)")),
-            }
-        }
-        Ok(parsed)
-    }
-}
 
 /// Creates [`MeboFormat`]s for `STORED AS MEBO`.
 #[derive(Debug, Default)]
@@ -170,13 +133,5 @@ impl FileFormat for MeboFormat {
 
     fn file_source(&self, table_schema: TableSchema) -> Arc<dyn FileSource> {
         Arc::new(MeboSource::new(table_schema, self.options))
-    }
-}
-
-/// The kind a table schema is of: its `value` column's type says.
-pub(crate) fn kind_of(schema: &SchemaRef) -> BlobKind {
-    match schema.field_with_name(mebo_arrow::VALUE).map(|f| f.data_type().clone()) {
-        Ok(arrow::datatypes::DataType::Utf8) => BlobKind::Text,
-        _ => BlobKind::Numeric,
     }
 }

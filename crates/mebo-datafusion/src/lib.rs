@@ -24,6 +24,7 @@ pub mod cluster;
 mod error;
 mod format;
 mod opener;
+mod options;
 mod pushdown;
 mod run;
 mod session;
@@ -32,7 +33,8 @@ mod table;
 mod udf;
 
 pub use error::FileError;
-pub use format::{MeboFormat, MeboFormatFactory, MeboOptions};
+pub use format::{MeboFormat, MeboFormatFactory};
+pub use options::MeboOptions;
 pub use pushdown::ScanFilter;
 pub use run::{query, query_all, run_statements, scan_counter, OutputFormat, QueryResult};
 pub use session::{enable_mebo_on, mebo_session_config, MeboContextExt};

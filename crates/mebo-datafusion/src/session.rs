@@ -10,7 +10,8 @@ use datafusion::execution::session_state::SessionState;
 use datafusion::execution::FunctionRegistry;
 use datafusion::prelude::SessionConfig;
 
-use crate::format::{MeboFormatFactory, MeboOptions};
+use crate::format::MeboFormatFactory;
+use crate::options::MeboOptions;
 use crate::table::{MeboTable, MeboTableFactory};
 use crate::udf::mebo_id_udf;
 

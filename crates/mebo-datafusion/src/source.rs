@@ -20,8 +20,8 @@ use datafusion_datasource::projection::{ProjectionOpener, SplitProjection};
 use datafusion_datasource::TableSchema;
 use object_store::ObjectStore;
 
-use crate::format::{kind_of, MeboOptions};
 use crate::opener::{MeboOpener, ScanCounters};
+use crate::options::{kind_of, MeboOptions};
 use crate::pushdown::ScanFilter;
 
 /// The scan's metrics (`EXPLAIN ANALYZE` shows them; tests read them):

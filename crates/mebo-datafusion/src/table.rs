@@ -17,7 +17,8 @@ use datafusion::physical_plan::ExecutionPlan;
 use object_store::aws::AmazonS3Builder;
 use url::Url;
 
-use crate::format::{MeboFormat, MeboOptions, EXTENSION};
+use crate::format::{MeboFormat, EXTENSION};
+use crate::options::MeboOptions;
 
 /// Files of blobs as one table: one or more locations (a file, a directory
 /// of `.mebo` files, a glob, an `s3://bucket/prefix/` URL), read with

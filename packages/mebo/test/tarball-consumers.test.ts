@@ -5,8 +5,9 @@
 // require(esm)), a Node `mebo/worker` pool that exits without terminate(),
 // Deno, Bun, a Worker in workerd (miniflare), Vitest under jsdom, and browser
 // apps built by esbuild, Vite (production build and dev server), webpack,
-// Parcel, Rollup and Next.js (webpack and Turbopack, client page and route
-// handler, `output: 'standalone'`), run in headless Chromium. Every consumer decodes the host sample (12 vectors that
+// Parcel, Rollup, Next.js (webpack and Turbopack, client page and route
+// handler, `output: 'standalone'`) and Angular (`ng new`, the application
+// builder, production build and `ng serve`), run in headless Chromium. Every consumer decodes the host sample (12 vectors that
 // together use every option value) and must give the vectors' inputs bit for
 // bit. Also: the tarball's exact file list, its license files, and a clean
 // `npm publish --dry-run`.
@@ -14,7 +15,8 @@
 // The consumers install and build side by side (CONCURRENT at a time, the
 // slowest first) while the tests run in order, each waiting for its own; one
 // install per tool. npm's cache is shared.
-// MEBO_KEEP_CONSUMERS=1 keeps the temporary directory (its path is printed).
+// MEBO_KEEP_CONSUMERS=1 keeps the temporary directory (its path is printed);
+// MEBO_CONSUMERS=angular,vite prepares only those (with -t to run their tests).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -221,6 +223,7 @@ const SHARED_INTO: Record<string, string> = {
   esbuild: 'src/decode-document.js',
   vite: 'src/decode-document.js',
   webpack: 'src/decode-document.js',
+  angular: 'src/app/decode-document.js',
 };
 
 /** Copy a consumer into the temporary directory, install the tarball and its tools, and build it as its scripts say. */
@@ -234,8 +237,8 @@ async function prepare(name: string): Promise<string> {
   cpSync(join(PACKAGE_ROOT, 'test/hosts/decode-document.js'), join(dir, SHARED_INTO[name]!));
   // The pool's helper beside it.
   cpSync(join(CONSUMERS, 'pool-document.js'), join(dir, SHARED_INTO[name]!.replace('decode-document', 'pool-document')));
-  if (name === 'vite' || name === 'next') {
-    // The dev server (Next.js: its server) serves public/ as the static test server serves the sample to the others.
+  if (name === 'vite' || name === 'next' || name === 'angular') {
+    // The dev server (Next.js: its server; Angular: ng serve) serves public/ as the static test server serves the sample to the others.
     mkdirSync(join(dir, 'public/vectors'), { recursive: true });
     for (const c of SAMPLE) cpSync(join(VECTORS, c.file), join(dir, 'public/vectors', c.file.split('/').pop()!));
     writeFileSync(join(dir, 'public/sample.json'), JSON.stringify(SAMPLE.map((c) => ({ name: c.name, url: `/vectors/${c.file.split('/').pop()}` }))));
@@ -288,12 +291,12 @@ function wasmSizes(dir: string): Record<string, number> {
 const CONCURRENT = 4;
 const limit = limiter(CONCURRENT);
 /** The slowest first (Next.js builds twice), so that they do not finish last. */
-const ORDER = ['next', 'parcel', 'workerd', 'webpack', 'vite', 'vitest-jsdom', 'rollup', 'deno', 'bun', 'esbuild', 'node-cjs', 'node-esm'];
+const ORDER = ['next', 'angular', 'parcel', 'workerd', 'webpack', 'vite', 'vitest-jsdom', 'rollup', 'deno', 'bun', 'esbuild', 'node-cjs', 'node-esm'];
 
 /** A prepared consumer's directory (its install and build failing fail the consumer's test). */
 function consumer(name: string): Promise<string> {
   const promise = prepared.get(name);
-  if (!promise) throw new Error(`no consumer ${name}`);
+  if (!promise) throw new Error(`no consumer ${name}${process.env.MEBO_CONSUMERS ? ` (MEBO_CONSUMERS=${process.env.MEBO_CONSUMERS} leaves it out)` : ''}`);
   return promise;
 }
 
@@ -304,7 +307,8 @@ beforeAll(async () => {
   mkdirSync(join(root, 'pack'));
   packed = await packSdk(join(root, 'pack'));
   tarball = packed.tarball;
-  for (const name of ORDER) {
+  const only = process.env.MEBO_CONSUMERS?.split(',');
+  for (const name of ORDER.filter((n) => !only || only.includes(n))) {
     const promise = limit(() => prepare(name));
     promise.catch(() => {}); // reported by the consumer's own test
     prepared.set(name, promise);
@@ -480,6 +484,7 @@ it('workerd: a Worker that only calls init() (or initSync()) gets the wasm as a 
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.json': 'application/json',
   '.map': 'application/json',
@@ -648,6 +653,58 @@ it('Rollup with node-resolve and import-meta-assets: the .wasm and mebo/worker d
     `[rollup] rollup ${tools.rollup} with @rollup/plugin-node-resolve ${tools['@rollup/plugin-node-resolve']} and @web/rollup-plugin-import-meta-assets ${tools['@web/rollup-plugin-import-meta-assets']} in Chromium: ` +
       `init() fetched ${wasm[0]!.url}, decoded ${SAMPLE.length} vectors bit for bit, so did a mebo/worker pool of 2; wasm emitted: ${Object.entries(sizes).map(([f, n]) => `${f} ${kB(n)}`).join(', ')}`,
   );
+});
+
+it("Angular: an app from `ng new`, built by the application builder with the package's .wasm among its assets, decodes in Chromium", async () => {
+  const dir = await consumer('angular');
+  const out = join(dir, 'dist/mebo-consumer-angular/browser');
+  // The builder emits no .wasm of its own: the ones there are what angular.json's assets line copied.
+  const sizes = wasmSizes(out);
+  expect(Object.keys(sizes).sort()).toEqual(TARBALL_FILES.filter((f) => f.endsWith('.wasm')).sort());
+  const origin = await serveStatic(out);
+  const { ok, loaded } = await inChromium(`${origin}/`);
+  const wasm = wasmLoaded(loaded);
+  // Where the package's new URL('../wasm/mebo_simd.wasm', import.meta.url) points from the bundle at the site's root.
+  expect(wasm).toEqual([{ url: '/wasm/mebo_simd.wasm', status: 200, type: 'application/wasm' }]);
+  expect(Buffer.compare(readFileSync(join(out, wasm[0]!.url)), readFileSync(join(PACKAGE_ROOT, 'wasm/mebo_simd.wasm')))).toBe(0);
+  expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expectSampleDecoded(ok.results);
+  // The README's other form, the copy named from the page, in the same build.
+  const fromPage = await inChromium(`${origin}/?from-page`);
+  expect(wasmLoaded(fromPage.loaded)).toEqual([{ url: '/wasm/mebo_simd.wasm', status: 200, type: 'application/wasm' }]);
+  expect(fromPage.ok.info).toEqual({ variant: 'simd', simdCheck: 'not run' });
+  expectSampleDecoded(fromPage.ok.results);
+  const tools = versions.get('angular')!;
+  console.log(
+    `[angular] @angular/build ${tools['@angular/build']} (ng build, production) in Chromium: init() fetched ${wasm[0]!.url}, decoded ${SAMPLE.length} vectors bit for bit; ` +
+      `wasm copied by the assets line: ${Object.entries(sizes).map(([f, n]) => `${f} ${kB(n)}`).join(', ')}`,
+  );
+});
+
+it('Angular: under `ng serve` the copy named from the page decodes in Chromium', async () => {
+  const dir = await consumer('angular');
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(dir, 'node_modules/@angular/cli/bin/ng.js'), 'serve', '--host', '127.0.0.1', '--port', String(port)], {
+    cwd: dir,
+    env: { ...childEnv, NG_CLI_ANALYTICS: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    const origin = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${origin}/sample.json`)).ok, () => output);
+    const { ok, loaded } = await inChromium(`${origin}/?from-page`);
+    // The dev server serves the assets line's copies where the page names them.
+    expect(wasmLoaded(loaded)).toEqual([{ url: '/wasm/mebo_simd.wasm', status: 200, type: 'application/wasm' }]);
+    expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'not run' });
+    expectSampleDecoded(ok.results);
+    console.log(`[angular serve] @angular/build ${versions.get('angular')!['@angular/build']} dev server in Chromium: init({ wasm }) fetched /wasm/mebo_simd.wasm, decoded ${SAMPLE.length} vectors bit for bit`);
+  } finally {
+    child.kill('SIGTERM');
+  }
 });
 
 for (const bundler of ['webpack', 'turbopack'] as const) {

@@ -82,7 +82,7 @@ const TABLE_HEADS = [
   ['browser fresh', 'µs, decodeAll in this browser (simd build)'],
   ['browser views', 'µs, columnsView in this browser (simd build): views of the module memory, no copy'],
   ['scalar kept', 'µs, decodeAllInto, build without simd128'],
-  ['ref now', 'µs, mebo Go decode + Materialize measured now on this machine (bench/reference, GOMAXPROCS=1)'],
+  ['ref now', 'µs, mebo Go decode + Materialize measured now on this machine (reference/, GOMAXPROCS=1)'],
   ['reference', 'µs, mebo Go decode + Materialize on the project machine kind (recorded)'],
   ['x86 doc', 'µs, documented decode + iterate on an i7-9700K'],
   ['kept ÷ ref now', 'reference measured now / browser kept time (above 1: the browser is faster)'],
@@ -216,8 +216,8 @@ export function renderSources(figures: Figures, browser: BrowserInfo): void {
       [
         'reference, measured now',
         figures.referenceLive
-          ? `mebo Go v1.9 decode + Materialize timed in this run on this machine (bench/reference, GOMAXPROCS=1, every decode checked against the input: rows where the reference decodes wrongly are marked): the fair comparison.`
-          : `NOT timed here: ${loaded.api ? 'npm run demo found no Go >= 1.25 on PATH to build bench/reference' : 'this page has no local API (npm run demo)'}, so every ratio below is taken against the recorded figures of the next line.`,
+          ? `mebo Go v1.9 decode + Materialize timed in this run on this machine (reference/, GOMAXPROCS=1, every decode checked against the input: rows where the reference decodes wrongly are marked): the fair comparison.`
+          : `NOT timed here: ${loaded.api ? 'npm run demo found no Go >= 1.25 on PATH to build reference/' : 'this page has no local API (npm run demo)'}, so every ratio below is taken against the recorded figures of the next line.`,
       ],
       [
         'reference, this machine kind',

@@ -1,11 +1,14 @@
-//! `mebo-sql-bench [--windows N] [--rounds N] [--out DIR]`
+//! `mebo-sql-bench [--windows N] [--rounds N] [--out DIR] [--cluster N]`
 //!
 //! The bench dataset (testdata/bench: 200 metrics × 250 points) written as
 //! N windows, one file per window, as mebo blobs in two configurations and
 //! as Parquet (zstd) with the same points; then the same scan + aggregate
 //! queries over each through the same DataFusion session, in one run,
 //! alternating formats round by round. Prints bytes on disk and, per query,
-//! the best time and rows scanned per second for each.
+//! the best time and rows scanned per second for each. With `--cluster N`,
+//! the same queries over the first mebo table on a local Ballista cluster of
+//! N executors (`mebo-scheduler` / `mebo-executor` beside this binary), and
+//! its speed-up over one process.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -19,6 +22,7 @@ use datafusion::parquet::file::properties::WriterProperties;
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
 use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
 use mebo::{Layout, TimestampEncoding, ValueEncoding};
+use mebo_datafusion::cluster::{remote_context, LocalCluster};
 use mebo_datafusion::{query, MeboContextExt};
 
 const SOURCE: &str = "num-seed200x250-delta-none-raw-none-notags-le-v1.mebo";
@@ -42,6 +46,7 @@ async fn main() {
     let args: Vec<String> = std::env::args().collect();
     let windows: usize = arg(&args, "--windows").map_or(400, |v| v.parse().expect("--windows N"));
     let rounds: usize = arg(&args, "--rounds").map_or(5, |v| v.parse().expect("--rounds N"));
+    let cluster: usize = arg(&args, "--cluster").map_or(0, |v| v.parse().expect("--cluster N"));
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = arg(&args, "--out").map_or_else(|| root.join("engines/target/sql-bench"), PathBuf::from);
 
@@ -120,11 +125,11 @@ async fn main() {
     let t0 = blob.start_time() + (windows as i64 / 4) * span;
     let t1 = blob.start_time() + (windows as i64 / 2) * span;
     let queries = [
-        ("avg+max per metric", "SELECT metric_id, avg(value), max(value) FROM {t} GROUP BY metric_id ORDER BY metric_id".to_string()),
-        ("sum of one metric", format!("SELECT count(*), sum(value) FROM {{t}} WHERE metric_id = {one}")),
+        ("avg+max per metric", "SELECT metric_id, round(avg(value), 6) AS mean, max(value) AS top FROM {t} GROUP BY metric_id ORDER BY metric_id".to_string()),
+        ("sum of one metric", format!("SELECT count(*) AS n, round(sum(value), 6) AS total FROM {{t}} WHERE metric_id = {one}")),
         (
             "count, a quarter of the time",
-            format!("SELECT count(*), avg(value) FROM {{t}} WHERE ts >= to_timestamp_micros({t0}) AND ts < to_timestamp_micros({t1})"),
+            format!("SELECT count(*) AS n, round(avg(value), 6) AS mean FROM {{t}} WHERE ts >= to_timestamp_micros({t0}) AND ts < to_timestamp_micros({t1})"),
         ),
     ];
 
@@ -137,6 +142,7 @@ async fn main() {
         let b = dir_bytes(dir);
         println!("{:<24} {:>12} {:>10.2}", name, b, b as f64 / rows as f64);
     }
+    let mut one_process = Vec::new();
     for (label, sql) in &queries {
         let mut best = vec![f64::INFINITY; tables.len()];
         let mut answers = vec![String::new(); tables.len()];
@@ -150,14 +156,37 @@ async fn main() {
             }
         }
         println!("\n{label}: {}", sql.replace("{t}", "t"));
-        // The same points in every format: the same answer, printed alike.
-        if answers.iter().any(|a| a != &answers[0]) {
-            println!("  the formats answered differently!");
+        // The same points in every format: the same answer, printed alike
+        // (float aggregates rounded: partitions sum in any order).
+        for (i, answer) in answers.iter().enumerate().filter(|(_, a)| *a != &answers[0]) {
+            println!("  {} answered differently:\n{answer}\n  from {}:\n{}", tables[i].0, tables[0].0, answers[0]);
         }
         println!("{:<24} {:>10} {:>14} {:>8}", "format", "ms", "rows/s", "vs parquet");
         let parquet = best[tables.len() - 1];
         for (i, (name, _)) in tables.iter().enumerate() {
             println!("{:<24} {:>10.1} {:>14.0} {:>8.2}x", name, best[i] * 1e3, rows as f64 / best[i], parquet / best[i]);
+        }
+        one_process.push((label, sql.replace("{t}", "t0"), best[0], answers[0].clone()));
+    }
+
+    if cluster > 0 {
+        let local = LocalCluster::start(cluster).expect("a local cluster (build mebo-scheduler and mebo-executor)");
+        let remote = remote_context(&local.url()).await.unwrap();
+        remote.register_mebo("t0", tables[0].1.to_str().unwrap()).await.unwrap();
+        println!("\n{} on a local Ballista cluster of {cluster} executors (same machine), best of {rounds}", tables[0].0);
+        println!("{:<32} {:>10} {:>14} {:>10}", "query", "ms", "rows/s", "speed-up");
+        for (label, sql, alone, answer) in &one_process {
+            let mut best = f64::INFINITY;
+            for _ in 0..rounds {
+                let start = Instant::now();
+                let r = query(&remote, sql).await.unwrap();
+                best = best.min(start.elapsed().as_secs_f64());
+                let printed = arrow::util::pretty::pretty_format_batches(&r.batches).unwrap().to_string();
+                if &printed != answer {
+                    println!("  the cluster answered {label} differently:\n{printed}\n  from one process:\n{answer}");
+                }
+            }
+            println!("{:<32} {:>10.1} {:>14.0} {:>9.2}x", label, best * 1e3, rows as f64 / best, alone / best);
         }
     }
 }

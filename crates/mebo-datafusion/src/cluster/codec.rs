@@ -25,7 +25,7 @@ use datafusion_proto::protobuf::FileScanExecConf;
 use mebo::BlobKind;
 use prost::Message;
 
-use crate::format::MeboOptions;
+use crate::options::MeboOptions;
 use crate::pushdown::ScanFilter;
 use crate::source::MeboSource;
 use crate::table::MeboTable;

@@ -8,7 +8,7 @@
 // `prefer`, and its best fixed configuration (the smallest blob of all 192,
 // found untimed), all in the v2 layout.
 //
-//   node bench/peers/node.mjs [--quick] [--out FILE] [--only DATASET,...]
+//   node bench/peers.mjs [--quick] [--out FILE] [--only DATASET,...]
 //
 // Prints the tables on stdout; --out writes { datasets: [{ name, points, metrics, rows }] }.
 

@@ -1,5 +1,5 @@
 // The Chromium side of `npm run bench`, bundled by esbuild into a page that
-// bench/chromium.mjs serves from 127.0.0.1 and drives with playwright-core.
+// bench/lib/chromium.mjs serves from 127.0.0.1 and drives with playwright-core.
 // `window.runBench({ variant, quick })` loads that wasm build (one per page
 // load: the SDK's init is once per realm) and times decode of every bench blob
 // and, with the simd build, the encode of each from its input (encodeRows).

@@ -1,9 +1,9 @@
 // The Chromium side of bench/stream.mjs, bundled by esbuild into a page
 // served from 127.0.0.1: `runStream({ reps })` fetches the bench blobs, then
-// times decodeStream against decoding from memory (bench/stream-measure.mjs).
+// times decodeStream against decoding from memory (bench/lib/stream-measure.mjs).
 
 import * as mebo from 'mebo';
-import { measureThroughput } from './stream-measure.mjs';
+import { measureThroughput } from '../lib/stream-measure.mjs';
 
 globalThis.runStream = async ({ reps }) => {
   await mebo.init({ wasm: fetch('wasm/mebo_simd.wasm'), variant: 'simd' });

@@ -1,4 +1,4 @@
-module mebo-bench-reference
+module mebo-reference
 
 go 1.25.0
 

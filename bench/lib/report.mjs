@@ -10,7 +10,7 @@ export const mLine = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(
 export const isDecimation = (r) => r.op.startsWith('decimate-') && !r.op.endsWith('-js') && r.op !== 'decimate-decode-view';
 
 /**
- * Print the report on stdout. `results` is `withReferences`' (run.mjs); rows
+ * Print the report on stdout. `results` is `withReferences`' (rounds.mjs); rows
  * are sorted in place into the report's order.
  */
 export function printReport(results, { machine, quick, rounds, breakdown, sizes, wasm }) {
@@ -20,7 +20,7 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
   console.log(`mebo bench (${quick ? 'QUICK run: few samples, not for reporting' : `full run, ${rounds} round${rounds > 1 ? 's' : ''}`}) — ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.rustc}${machine.chromium ? `, chromium ${machine.chromium}` : ''}${machine.go ? `, ${machine.go}` : ''}`);
   console.log(`load average at start ${machine.load_average_start.join(' ')}, at end ${machine.load_average_end.join(' ')}; nice ${machine.nice}`);
   console.log('ratios: reference time / our median (above 1: faster than the reference).');
-  console.log(`  go run:   the reference (mebo Go v1.9.0) decode + Materialize, timed in this run on the same blobs (bench/reference): ${machine.reference}`);
+  console.log(`  go run:   the reference (mebo Go v1.9.0) decode + Materialize, timed in this run on the same blobs (reference/): ${machine.reference}`);
   console.log('  go epyc:  the same, as recorded in testdata/reference/go-v1.9-epyc.json (another run; absolute times drift with load)');
   console.log('  seed x86: documented i7-9700K figures (decode + iterate total; encode)');
   console.log('');

@@ -2,7 +2,7 @@
 // One Node process of `npm run bench`: the SDK with one wasm build (its init
 // is once per process, so each build gets its own process).
 //
-//   node bench/node-runner.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--breakdown] [--decimate] [--pool] [--no-decode] [--out FILE] [--stream]
+//   node bench/runners/bench-node.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--breakdown] [--decimate] [--pool] [--no-decode] [--out FILE] [--stream]
 //
 // Times, on every configuration of the bench set: decode (NumericBlob.from +
 // decodeAll + free; text blobs likewise); with --encode, every configuration

@@ -1,5 +1,5 @@
 // The stream-of-blobs measurement, the same in Node and in the Chromium page
-// (bench/stream-page.mjs): the bench blobs framed into one stream, fed to
+// (bench/runners/stream-page.mjs): the bench blobs framed into one stream, fed to
 // decodeStream in chunks of a given size, against decoding the same blobs
 // from memory one by one, interleaved in one run. Each blob is opened,
 // decodeAll'd and freed either way.

@@ -2,7 +2,7 @@
 // of the SDK's decode targets, the measured part that bounds it.
 
 import { isDecimation, mLine, us } from './report.mjs';
-import { round } from './run.mjs';
+import { round } from './rounds.mjs';
 
 /** The default configuration: the base of the ALP and `auto` encode targets. */
 const DEFAULT_CONFIG = 'delta-none-gorilla-none';

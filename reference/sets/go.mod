@@ -1,4 +1,4 @@
-module github.com/mebo-project/bench/reference/sets
+module mebo-reference/sets
 
 go 1.25.0
 

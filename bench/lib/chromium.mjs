@@ -1,4 +1,4 @@
-// Runs the bench page in headless Debian Chromium: bundles browser-runner.mjs with esbuild into a temp
+// Runs the bench page in headless Debian Chromium: bundles runners/bench-page.mjs with esbuild into a temp
 // dir beside copies of the bench blobs and the wasm builds, serves it from
 // 127.0.0.1 and collects the rows. Node only.
 
@@ -30,7 +30,7 @@ export function copyWasm(dir, folder = 'wasm') {
 /** Build the page into a fresh temp dir; returns the dir. */
 async function buildPage() {
   const dir = mkdtempSync(join(tmpdir(), 'mebo-bench-page-'));
-  await build({ ...PAGE_BUNDLE, entryPoints: [fileURLToPath(new URL('./browser-runner.mjs', import.meta.url))], outfile: join(dir, 'runner.js') });
+  await build({ ...PAGE_BUNDLE, entryPoints: [fileURLToPath(new URL('../runners/bench-page.mjs', import.meta.url))], outfile: join(dir, 'runner.js') });
   writeFileSync(join(dir, 'index.html'), HTML);
   copyWasm(dir);
   copyWasm(dir, 'pkg/wasm');

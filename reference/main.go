@@ -1,6 +1,10 @@
-// Command reference times the reference implementation of the format, mebo Go
-// v1.9.0 (required as a module, none of its code is copied here), on the
-// benchmark blobs of testdata/bench, with the same plan as our runtimes
+// Command reference drives the reference implementation of the format, mebo Go
+// v1.9.0 (required as a module, none of its code is copied here), for two
+// jobs: timing it beside our runtimes (-bench-dir, for `npm run bench` and the
+// dashboard), and checking or regenerating the blobs of testdata/vectors and
+// testdata/bench from their inputs (-regenerate, regenerate.go).
+//
+// Timing runs on the benchmark blobs of testdata/bench, with the same plan as our runtimes
 // (packages/tooling/harness.mjs PLANS): warm-up, then samples of at least N ms each, the
 // median and minimum per call.
 //

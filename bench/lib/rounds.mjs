@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * Run `rounds` rounds of the runtimes `wants` accepts. `goBinary` is the
@@ -25,7 +25,7 @@ export async function runRounds({ rounds, quick, wants, goBinary, benchDir, tmp,
 
   function nodeRunner(variant, extra) {
     const out = join(tmp, `node-${variant}.json`);
-    const script = join(ROOT, 'bench/node-runner.mjs');
+    const script = join(ROOT, 'bench/runners/bench-node.mjs');
     return child(`wasm-node (${variant})`, process.execPath, [script, '--variant', variant, '--out', out, ...extra, ...(quick ? ['--quick'] : [])], out);
   }
 
