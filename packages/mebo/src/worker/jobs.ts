@@ -59,8 +59,13 @@ function plainText(c: Mebo.TextColumns) {
   return { ids, offsets, timestamps, dictionary, codes, tagDictionary, tagCodes };
 }
 
-/** Run `job` with the SDK; returns the answer, the kind of blob, whether it is dictionary columns, and the buffers to transfer. */
-export function run(mebo: typeof Mebo, job: Job, limits: DecodeLimits | undefined): { ok: unknown; kind: Mebo.BlobKind; dictionary: boolean; transfer: ArrayBuffer[] } {
+/**
+ * Run `job` with the SDK; resolves to the answer, the kind of blob, whether it
+ * is dictionary columns, and the buffers to transfer. Blobs and sets are
+ * opened with `load()`, so a worker whose module lacks a part a blob needs
+ * (the light core) fetches it rather than failing.
+ */
+export async function run(mebo: typeof Mebo, job: Job, limits: DecodeLimits | undefined): Promise<{ ok: unknown; kind: Mebo.BlobKind; dictionary: boolean; transfer: ArrayBuffer[] }> {
   let ok: unknown;
   let dictionary = false;
   // An unknown kind decodes as numeric, which reports why it is not.
@@ -68,7 +73,7 @@ export function run(mebo: typeof Mebo, job: Job, limits: DecodeLimits | undefine
   const kind: Mebo.BlobKind = first !== undefined && mebo.blobKind(first) === 'text' ? 'text' : 'numeric';
   const text = kind === 'text';
   if (job.op === 'materialize' || job.op === 'materializeMetric') {
-    using set = text ? mebo.TextBlobSet.from(job.blobs, limits) : mebo.NumericBlobSet.from(job.blobs, limits);
+    using set = text ? await mebo.TextBlobSet.load(job.blobs, limits) : await mebo.NumericBlobSet.load(job.blobs, limits);
     if (job.op === 'materializeMetric') {
       ok = set.materializeMetric(job.key);
     } else {
@@ -76,7 +81,7 @@ export function run(mebo: typeof Mebo, job: Job, limits: DecodeLimits | undefine
       dictionary = text;
     }
   } else {
-    using blob = text ? mebo.TextBlob.from(job.bytes, limits) : mebo.NumericBlob.from(job.bytes, limits);
+    using blob = text ? await mebo.TextBlob.load(job.bytes, limits) : await mebo.NumericBlob.load(job.bytes, limits);
     if (job.op === 'decodeAll') {
       ok = text ? plainText((blob as Mebo.TextBlob).decodeAll()) : (blob as Mebo.NumericBlob).decodeAll();
       dictionary = text;
@@ -127,7 +132,7 @@ export function serve(mebo: typeof Mebo, port: Port): void {
     }
     let failed: WireError | undefined;
     try {
-      const { ok, kind, dictionary, transfer } = run(mebo, message.job, setup?.limits);
+      const { ok, kind, dictionary, transfer } = await run(mebo, message.job, setup?.limits);
       port.post({ id: message.id, ok, kind, dictionary }, transfer);
     } catch (error) {
       failed = wireError(mebo, error);
