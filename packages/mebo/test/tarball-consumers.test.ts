@@ -24,9 +24,11 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { launchChromium, pageOutcome, type Loaded } from './helpers/chromium.js';
+import { FIRST_LOAD_BUDGET } from './helpers/first-load.js';
 import { expectMatchesInput, expectSampleDecoded, rawInput, sampleCases, type DecodedDocument, type RawMetric } from './helpers/hosts.js';
 import { childEnv, MINUTES, packSdk, run, type Output, type Packed } from './helpers/tarball.js';
 import { manifest, PACKAGE_ROOT, REPO_ROOT, VECTORS, type Case } from './helpers/vectors.js';
@@ -222,6 +224,7 @@ const SHARED_INTO: Record<string, string> = {
   workerd: 'src/decode-document.js',
   esbuild: 'src/decode-document.js',
   vite: 'src/decode-document.js',
+  'vite-decode': 'src/decode-document.js',
   webpack: 'src/decode-document.js',
   angular: 'src/app/decode-document.js',
 };
@@ -237,7 +240,7 @@ async function prepare(name: string): Promise<string> {
   cpSync(join(PACKAGE_ROOT, 'test/hosts/decode-document.js'), join(dir, SHARED_INTO[name]!));
   // The pool's helper beside it.
   cpSync(join(CONSUMERS, 'pool-document.js'), join(dir, SHARED_INTO[name]!.replace('decode-document', 'pool-document')));
-  if (name === 'vite' || name === 'next' || name === 'angular') {
+  if (name === 'vite' || name === 'vite-decode' || name === 'next' || name === 'angular') {
     // The dev server (Next.js: its server; Angular: ng serve) serves public/ as the static test server serves the sample to the others.
     mkdirSync(join(dir, 'public/vectors'), { recursive: true });
     for (const c of SAMPLE) cpSync(join(VECTORS, c.file), join(dir, 'public/vectors', c.file.split('/').pop()!));
@@ -291,7 +294,7 @@ function wasmSizes(dir: string): Record<string, number> {
 const CONCURRENT = 4;
 const limit = limiter(CONCURRENT);
 /** The slowest first (Next.js builds twice), so that they do not finish last. */
-const ORDER = ['next', 'angular', 'parcel', 'workerd', 'webpack', 'vite', 'vitest-jsdom', 'rollup', 'deno', 'bun', 'esbuild', 'node-cjs', 'node-esm'];
+const ORDER = ['next', 'angular', 'parcel', 'workerd', 'webpack', 'vite', 'vite-decode', 'vitest-jsdom', 'rollup', 'deno', 'bun', 'esbuild', 'node-cjs', 'node-esm'];
 
 /** A prepared consumer's directory (its install and build failing fail the consumer's test). */
 function consumer(name: string): Promise<string> {
@@ -557,6 +560,37 @@ it('Vite: a production build with no configuration decodes in Chromium', async (
   console.log(
     `[vite] vite ${versions.get('vite')!.vite} build (no config) in Chromium: init() fetched /assets/${assets[1]}, decoded ${SAMPLE.length} vectors bit for bit, ` +
       `so did a mebo/worker pool of 2 (worker built as ${scripts.find((f) => f.startsWith('thread-'))}); wasm emitted: ${Object.entries(sizes).map(([f, n]) => `${f} ${kB(n)}`).join(', ')}`,
+  );
+});
+
+/** Points in a sample case's input, counted from the reference's input file. */
+function pointsOf(name: string): number {
+  return rawInput(SAMPLE.find((c) => c.name === name)!).metrics.reduce((sum, m) => sum + m.timestamps.length, 0);
+}
+
+it('Vite: a vanilla-ts page on mebo/decode fetches the light core, then the zstd part only for a zstd blob, and decodes exactly', async () => {
+  const dir = await consumer('vite-decode');
+  const dist = join(dir, 'dist');
+  const { ok } = await inChromium(`${await serveStatic(dist)}/`);
+  const page = ok as unknown as PageResult & { steps: { init: string[]; plain: string[]; all: string[] }; plainPoints: number; textPoints: number };
+  const wasm = (paths: string[]) => paths.filter((p) => p.endsWith('.wasm')).map((p) => p.replace(/-[\w-]+\.wasm$/, '.wasm'));
+  // init() fetched the light core alone; the plain blob needed nothing more; the zstd blob fetched the zstd part.
+  expect(wasm(page.steps.init)).toEqual(['/assets/mebo_core_simd.wasm']);
+  expect(page.steps.plain).toEqual(page.steps.init);
+  expect(wasm(page.steps.all)).toEqual(['/assets/mebo_core_simd.wasm', '/assets/mebo_zstd.wasm']);
+  expect(page.plainPoints).toBe(pointsOf('num-gauge1-deltapacked-lz4-chimp-lz4-notags-le-v1'));
+  expect(page.textPoints).toBe(pointsOf('txt-status1-tagged-delta-zstd-tags-be'));
+  expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
+  expectSampleDecoded(ok.results);
+  // What a first blob costs: the scripts and modules fetched, gzipped as a server would send them.
+  const gzipped = (paths: string[]) => paths.reduce((sum, p) => sum + gzipSync(readFileSync(join(dist, p)), { level: 9 }).length, 0);
+  const [firstBlob, everyPart] = [gzipped(page.steps.plain), gzipped(page.steps.all)];
+  const scripts = gzipped(page.steps.plain.filter((p) => p.endsWith('.js')));
+  expect(firstBlob).toBeLessThanOrEqual(FIRST_LOAD_BUDGET.viteFirstBlob);
+  expect(everyPart).toBeLessThanOrEqual(FIRST_LOAD_BUDGET.viteEveryPart);
+  console.log(
+    `[vite-decode] vite ${versions.get('vite-decode')!.vite} + typescript ${versions.get('vite-decode')!.typescript} (create-vite vanilla-ts) in Chromium: ` +
+      `first numeric blob after ${kB(firstBlob)} gzipped (${kB(scripts)} of it JavaScript), a zstd and a text blob after ${kB(everyPart)}; decoded ${SAMPLE.length} vectors bit for bit`,
   );
 });
 
