@@ -6,6 +6,7 @@
 //   go-reference          the reference, mebo Go v1.9.0, decode + Materialize (reference/; needs Go >= 1.25)
 //   wasm-node             the SDK in Node: NumericBlob.from + decodeAll + free (simd build)
 //   wasm-node-scalar      the same with the scalar build (own process: init is once per process)
+//   wasm-node-core        the same through mebo/decode's light core and its zstd part (what a page loads)
 //   wasm-chromium         the same in headless Debian Chromium (playwright-core, page on 127.0.0.1)
 //   wasm-chromium-scalar  the same with the scalar build
 //   json, arrow           JSON.parse / apache-arrow reads of the same data into typed arrays
@@ -27,7 +28,7 @@
 // --rounds  run every runtime N times in turn (default 3; 1 with --quick) and keep
 //           each row's median over the rounds: other jobs' load drifts over all runtimes
 // --only    run only these runtimes (rust-native, go-reference, wasm-node,
-//           wasm-node-scalar, wasm-chromium, baselines, peers, kernels, stream)
+//           wasm-node-scalar, wasm-node-core, wasm-chromium, baselines, peers, kernels, stream)
 // --build   rebuild the wasm and the SDK first (default: only when missing)
 //
 // Ratios against the reference are taken against its timing in this run when

@@ -28,7 +28,7 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
   const widths = [36, 20, 6, 7, 8, 10, 10, 8, 10, 10, 11];
   const line = (cells) => cells.map((c, i) => (i < 3 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ');
   console.log(line(header));
-  const runtimeOrder = ['rust-native', 'go-reference', 'wasm-node', 'wasm-node-scalar', 'wasm-chromium', 'wasm-chromium-scalar', 'json', 'arrow'];
+  const runtimeOrder = ['rust-native', 'go-reference', 'wasm-node', 'wasm-node-scalar', 'wasm-node-core', 'wasm-chromium', 'wasm-chromium-scalar', 'json', 'arrow'];
   const configOrder = [...cases.map(configName), 'json', 'arrow'];
   rows.sort(
     (a, b) =>
@@ -71,6 +71,7 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
   }
   console.log(`(node, chrom: decodeAll into fresh arrays; -in: decodeAllInto arrays kept from the previous call; -vw: columnsView, views of the module's memory; node/go, in/go, nat/go: against ${rows.some((r) => r.runtime === 'go-reference') ? 'go run' : 'go epyc'}; simd gain: node scalar / node simd)`);
 
+  printLightCore(results);
   printEncode(results);
 
   if (breakdown.length) {
@@ -137,6 +138,29 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
  * bytes. Then `auto` under each prefer, against the default configuration's
  * encode in the same runtime, with what it chose.
  */
+/**
+ * What the light core (mebo/decode in a page) costs per configuration: its
+ * decode against the full simd build's in the same run. The core has no fast
+ * kernels (built for size) and reaches zstd through its part (a copy in and
+ * out).
+ */
+function printLightCore({ rows, cases, find, configName }) {
+  if (!rows.some((r) => r.runtime === 'wasm-node-core')) return;
+  console.log('');
+  console.log("the light core (mebo/decode's first module, with its zstd part), median µs per blob in Node, against the simd build");
+  console.log(mLine(['config', 'simd', 'core', 'core/simd', 'simd-in', 'core-in', 'in ratio']).trimEnd());
+  for (const config of cases.map(configName)) {
+    const [simd, core, simdInto, coreInto] = [
+      ['wasm-node', 'decode'],
+      ['wasm-node-core', 'decode'],
+      ['wasm-node', 'decode-into'],
+      ['wasm-node-core', 'decode-into'],
+    ].map(([rt, op]) => find(config, rt, op)?.median_ns);
+    console.log(mLine([config, us(simd), us(core), ratio(core / simd), us(simdInto), us(coreInto), ratio(coreInto / simdInto)]).trimEnd());
+  }
+  console.log('(above 1x: the core is slower; -in: decodeAllInto arrays kept from the previous call)');
+}
+
 function printEncode({ rows, cases, find, goRunNs, configName }) {
   if (!rows.some((r) => r.op === 'encode')) return;
   const runtimes = ['rust-native', 'wasm-node', 'wasm-chromium'];

@@ -52,6 +52,7 @@ export async function runRounds({ rounds, quick, wants, goBinary, benchDir, tmp,
       breakdown.push(...written.breakdown);
     }
     if (wants('wasm-node-scalar')) rows.push(...nodeRunner('scalar', []).rows);
+    if (wants('wasm-node-core')) rows.push(...nodeRunner('core', []).rows);
     if (wants('wasm-chromium')) {
       log('bench: wasm-chromium');
       const { runChromium } = await import('./chromium.mjs');

@@ -2,10 +2,12 @@
 // One Node process of `npm run bench`: the SDK with one wasm build (its init
 // is once per process, so each build gets its own process).
 //
-//   node bench/runners/bench-node.mjs --variant simd|scalar [--quick] [--baselines] [--encode] [--breakdown] [--decimate] [--pool] [--no-decode] [--out FILE] [--stream]
+//   node bench/runners/bench-node.mjs --variant simd|scalar|core [--quick] [--baselines] [--encode] [--breakdown] [--decimate] [--pool] [--no-decode] [--out FILE] [--stream]
 //
 // Times, on every configuration of the bench set: decode (NumericBlob.from +
-// decodeAll + free; text blobs likewise); with --encode, every configuration
+// decodeAll + free; text blobs likewise); `--variant core`: the same through
+// `mebo/decode`'s light core, the module a page loads first, with its zstd
+// part (decode rows only); with --encode, every configuration
 // written from its input (encodeNumeric, encodeText; bytes compared with the
 // recorded blob) and the numeric input with `auto` under each prefer; with --baselines, JSON.parse
 // and Apache Arrow reads of the same data; with --decimate, every metric of
@@ -17,7 +19,6 @@
 
 import { writeFileSync } from 'node:fs';
 import * as arrow from 'apache-arrow';
-import * as mebo from 'mebo';
 import { readFileSync } from 'node:fs';
 import { PLANS, breakdown as measureBreakdown, configName, decimateRows, encodeRows, poolRows, decodeArrow, decodeJson, decodeNumeric, decodeNumericInto, decodeNumericView, decodeText, decodeTextInto, measure } from 'mebo-tooling/harness';
 import { arrowPayload, benchInput, blobBytes, checkPayloads, decimateCases, jsonPayload, manifest, numericInput } from 'mebo-tooling/data';
@@ -27,10 +28,27 @@ const flag = (name) => argv.includes(name);
 const value = (name) => argv[argv.indexOf(name) + 1];
 const variant = value('--variant') ?? 'simd';
 const plan = flag('--quick') ? PLANS.quick : PLANS.full;
-const runtime = variant === 'scalar' ? 'wasm-node-scalar' : 'wasm-node';
+const runtime = { simd: 'wasm-node', scalar: 'wasm-node-scalar', core: 'wasm-node-core' }[variant];
+if (runtime === undefined) throw new Error(`--variant: simd, scalar or core, not ${variant}`);
 
-await mebo.init({ variant });
-if (mebo.wasmVariant() !== variant) throw new Error(`asked for the ${variant} build, got ${mebo.wasmVariant()}`);
+const mebo = variant === 'core' ? await import('mebo/decode') : await import('mebo');
+if (variant === 'core') {
+  // The light core, then its zstd part, as a page that met a zstd blob has them.
+  await mebo.init({ parts: 'core' });
+  // The core alone refuses a zstd blob until its part is loaded: the proof that the core is what runs.
+  const zstdCase = manifest().find((c) => configName(c).includes('zstd'));
+  let missing;
+  try {
+    mebo.NumericBlob.from(blobBytes(zstdCase)).free();
+  } catch (error) {
+    missing = error.code;
+  }
+  if (missing !== 'MISSING_PART') throw new Error(`asked for the light core, got another build (a zstd blob: ${missing ?? 'opened'})`);
+  await mebo.init({ parts: 'all' });
+} else {
+  await mebo.init({ variant });
+  if (mebo.wasmVariant() !== variant) throw new Error(`asked for the ${variant} build, got ${mebo.wasmVariant()}`);
+}
 
 const rows = [];
 function record(row) {
