@@ -19,9 +19,6 @@
 //! (`i8x16.swizzle`, the simd build); elsewhere nothing: the caller's
 //! [`StopWalk`] decodes everything. The tests compare both with it.
 
-// Built for size (`compact-decoders`) the wasm group walk and its table go unused.
-#![cfg_attr(feature = "compact-decoders", allow(dead_code, unused_imports))]
-
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 use super::packed_layout::{GROUP_LENS, WIDTHS};
 use super::stop_walk::StopWalk;
@@ -104,8 +101,7 @@ pub(super) fn decode_groups(bytes: &[u8], valid: usize, walk: &mut StopWalk, out
             return unsafe { x86::decode_groups_ssse3(bytes, valid, walk, out) };
         }
     }
-    // Built for size the scalar walk decodes every group: no 68 KB table.
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "compact-decoders")))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
         return walk_groups(bytes, valid, walk, out, wasm::stop_bits, wasm::decode_four);
     }
