@@ -9,6 +9,7 @@
 //   wasm-node-core        the same through mebo/decode's light core and its zstd part (what a page loads)
 //   wasm-chromium         the same in headless Debian Chromium (playwright-core, page on 127.0.0.1)
 //   wasm-chromium-scalar  the same with the scalar build
+//   wasm-chromium-core    the same through mebo/decode's light core and its zstd part, as the package ships
 //   json, arrow           JSON.parse / apache-arrow reads of the same data into typed arrays
 //   peers                 mebo (default, auto, best) beside JSON, Arrow IPC plain and zstd, Parquet zstd
 //                         (parquet-wasm, hyparquet) on the bench input and testdata/real (bench/peers.mjs)

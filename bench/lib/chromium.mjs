@@ -2,7 +2,7 @@
 // dir beside copies of the bench blobs and the wasm builds, serves it from
 // 127.0.0.1 and collects the rows. Node only.
 
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,10 +21,11 @@ const HTML = `<!doctype html>
 /** esbuild options of a bench page's script: one ESM bundle for the browser. */
 export const PAGE_BUNDLE = { bundle: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning' };
 
-/** Both wasm builds copied into `dir`/`folder` (a page's SDK fetches ../wasm/ from its bundle). */
-export function copyWasm(dir, folder = 'wasm') {
+/** The wasm builds copied into `dir`/`folder` (a page's SDK fetches ../wasm/ from its bundle): both full builds, or every module the package ships. */
+export function copyWasm(dir, folder = 'wasm', every = false) {
   mkdirSync(join(dir, folder), { recursive: true });
-  for (const variant of ['simd', 'scalar']) copyFileSync(join(ROOT, `packages/mebo/wasm/mebo_${variant}.wasm`), join(dir, folder, `mebo_${variant}.wasm`));
+  const files = every ? readdirSync(join(ROOT, 'packages/mebo/wasm')).filter((f) => f.endsWith('.wasm')) : ['mebo_simd.wasm', 'mebo_scalar.wasm'];
+  for (const file of files) copyFileSync(join(ROOT, 'packages/mebo/wasm', file), join(dir, folder, file));
 }
 
 /** Build the page into a fresh temp dir; returns the dir. */
@@ -33,8 +34,8 @@ async function buildPage() {
   await build({ ...PAGE_BUNDLE, entryPoints: [fileURLToPath(new URL('../runners/bench-page.mjs', import.meta.url))], outfile: join(dir, 'runner.js') });
   writeFileSync(join(dir, 'index.html'), HTML);
   copyWasm(dir);
-  copyWasm(dir, 'pkg/wasm');
-  // The package's dist/ as it ships, for the worker pool (mebo/worker) and its workers.
+  copyWasm(dir, 'pkg/wasm', true);
+  // The package's dist/ as it ships, for the worker pool (mebo/worker) and its workers, and mebo/decode's light core.
   cpSync(join(ROOT, 'packages/mebo/dist'), join(dir, 'pkg/dist'), { recursive: true });
   const cases = manifest();
   // The blobs, and the inputs the page encodes them from.
@@ -56,7 +57,7 @@ async function buildPage() {
  * `variants` (each in a fresh page); with `breakdown`, also where the simd
  * build's decode time goes. Returns `{ rows, breakdown, version, crossOriginIsolated }`.
  */
-export async function runChromium({ quick = false, variants = ['simd', 'scalar'], breakdown = false, log = () => {} } = {}) {
+export async function runChromium({ quick = false, variants = ['simd', 'scalar', 'core'], breakdown = false, log = () => {} } = {}) {
   const dir = await buildPage();
   const server = await startServer({ root: dir });
   let browser;

@@ -28,7 +28,7 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
   const widths = [36, 20, 6, 7, 8, 10, 10, 8, 10, 10, 11];
   const line = (cells) => cells.map((c, i) => (i < 3 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ');
   console.log(line(header));
-  const runtimeOrder = ['rust-native', 'go-reference', 'wasm-node', 'wasm-node-scalar', 'wasm-node-core', 'wasm-chromium', 'wasm-chromium-scalar', 'json', 'arrow'];
+  const runtimeOrder = ['rust-native', 'go-reference', 'wasm-node', 'wasm-node-scalar', 'wasm-node-core', 'wasm-chromium', 'wasm-chromium-scalar', 'wasm-chromium-core', 'json', 'arrow'];
   const configOrder = [...cases.map(configName), 'json', 'arrow'];
   rows.sort(
     (a, b) =>
@@ -140,25 +140,20 @@ export function printReport(results, { machine, quick, rounds, breakdown, sizes,
  */
 /**
  * What the light core (mebo/decode in a page) costs per configuration: its
- * decode against the full simd build's in the same run. The core has no fast
- * kernels (built for size) and reaches zstd through its part (a copy in and
- * out).
+ * decode against the full simd build's in the same run, in Node and in
+ * Chromium. The core has no fast kernels for Gorilla, Chimp and ALP (built
+ * for size) and reaches zstd through its part (a copy in and out).
  */
 function printLightCore({ rows, cases, find, configName }) {
-  if (!rows.some((r) => r.runtime === 'wasm-node-core')) return;
+  if (!rows.some((r) => r.runtime === 'wasm-node-core' || r.runtime === 'wasm-chromium-core')) return;
   console.log('');
-  console.log("the light core (mebo/decode's first module, with its zstd part), median µs per blob in Node, against the simd build");
-  console.log(mLine(['config', 'simd', 'core', 'core/simd', 'simd-in', 'core-in', 'in ratio']).trimEnd());
+  console.log("the light core (mebo/decode's first module, with its zstd part), decode median µs per blob, against the simd build");
+  console.log(mLine(['config', 'node', 'core', 'ratio', 'chrom', 'core', 'ratio']).trimEnd());
   for (const config of cases.map(configName)) {
-    const [simd, core, simdInto, coreInto] = [
-      ['wasm-node', 'decode'],
-      ['wasm-node-core', 'decode'],
-      ['wasm-node', 'decode-into'],
-      ['wasm-node-core', 'decode-into'],
-    ].map(([rt, op]) => find(config, rt, op)?.median_ns);
-    console.log(mLine([config, us(simd), us(core), ratio(core / simd), us(simdInto), us(coreInto), ratio(coreInto / simdInto)]).trimEnd());
+    const [node, nodeCore, chrom, chromCore] = ['wasm-node', 'wasm-node-core', 'wasm-chromium', 'wasm-chromium-core'].map((rt) => find(config, rt)?.median_ns);
+    console.log(mLine([config, us(node), us(nodeCore), ratio(nodeCore / node), us(chrom), us(chromCore), ratio(chromCore / chrom)]).trimEnd());
   }
-  console.log('(above 1x: the core is slower; -in: decodeAllInto arrays kept from the previous call)');
+  console.log('(ratio: core / simd build; above 1x the core is slower)');
 }
 
 function printEncode({ rows, cases, find, goRunNs, configName }) {
