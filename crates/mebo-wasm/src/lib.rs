@@ -119,6 +119,14 @@ pub fn blob_kind(bytes: &[u8]) -> Option<BlobKind> {
     Some(JsValue::from_str(kind).unchecked_into())
 }
 
+/// Whether a blob's payloads use zstd, from its first four bytes (see
+/// `mebo::uses_compression`): what the SDK reads to fetch the light core's
+/// zstd part before it opens the blob.
+#[wasm_bindgen(js_name = needsZstd)]
+pub fn needs_zstd(bytes: &[u8]) -> bool {
+    mebo::uses_compression(bytes, mebo::Compression::Zstd)
+}
+
 /// The code of every core error (`mebo::Error::CODES`): what the `code` of
 /// an error this module throws can be. The SDK's `CORE_ERROR_CODES` is tested
 /// against it.

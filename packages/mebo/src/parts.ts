@@ -4,6 +4,7 @@
 // The loader itself is init.ts's (it compiles modules); it registers here,
 // below the blob classes that call `ensureParts`.
 
+import { needsZstd } from '../wasm/mebo_wasm.js';
 import { MeboError } from './errors.js';
 import { instance } from './module.js';
 import { zstdPartLoaded } from './zstd-part.js';
@@ -21,28 +22,14 @@ export function setPartLoader(load: PartLoader): void {
   loader = load;
 }
 
-const CODEC_ZSTD = 2;
-const FLAG_TAGS = 0x1;
-const MAGIC_MASK = 0xfff0;
-const MAGIC_TEXT = 0xeb10;
-const MAGICS_NUMERIC = [0xea10, 0xea20, 0xea30];
-
 /**
- * The parts a blob needs, from its first four bytes (docs/FORMAT.md): zstd
- * when a payload's codec nibble says zstd, or a numeric blob has tags (its tag
- * payload is always zstd). Nothing for bytes that are no blob: opening them
- * fails with the core's error.
+ * The parts a blob needs, from its first four bytes: zstd when a payload's
+ * codec says zstd, or a numeric blob has tags (its tag payload is always
+ * zstd); read by the core (`mebo::uses_compression`). Nothing for bytes that
+ * are no blob: opening them fails with the core's error.
  */
 export function partsNeeded(bytes: Uint8Array): Part[] {
-  if (bytes.length < 4) return [];
-  const flags = bytes[0]! | (bytes[1]! << 8);
-  const codecs = bytes[3]!;
-  const magic = flags & MAGIC_MASK;
-  const zstd =
-    magic === MAGIC_TEXT
-      ? codecs === CODEC_ZSTD
-      : MAGICS_NUMERIC.includes(magic) && ((codecs & 0xf) === CODEC_ZSTD || codecs >> 4 === CODEC_ZSTD || (flags & FLAG_TAGS) !== 0);
-  return zstd ? ['zstd'] : [];
+  return needsZstd(bytes.subarray(0, 4)) ? ['zstd'] : [];
 }
 
 function loaded(part: Part): boolean {

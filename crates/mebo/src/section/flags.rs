@@ -4,6 +4,7 @@
 
 use crate::byte_order::{read_array, ByteOrder};
 use crate::error::Result;
+use crate::format::Compression;
 
 /// Length of the header of either kind, in bytes.
 pub const HEADER_SIZE: usize = 32;
@@ -74,9 +75,41 @@ impl BlobKind {
     }
 }
 
+/// Whether a blob's payloads use `codec`, read from its first four bytes
+/// alone: byte 3 holds a numeric blob's timestamp and value codecs (low and
+/// high nibble) and a text blob's data codec; a numeric blob's tag payload
+/// (flag bit 0) is always zstd. False for bytes that start no blob. What
+/// lets a reader fetch a codec before it opens a blob that needs it.
+pub fn uses_compression(bytes: &[u8], codec: Compression) -> bool {
+    let (Ok(flags), Some(&codecs)) = (read_flags(bytes), bytes.get(3)) else { return false };
+    let code = codec.code();
+    match BlobKind::from_flags(flags) {
+        Some(BlobKind::Numeric) => codecs & 0x0F == code || codecs >> 4 == code || (codec == Compression::Zstd && flags & FLAG_TAGS != 0),
+        Some(BlobKind::Text) => codecs == code,
+        None => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn codecs_from_the_first_four_bytes() {
+        // Numeric, little endian, no tags: timestamps s2 (3), values zstd (2).
+        let numeric = [0x10, 0xEA, 0x11, 0x23];
+        assert!(uses_compression(&numeric, Compression::Zstd) && uses_compression(&numeric, Compression::S2));
+        assert!(!uses_compression(&numeric, Compression::Lz4));
+        // Tagged, no codec on either column: the tags are zstd.
+        assert!(uses_compression(&[0x11, 0xEA, 0x11, 0x11], Compression::Zstd));
+        assert!(!uses_compression(&[0x10, 0xEA, 0x11, 0x11], Compression::Zstd));
+        // Text: byte 3 is the data codec; its tag bit says nothing of zstd.
+        assert!(uses_compression(&[0x11, 0xEB, 0x01, 0x04], Compression::Lz4));
+        assert!(!uses_compression(&[0x11, 0xEB, 0x01, 0x04], Compression::Zstd));
+        // No blob, or too short.
+        assert!(!uses_compression(&[0x10, 0xEC, 0x22, 0x22], Compression::Zstd));
+        assert!(!uses_compression(&[0x10, 0xEA, 0x22], Compression::Zstd));
+    }
 
     #[test]
     fn kinds_and_bits() {
