@@ -21,18 +21,15 @@ use crate::section::numeric_index::NumericIndexEntry;
 use crate::section::shared_timestamps::{SharedTimestampGroup, SharedTimestampTable};
 use crate::section::tags::{TagColumn, MAX_TAG_LEN};
 
-/// How to write a numeric blob. Defaults are the reference's documented ones: delta timestamps,
-/// Gorilla values, no codecs, no tags, little endian, v1 layout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// How to write a numeric blob, and how an opened one was written
+/// ([`NumericBlob::options`](crate::numeric::NumericBlob::options)). Defaults
+/// are the reference's documented ones: delta timestamps, Gorilla values, no
+/// codecs, no tags, little endian, v1 layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct NumericEncoderOptions {
-    /// How timestamps are encoded.
-    pub timestamp_encoding: TimestampEncoding,
-    /// How values are encoded.
-    pub value_encoding: ValueEncoding,
-    /// Codec of the timestamp payload.
-    pub timestamp_compression: Compression,
-    /// Codec of the value payload.
-    pub value_compression: Compression,
+    /// The four column choices: how timestamps and values are encoded, and
+    /// the codec of each payload.
+    pub config: ColumnConfig,
     /// Store a tag string with every point (written only when one is not empty, as the reference).
     pub tags: bool,
     /// Byte order of every field after the flag word.
@@ -42,23 +39,9 @@ pub struct NumericEncoderOptions {
 }
 
 impl NumericEncoderOptions {
-    /// Take the four column choices from a config such as `delta-zstd-gorilla-none`.
-    pub fn with_config(mut self, config: ColumnConfig) -> Self {
-        self.timestamp_encoding = config.timestamp_encoding;
-        self.timestamp_compression = config.timestamp_compression;
-        self.value_encoding = config.value_encoding;
-        self.value_compression = config.value_compression;
-        self
-    }
-
-    /// The four column choices as a config.
-    pub fn config(&self) -> ColumnConfig {
-        ColumnConfig {
-            timestamp_encoding: self.timestamp_encoding,
-            timestamp_compression: self.timestamp_compression,
-            value_encoding: self.value_encoding,
-            value_compression: self.value_compression,
-        }
+    /// These options with the four column choices of `config`, such as `delta-zstd-gorilla-none`.
+    pub fn with_config(self, config: ColumnConfig) -> Self {
+        NumericEncoderOptions { config, ..self }
     }
 
     /// Most points one metric may hold. v1 offsets are 16-bit deltas, so the
@@ -67,12 +50,12 @@ impl NumericEncoderOptions {
         if self.layout != Layout::V1 {
             return i32::MAX as usize;
         }
-        let ts = match self.timestamp_encoding {
+        let ts = match self.config.timestamp_encoding {
             TimestampEncoding::Raw => 8,
             TimestampEncoding::DeltaPacked => 5,
             TimestampEncoding::Delta => 9,
         };
-        let val = if self.value_encoding == ValueEncoding::Raw { 8 } else { 9 };
+        let val = if self.config.value_encoding == ValueEncoding::Raw { 8 } else { 9 };
         u16::MAX as usize / ts.max(val)
     }
 }
@@ -209,8 +192,8 @@ impl NumericEncoder {
         }
         let order = self.options.byte_order;
         let (ts0, val0) = (self.ts_bytes.len(), self.val_bytes.len());
-        encode_timestamps(self.options.timestamp_encoding, &self.timestamps, order, &mut self.ts_bytes);
-        encode_values(self.options.value_encoding, &self.values, order, &mut self.val_bytes);
+        encode_timestamps(self.options.config.timestamp_encoding, &self.timestamps, order, &mut self.ts_bytes);
+        encode_values(self.options.config.value_encoding, &self.values, order, &mut self.val_bytes);
         self.tag_bytes.extend_from_slice(&self.open_tags);
         self.metrics.push(EncodedMetric {
             id,
@@ -310,8 +293,8 @@ impl NumericEncoder {
             _ => IndexKind::V2Extended,
         };
 
-        let ts_payload = compress::compress(o.timestamp_compression, &ts_raw)?;
-        let val_payload = compress::compress(o.value_compression, &val_raw)?;
+        let ts_payload = compress::compress(o.config.timestamp_compression, &ts_raw)?;
+        let val_payload = compress::compress(o.config.value_compression, &val_raw)?;
         let tag_payload = if tags { compress::compress(Compression::Zstd, &tag_raw)? } else { Default::default() };
 
         // The reference writes the names only when two of them collide.
@@ -336,10 +319,7 @@ impl NumericEncoder {
             tags,
             metric_names: self.registry.has_collision(),
             shared_timestamps: !shared.groups.is_empty(),
-            timestamp_encoding: o.timestamp_encoding,
-            value_encoding: o.value_encoding,
-            timestamp_compression: o.timestamp_compression,
-            value_compression: o.value_compression,
+            config: o.config,
             start_time: self.start_time,
             metric_count: entries.len() as u32,
             index_offset: index_offset as u32,

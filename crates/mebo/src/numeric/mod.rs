@@ -23,7 +23,7 @@ pub use crate::registry::MAX_METRICS;
 pub use crate::section::numeric_header::{IndexKind, NumericHeader};
 #[cfg(feature = "encode")]
 pub use auto::{AutoEncoder, Prefer};
-pub use blob::{NumericBlob, NumericMetric, NumericOptions, NumericSections};
+pub use blob::{NumericBlob, NumericMetric, NumericSections};
 pub use columns::{NumericColumns, StoredColumns};
 #[cfg(feature = "encode")]
 pub use encoder::{NumericEncoder, NumericEncoderOptions};
