@@ -13,7 +13,7 @@ use crate::format::{Compression, TimestampEncoding, ValueEncoding};
 use crate::limits::DecodeLimits;
 use crate::lookup::MetricKeys;
 use crate::numeric::columns::StoredColumns;
-use crate::numeric::encoder::NumericEncoderOptions;
+use crate::numeric::options::NumericEncoderOptions;
 use crate::payload::Payload;
 use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::MetricNames;
