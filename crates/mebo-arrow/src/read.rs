@@ -129,7 +129,8 @@ impl Selected {
         match all {
             None => new_null_array(&DataType::Utf8, self.total),
             Some(all) => {
-                let per_point = self.positions.iter().zip(&self.counts).flat_map(|(&p, &n)| std::iter::repeat_n(all[p].as_ref(), n));
+                let per_point: Vec<&str> =
+                    self.positions.iter().zip(&self.counts).flat_map(|(&p, &n)| std::iter::repeat_n(all[p].as_ref(), n)).collect();
                 Arc::new(StringArray::from_iter_values(per_point))
             }
         }
