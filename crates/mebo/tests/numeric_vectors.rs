@@ -174,6 +174,9 @@ fn uncompressed_vectors_are_reproduced_byte_for_byte() {
         // encoder writes the reference's frames.
         let ours = encode(&inputs[&c.dataset], o);
         assert!(ours == c.blob, "{}: encoded bytes differ (ours {} bytes, reference {})", c.name, ours.len(), c.blob.len());
+        // The options the reference's blob reports write it again too.
+        let read = NumericBlob::open(&c.blob).unwrap().options();
+        assert!(encode(&inputs[&c.dataset], read) == c.blob, "{}: its own options ({read:?}) write other bytes", c.name);
         exact += 1;
     }
     assert!(exact >= 280, "only {exact} uncompressed cases");
