@@ -72,7 +72,8 @@ async function chromiumThroughput(reps) {
  */
 async function memoryRun(blobs) {
   await mebo.init({ variant: 'simd' });
-  const frames = framed(blobs).subarray(4);
+  const stream = await framed(mebo, blobs);
+  const [magic, frames] = [stream.subarray(0, 4), stream.subarray(4)];
   const repeats = Math.ceil(MEMORY_STREAM_BYTES / frames.length);
   const chunk = 64 << 10;
   let repeat = 0;
@@ -83,7 +84,7 @@ async function memoryRun(blobs) {
       pull(controller) {
         if (!sentHeader) {
           sentHeader = true;
-          return controller.enqueue(new Uint8Array([0x4d, 0x42, 0x53, 0x31]));
+          return controller.enqueue(magic);
         }
         if (repeat === repeats) return controller.close();
         controller.enqueue(frames.subarray(at, at + chunk));
@@ -125,7 +126,7 @@ function memoryProcess(log) {
 export async function runStreamBench({ quick = false, chromium = true, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const blobs = manifest().map(blobBytes);
   const reps = quick ? 3 : 15;
-  log(`stream: ${blobs.length} bench blobs, ${(framed(blobs).length / MB).toFixed(1)} MiB framed; ${reps} interleaved rounds`);
+  log(`stream: ${blobs.length} bench blobs, ${((await framed(mebo, blobs)).length / MB).toFixed(1)} MiB framed; ${reps} interleaved rounds`);
   const results = { node: await nodeThroughput(blobs, reps) };
   if (chromium) {
     try {

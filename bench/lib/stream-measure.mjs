@@ -7,18 +7,9 @@
 /** Chunk sizes the stream is fed in. */
 export const CHUNK_SIZES = [1 << 10, 64 << 10, 1 << 20];
 
-/** The blobs as a stream of blobs (docs/FORMAT.md), framed here. */
-export function framed(blobs) {
-  const out = new Uint8Array(4 + blobs.reduce((n, b) => n + 4 + b.length, 0));
-  const view = new DataView(out.buffer);
-  out.set([0x4d, 0x42, 0x53, 0x31]);
-  let at = 4;
-  for (const b of blobs) {
-    view.setUint32(at, b.length, true);
-    out.set(b, at + 4);
-    at += 4 + b.length;
-  }
-  return out;
+/** The blobs as one stream of blobs (docs/FORMAT.md), in memory: the SDK's `frameBlobs` read to its end. */
+export async function framed(mebo, blobs) {
+  return new Uint8Array(await new Response(mebo.frameBlobs(blobs)).arrayBuffer());
 }
 
 /** A pull-based ReadableStream of `bytes` in chunks of `size` (views, no copies), as a network delivers them. */
@@ -83,7 +74,7 @@ async function sourceAlone(stream) {
  * clock, and the same with `Cpu` on process CPU time where there is one.
  */
 export async function measureThroughput(mebo, blobs, { reps = 15 } = {}) {
-  const stream = framed(blobs);
+  const stream = await framed(mebo, blobs);
   const samples = { memory: [], ...Object.fromEntries(CHUNK_SIZES.flatMap((c) => [[c, []], [`source ${c}`, []]])) };
   const want = fromMemory(mebo, blobs);
   for (let r = -1; r < reps; r++) {

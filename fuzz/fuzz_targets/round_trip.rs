@@ -6,7 +6,7 @@ use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextBlob, TextEncoder, TextEncoderOptions};
-use mebo::{ByteOrder, Compression, Layout, TimestampEncoding, ValueEncoding};
+use mebo::{ByteOrder, ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
 
 #[derive(Arbitrary, Debug)]
 struct Point {
@@ -60,11 +60,14 @@ fn clip(s: &str, max: usize) -> &str {
 }
 
 fn numeric(input: &Input) {
-    let options = NumericEncoderOptions {
+    let config = ColumnConfig {
         timestamp_encoding: pick(&TimestampEncoding::ALL, input.ts_enc),
-        value_encoding: pick(&ValueEncoding::ALL, input.val_enc),
         timestamp_compression: pick(&Compression::ALL, input.ts_comp),
+        value_encoding: pick(&ValueEncoding::ALL, input.val_enc),
         value_compression: pick(&Compression::ALL, input.val_comp),
+    };
+    let options = NumericEncoderOptions {
+        config,
         tags: input.tags,
         byte_order: order(input.big_endian),
         layout: pick(&[Layout::V1, Layout::V2, Layout::V2Shared], input.layout),

@@ -1,6 +1,7 @@
 //! Blob to record batch: only the columns asked for, only the metrics asked
 //! for, each decoded straight into the vector that becomes its Arrow buffer.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use arrow::array::{new_null_array, ArrayRef, Float64Array, StringArray, TimestampMicrosecondArray, UInt64Array};
@@ -54,17 +55,19 @@ impl Selection {
         Selection::default()
     }
 
-    fn projection(&self) -> Result<Vec<usize>> {
+    /// What this selection reads of a blob of `len` metrics: `position`
+    /// finds a metric by id, `count` gives the points at an index position.
+    fn of_blob(
+        &self,
+        len: usize,
+        position: impl Fn(u64) -> Option<usize>,
+        count: impl Fn(usize) -> mebo::Result<usize>,
+    ) -> Result<Selected> {
         let projection = self.projection.clone().unwrap_or_else(|| (0..COLUMNS.len()).collect());
         if let Some(bad) = projection.iter().find(|&&i| i >= COLUMNS.len()) {
             return Err(Error::Schema(format!("projection names column {bad}, the schema has {}", COLUMNS.len())));
         }
-        Ok(projection)
-    }
-
-    /// Positions of the selected metrics in a blob's index, ascending.
-    fn positions(&self, len: usize, position: impl Fn(u64) -> Option<usize>) -> Vec<usize> {
-        match &self.metrics {
+        let positions = match &self.metrics {
             None => (0..len).collect(),
             Some(ids) => {
                 let mut found: Vec<usize> = ids.iter().filter_map(|&id| position(id)).collect();
@@ -72,21 +75,81 @@ impl Selection {
                 found.dedup();
                 found
             }
+        };
+        let counts = positions.iter().map(|&p| count(p)).collect::<mebo::Result<Vec<_>>>()?;
+        Ok(Selected {
+            want: Columns::of(&projection),
+            projection,
+            every_metric: positions.len() == len,
+            total: counts.iter().sum(),
+            positions,
+            counts,
+        })
+    }
+}
+
+/// A selection resolved against one blob.
+struct Selected {
+    /// Schema columns, in the batch's order.
+    projection: Vec<usize>,
+    want: Columns,
+    /// Index positions of the selected metrics, ascending.
+    positions: Vec<usize>,
+    /// Points of each selected metric.
+    counts: Vec<usize>,
+    /// Points of all selected metrics: the batch's rows.
+    total: usize,
+    every_metric: bool,
+}
+
+impl Selected {
+    /// Each selected metric's points decoded into its stretch of `column`.
+    fn fill<T>(&self, column: &mut [T], decode: impl Fn(usize, &mut [T]) -> mebo::Result<()>) -> Result<()> {
+        let mut at = 0;
+        for (&p, &n) in self.positions.iter().zip(&self.counts) {
+            decode(p, &mut column[at..at + n])?;
+            at += n;
         }
+        Ok(())
+    }
+
+    /// The `metric_id` column: each selected metric's id, once a point.
+    fn ids(&self, all: &[u64]) -> Result<ArrayRef> {
+        let mut column = Vec::new();
+        column.try_reserve_exact(self.total).map_err(|_| out_of_memory("metric id column", self.total))?;
+        for (&p, &n) in self.positions.iter().zip(&self.counts) {
+            column.extend(std::iter::repeat_n(all[p], n));
+        }
+        Ok(Arc::new(UInt64Array::new(ScalarBuffer::from(column), None)))
+    }
+
+    /// The `metric` column: each selected metric's name, once a point (null
+    /// when the blob carries no names).
+    fn names(&self, all: Option<&[Cow<'_, str>]>) -> ArrayRef {
+        match all {
+            None => new_null_array(&DataType::Utf8, self.total),
+            Some(all) => {
+                let per_point: Vec<&str> =
+                    self.positions.iter().zip(&self.counts).flat_map(|(&p, &n)| std::iter::repeat_n(all[p].as_ref(), n)).collect();
+                Arc::new(StringArray::from_iter_values(per_point))
+            }
+        }
+    }
+
+    /// The batch of `schema`'s projected columns.
+    fn batch(&self, schema: SchemaRef, arrays: Vec<ArrayRef>) -> Result<RecordBatch> {
+        let schema = Arc::new(schema.project(&self.projection)?);
+        Ok(RecordBatch::try_new_with_options(schema, arrays, &RecordBatchOptions::new().with_row_count(Some(self.total)))?)
     }
 }
 
 /// A numeric blob's selected points as one batch of [`numeric_schema`] (projected).
 pub fn numeric_batch(blob: &NumericBlob<'_>, selection: &Selection) -> Result<RecordBatch> {
-    let projection = selection.projection()?;
-    let want = Columns::of(&projection);
-    let positions = selection.positions(blob.len(), |id| blob.position(id));
-    let counts = positions.iter().map(|&p| blob.metric_at(p).map(|m| m.len())).collect::<mebo::Result<Vec<_>>>()?;
-    let total: usize = counts.iter().sum();
-    let every_metric = positions.len() == blob.len();
+    let sel = selection.of_blob(blob.len(), |id| blob.position(id), |p| blob.metric_at(p).map(|m| m.len()))?;
+    let (want, total) = (sel.want, sel.total);
 
     let (mut timestamps, mut values) = (None, None);
-    if every_metric && want.ts && want.value {
+    if sel.every_metric && want.ts && want.value {
         // The fast path of the core: both columns of every metric in one pass.
         let columns = blob.decode_all()?;
         timestamps = Some(columns.timestamps);
@@ -94,21 +157,21 @@ pub fn numeric_batch(blob: &NumericBlob<'_>, selection: &Selection) -> Result<Re
     } else {
         if want.ts {
             let mut column = zeroed(total, 0i64, "timestamp column")?;
-            fill(&positions, &counts, &mut column, |p, out| blob.metric_at(p)?.timestamps_into(out))?;
+            sel.fill(&mut column, |p, out| blob.metric_at(p)?.timestamps_into(out))?;
             timestamps = Some(column);
         }
         if want.value {
             let mut column = zeroed(total, 0f64, "value column")?;
-            fill(&positions, &counts, &mut column, |p, out| blob.metric_at(p)?.values_into(out))?;
+            sel.fill(&mut column, |p, out| blob.metric_at(p)?.values_into(out))?;
             values = Some(column);
         }
     }
 
-    let mut arrays: Vec<ArrayRef> = Vec::with_capacity(projection.len());
-    for &column in &projection {
+    let mut arrays: Vec<ArrayRef> = Vec::with_capacity(sel.projection.len());
+    for &column in &sel.projection {
         arrays.push(match column {
-            0 => ids(blob.metric_ids(), &positions, &counts, total)?,
-            1 => names(blob.names().map(|n| n.iter().map(|s| s.as_ref()).collect::<Vec<_>>()), &positions, &counts, total),
+            0 => sel.ids(blob.metric_ids())?,
+            1 => sel.names(blob.names()),
             2 => timestamp_array(timestamps.take().unwrap_or_default()),
             3 => Arc::new(Float64Array::new(ScalarBuffer::from(Buffer::from_vec(values.take().unwrap_or_default())), None)),
             _ => match blob.options().tags {
@@ -116,7 +179,7 @@ pub fn numeric_batch(blob: &NumericBlob<'_>, selection: &Selection) -> Result<Re
                 true => {
                     let mut tags: Vec<&str> = Vec::new();
                     tags.try_reserve_exact(total).map_err(|_| out_of_memory("tag column", total))?;
-                    for &p in &positions {
+                    for &p in &sel.positions {
                         tags.extend(blob.metric_at(p)?.tags()?.unwrap_or_default());
                     }
                     Arc::new(StringArray::from_iter_values(tags))
@@ -124,22 +187,18 @@ pub fn numeric_batch(blob: &NumericBlob<'_>, selection: &Selection) -> Result<Re
             },
         });
     }
-    batch(numeric_schema(), &projection, arrays, total)
+    sel.batch(numeric_schema(), arrays)
 }
 
 /// A text blob's selected points as one batch of [`text_schema`] (projected).
 pub fn text_batch(blob: &TextBlob<'_>, selection: &Selection) -> Result<RecordBatch> {
-    let projection = selection.projection()?;
-    let want = Columns::of(&projection);
-    let positions = selection.positions(blob.len(), |id| blob.position(id));
-    let counts = positions.iter().map(|&p| blob.metric_at(p).map(|m| m.len())).collect::<mebo::Result<Vec<_>>>()?;
-    let total: usize = counts.iter().sum();
-    let every_metric = positions.len() == blob.len();
+    let sel = selection.of_blob(blob.len(), |id| blob.position(id), |p| blob.metric_at(p).map(|m| m.len()))?;
+    let (want, total) = (sel.want, sel.total);
     let has_tags = blob.options().tags;
 
     let (mut timestamps, mut values, mut tags) = (None, None, None);
     if want.ts || want.value || (want.tag && has_tags) {
-        if every_metric {
+        if sel.every_metric {
             // Rows hold timestamp, value and tag together: one pass reads all three.
             let columns = blob.decode_all()?;
             timestamps = Some(timestamp_array(columns.timestamps));
@@ -149,7 +208,7 @@ pub fn text_batch(blob: &TextBlob<'_>, selection: &Selection) -> Result<RecordBa
             let mut ts = zeroed(total, 0i64, "timestamp column")?;
             let (mut vs, mut tg) = (StringColumn::default(), StringColumn::default());
             let mut at = 0;
-            for (&p, &n) in positions.iter().zip(&counts) {
+            for (&p, &n) in sel.positions.iter().zip(&sel.counts) {
                 let metric = blob.metric_at(p)?;
                 metric.timestamps_into(&mut ts[at..at + n])?;
                 at += n;
@@ -164,22 +223,17 @@ pub fn text_batch(blob: &TextBlob<'_>, selection: &Selection) -> Result<RecordBa
         }
     }
 
-    let mut arrays: Vec<ArrayRef> = Vec::with_capacity(projection.len());
-    for &column in &projection {
+    let mut arrays: Vec<ArrayRef> = Vec::with_capacity(sel.projection.len());
+    for &column in &sel.projection {
         arrays.push(match column {
-            0 => ids(blob.metric_ids(), &positions, &counts, total)?,
-            1 => names(blob.names().map(|n| n.iter().map(|s| s.as_ref()).collect::<Vec<_>>()), &positions, &counts, total),
+            0 => sel.ids(blob.metric_ids())?,
+            1 => sel.names(blob.names()),
             2 => timestamps.take().unwrap_or_else(|| timestamp_array(Vec::new())),
             3 => values.take().unwrap_or_else(|| Arc::new(StringArray::new_null(0))),
             _ => tags.take().unwrap_or_else(|| new_null_array(&DataType::Utf8, total)),
         });
     }
-    batch(text_schema(), &projection, arrays, total)
-}
-
-fn batch(schema: SchemaRef, projection: &[usize], arrays: Vec<ArrayRef>, rows: usize) -> Result<RecordBatch> {
-    let schema = Arc::new(schema.project(projection)?);
-    Ok(RecordBatch::try_new_with_options(schema, arrays, &RecordBatchOptions::new().with_row_count(Some(rows)))?)
+    sel.batch(text_schema(), arrays)
 }
 
 fn out_of_memory(what: &'static str, items: usize) -> Error {
@@ -192,35 +246,6 @@ fn zeroed<T: Copy>(len: usize, zero: T, what: &'static str) -> Result<Vec<T>> {
     column.try_reserve_exact(len).map_err(|_| out_of_memory(what, len))?;
     column.resize(len, zero);
     Ok(column)
-}
-
-/// Each selected metric's points decoded into its stretch of `column`.
-fn fill<T>(positions: &[usize], counts: &[usize], column: &mut [T], decode: impl Fn(usize, &mut [T]) -> mebo::Result<()>) -> Result<()> {
-    let mut at = 0;
-    for (&p, &n) in positions.iter().zip(counts) {
-        decode(p, &mut column[at..at + n])?;
-        at += n;
-    }
-    Ok(())
-}
-
-fn ids(all: &[u64], positions: &[usize], counts: &[usize], total: usize) -> Result<ArrayRef> {
-    let mut column = Vec::new();
-    column.try_reserve_exact(total).map_err(|_| out_of_memory("metric id column", total))?;
-    for (&p, &n) in positions.iter().zip(counts) {
-        column.extend(std::iter::repeat_n(all[p], n));
-    }
-    Ok(Arc::new(UInt64Array::new(ScalarBuffer::from(column), None)))
-}
-
-fn names(all: Option<Vec<&str>>, positions: &[usize], counts: &[usize], total: usize) -> ArrayRef {
-    match all {
-        None => new_null_array(&DataType::Utf8, total),
-        Some(all) => {
-            let per_point: Vec<&str> = positions.iter().zip(counts).flat_map(|(&p, &n)| std::iter::repeat_n(all[p], n)).collect();
-            Arc::new(StringArray::from_iter_values(per_point))
-        }
-    }
 }
 
 fn timestamp_array(column: Vec<i64>) -> ArrayRef {

@@ -85,6 +85,55 @@ fn start<V>(metrics: &[Metric<V>], start_time: Option<i64>) -> i64 {
     start_time.unwrap_or_else(|| metrics.iter().flat_map(|m| m.timestamps.iter().copied()).min().unwrap_or(0))
 }
 
+/// The encoder calls [`encode`] makes, which the numeric and the text
+/// encoder share but for the value type.
+trait MetricEncoder<V> {
+    fn start_metric_name(&mut self, name: &str, count: usize) -> mebo::Result<()>;
+    fn start_metric_id(&mut self, id: u64, count: usize) -> mebo::Result<()>;
+    fn add_points(&mut self, timestamps: &[i64], values: &[V], tags: Option<&[String]>) -> mebo::Result<()>;
+    fn end_metric(&mut self) -> mebo::Result<()>;
+    fn finish(&self) -> mebo::Result<Vec<u8>>;
+}
+
+macro_rules! metric_encoder {
+    ($encoder:ty, $value:ty) => {
+        impl MetricEncoder<$value> for $encoder {
+            fn start_metric_name(&mut self, name: &str, count: usize) -> mebo::Result<()> {
+                <$encoder>::start_metric_name(self, name, count)
+            }
+            fn start_metric_id(&mut self, id: u64, count: usize) -> mebo::Result<()> {
+                <$encoder>::start_metric_id(self, id, count)
+            }
+            fn add_points(&mut self, timestamps: &[i64], values: &[$value], tags: Option<&[String]>) -> mebo::Result<()> {
+                <$encoder>::add_points(self, timestamps, values, tags)
+            }
+            fn end_metric(&mut self) -> mebo::Result<()> {
+                <$encoder>::end_metric(self)
+            }
+            fn finish(&self) -> mebo::Result<Vec<u8>> {
+                <$encoder>::finish(self)
+            }
+        }
+    };
+}
+
+metric_encoder!(NumericEncoder, f64);
+metric_encoder!(TextEncoder, String);
+
+/// The gathered metrics written by `encoder`, each by name where it has
+/// one, with its tags when `tags`.
+fn encode<V>(mut encoder: impl MetricEncoder<V>, metrics: &[Metric<V>], tags: bool) -> Result<Vec<u8>> {
+    for m in metrics {
+        match &m.name {
+            Some(name) => encoder.start_metric_name(name, m.timestamps.len())?,
+            None => encoder.start_metric_id(m.id, m.timestamps.len())?,
+        }
+        encoder.add_points(&m.timestamps, &m.values, tags.then_some(m.tags.as_slice()))?;
+        encoder.end_metric()?;
+    }
+    Ok(encoder.finish()?)
+}
+
 /// Batches of [`numeric_schema`](crate::numeric_schema) (`metric` and `tag`
 /// may be absent) as one numeric blob. Tags are stored when `options.tags`
 /// is set or a row has one (a null tag is stored as the empty tag). A
@@ -95,16 +144,7 @@ pub fn batch_to_numeric(batches: &[RecordBatch], mut options: NumericEncoderOpti
         Ok(values.value(row))
     })?;
     options.tags |= tagged;
-    let mut encoder = NumericEncoder::new(start(&metrics, start_time), options);
-    for m in &metrics {
-        match &m.name {
-            Some(name) => encoder.start_metric_name(name, m.timestamps.len())?,
-            None => encoder.start_metric_id(m.id, m.timestamps.len())?,
-        }
-        encoder.add_points(&m.timestamps, &m.values, options.tags.then_some(m.tags.as_slice()))?;
-        encoder.end_metric()?;
-    }
-    Ok(encoder.finish()?)
+    encode(NumericEncoder::new(start(&metrics, start_time), options), &metrics, options.tags)
 }
 
 /// Batches of [`text_schema`](crate::text_schema) as one text blob, as
@@ -115,14 +155,5 @@ pub fn batch_to_text(batches: &[RecordBatch], mut options: TextEncoderOptions, s
         Ok(values.value(row).to_owned())
     })?;
     options.tags |= tagged;
-    let mut encoder = TextEncoder::new(start(&metrics, start_time), options)?;
-    for m in &metrics {
-        match &m.name {
-            Some(name) => encoder.start_metric_name(name, m.timestamps.len())?,
-            None => encoder.start_metric_id(m.id, m.timestamps.len())?,
-        }
-        encoder.add_points(&m.timestamps, &m.values, options.tags.then_some(m.tags.as_slice()))?;
-        encoder.end_metric()?;
-    }
-    Ok(encoder.finish()?)
+    encode(TextEncoder::new(start(&metrics, start_time), options)?, &metrics, options.tags)
 }

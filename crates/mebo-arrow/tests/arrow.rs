@@ -5,7 +5,7 @@ use arrow::array::{Array, AsArray, RecordBatch};
 use arrow::datatypes::{DataType, Float64Type, TimestampMicrosecondType, UInt64Type};
 use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextBlob, TextEncoder, TextEncoderOptions};
-use mebo::{ByteOrder, Compression, Layout, TimestampEncoding, ValueEncoding};
+use mebo::{ByteOrder, ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
 use mebo_arrow::{batch_to_numeric, batch_to_text, numeric_batch, numeric_schema, text_batch, Selection};
 
 /// One point as the test compares it: id, name, ts, value bits or text, tag.
@@ -22,11 +22,14 @@ fn numeric_options() -> Vec<NumericEncoderOptions> {
         .into_iter()
         .enumerate()
         {
-            all.push(NumericEncoderOptions {
+            let config = ColumnConfig {
                 timestamp_encoding: ts,
-                value_encoding: value,
                 timestamp_compression: [Compression::None, Compression::Zstd, Compression::S2][j],
+                value_encoding: value,
                 value_compression: [Compression::Lz4, Compression::None, Compression::Zstd][i],
+            };
+            all.push(NumericEncoderOptions {
+                config,
                 tags: (i + j) % 2 == 0,
                 byte_order: if j == 1 { ByteOrder::Big } else { ByteOrder::Little },
                 layout,
@@ -175,8 +178,7 @@ fn text_blobs_read_as_the_core_reads_them() {
 #[test]
 fn batches_round_trip_by_bits_over_the_whole_timestamp_range() {
     let options = NumericEncoderOptions {
-        timestamp_encoding: TimestampEncoding::Raw,
-        value_encoding: ValueEncoding::Raw,
+        config: ColumnConfig { timestamp_encoding: TimestampEncoding::Raw, value_encoding: ValueEncoding::Raw, ..Default::default() },
         layout: Layout::V2,
         tags: true,
         ..Default::default()

@@ -537,7 +537,7 @@ fn main() {
             let kernels = kernels_by_input
                 .entry(input_path.clone())
                 .or_insert_with(|| Kernels::new(&mebo_testdata::read_input_file(&input_path).metrics, samples));
-            let kernel_ns = (kernels.timestamp_ns(options.timestamp_encoding), kernels.value_ns(options.value_encoding));
+            let kernel_ns = (kernels.timestamp_ns(options.config.timestamp_encoding), kernels.value_ns(options.config.value_encoding));
             record("decode", points, bytes.len(), t, reference_ns(name), Some(kernel_ns), json!({}));
         }
         if decode_only {

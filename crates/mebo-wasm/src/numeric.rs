@@ -124,17 +124,18 @@ impl NumericBlobHandle {
     /// The header's options, with the manifest's field names.
     pub fn options(&self) -> NumericBlobOptions {
         let o = self.blob.options();
+        let c = o.config;
         JsObject::new()
-            .set("timestampEncoding", o.timestamp_encoding.name())
-            .set("valueEncoding", o.value_encoding.name())
-            .set("timestampCompression", o.timestamp_compression.name())
-            .set("valueCompression", o.value_compression.name())
+            .set("timestampEncoding", c.timestamp_encoding.name())
+            .set("valueEncoding", c.value_encoding.name())
+            .set("timestampCompression", c.timestamp_compression.name())
+            .set("valueCompression", c.value_compression.name())
             .set("tags", o.tags)
             .set("bigEndian", o.byte_order == mebo::ByteOrder::Big)
             .set("byteOrder", js::byte_order_name(o.byte_order))
             .set("layout", o.layout.name())
-            .set("extendedIndex", o.extended_index)
-            .set("metricNames", o.metric_names)
+            .set("extendedIndex", self.blob.extended_index())
+            .set("metricNames", self.blob.names().is_some())
             .typed()
     }
 
@@ -443,12 +444,13 @@ export interface NumericEncodeOptions {
             };
             let mut o = NumericEncoderOptions::default();
             if let Some(config) = config.filter(|_| !auto) {
-                o = o.with_config(check(config.parse::<ColumnConfig>())?);
+                o.config = check(config.parse::<ColumnConfig>())?;
             }
-            o.timestamp_encoding = parse_or(timestamp_encoding, o.timestamp_encoding)?;
-            o.value_encoding = parse_or(value_encoding, o.value_encoding)?;
-            o.timestamp_compression = parse_or(timestamp_compression, o.timestamp_compression)?;
-            o.value_compression = parse_or(value_compression, o.value_compression)?;
+            let c = &mut o.config;
+            c.timestamp_encoding = parse_or(timestamp_encoding, c.timestamp_encoding)?;
+            c.value_encoding = parse_or(value_encoding, c.value_encoding)?;
+            c.timestamp_compression = parse_or(timestamp_compression, c.timestamp_compression)?;
+            c.value_compression = parse_or(value_compression, c.value_compression)?;
             o.layout = parse_or(layout, o.layout)?;
             o.tags = tags.unwrap_or(o.tags);
             o.byte_order = big_endian.map_or(o.byte_order, js::byte_order);

@@ -17,7 +17,6 @@ mod exercise;
 mod craft;
 
 use craft::*;
-use mebo::numeric::NumericEncoderOptions;
 use mebo::text::TextEncoderOptions;
 use mebo::{Compression, DecodeLimits, Layout, TimestampEncoding, ValueEncoding};
 
@@ -67,16 +66,13 @@ fn fixtures() -> Vec<Fixture> {
         ("bomb-s2", Compression::S2, "s2 value payload of 100 MiB"),
         ("bomb-lz4", Compression::Lz4, "lz4 value payload of 100 MiB"),
     ] {
-        let o = NumericEncoderOptions { value_compression: codec, ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2) };
+        let o = options_with_codecs(TimestampEncoding::Delta, Compression::None, ValueEncoding::Gorilla, codec, Layout::V2);
         let mut b = numeric(o, 2, 50);
         replace_payload(&mut b, Payload::Values, bomb(codec));
         out.push(fixture(name, Numeric, "SIZE_CAP", what, b));
     }
     {
-        let o = NumericEncoderOptions {
-            timestamp_compression: Compression::Zstd,
-            ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1)
-        };
+        let o = options_with_codecs(TimestampEncoding::Delta, Compression::Zstd, ValueEncoding::Raw, Compression::None, Layout::V1);
         let mut b = numeric(o, 1, 50);
         replace_payload(&mut b, Payload::Timestamps, &zstd_rle_frame(800));
         out.push(fixture("bomb-zstd-undeclared", Numeric, "SIZE_CAP", "zstd frame of 100 MiB that declares no size", b));
@@ -91,10 +87,7 @@ fn fixtures() -> Vec<Fixture> {
         frame.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18]);
         frame.extend_from_slice(&(98u32 - 21).to_le_bytes());
         frame.resize(98, 0);
-        let o = NumericEncoderOptions {
-            value_compression: Compression::Zstd,
-            ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2)
-        };
+        let o = options_with_codecs(TimestampEncoding::Delta, Compression::None, ValueEncoding::Gorilla, Compression::Zstd, Layout::V2);
         let mut b = numeric(o, 2, 50);
         replace_payload(&mut b, Payload::Values, &frame);
         out.push(fixture("zstd-98-bytes-declaring-256mib", Numeric, "SIZE_CAP", "a 98-byte zstd value payload declaring 256 MiB", b));

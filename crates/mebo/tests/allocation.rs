@@ -187,36 +187,20 @@ fn crafted() -> Vec<(String, Vec<u8>, bool)> {
     let mut add = |label: &str, b: Vec<u8>| out.push((label.to_string(), b, false));
 
     let mut b = numeric(
-        mebo::numeric::NumericEncoderOptions {
-            value_compression: Compression::Zstd,
-            ..o(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2)
-        },
+        options_with_codecs(TimestampEncoding::Delta, Compression::None, ValueEncoding::Gorilla, Compression::Zstd, Layout::V2),
         2,
         50,
     );
     replace_payload(&mut b, Payload::Values, bomb(Compression::Zstd));
     add("zstd bomb (100 MiB declared)", b);
 
-    let mut b = numeric(
-        mebo::numeric::NumericEncoderOptions {
-            timestamp_compression: Compression::Zstd,
-            ..o(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1)
-        },
-        1,
-        50,
-    );
+    let mut b =
+        numeric(options_with_codecs(TimestampEncoding::Delta, Compression::Zstd, ValueEncoding::Raw, Compression::None, Layout::V1), 1, 50);
     replace_payload(&mut b, Payload::Timestamps, &zstd_rle_frame(800));
     add("zstd bomb (100 MiB, no size)", b);
 
     for codec in [Compression::S2, Compression::Lz4] {
-        let mut b = numeric(
-            mebo::numeric::NumericEncoderOptions {
-                value_compression: codec,
-                ..o(TimestampEncoding::Raw, ValueEncoding::Chimp, Layout::V2)
-            },
-            2,
-            40,
-        );
+        let mut b = numeric(options_with_codecs(TimestampEncoding::Raw, Compression::None, ValueEncoding::Chimp, codec, Layout::V2), 2, 40);
         replace_payload(&mut b, Payload::Values, bomb(codec));
         add(&format!("{codec:?} bomb (100 MiB)"), b);
     }
@@ -245,11 +229,7 @@ fn crafted() -> Vec<(String, Vec<u8>, bool)> {
     // when that is at most twice the block: a count of 8 Mi (64 MiB of
     // timestamps, under the payload cap) over 70k points' blocks must not size
     // that buffer, and a bomb behind raw values takes the walk.
-    let raw_lz4 = mebo::numeric::NumericEncoderOptions {
-        timestamp_compression: Compression::Lz4,
-        value_compression: Compression::Lz4,
-        ..o(TimestampEncoding::Raw, ValueEncoding::Raw, Layout::V2)
-    };
+    let raw_lz4 = options_with_codecs(TimestampEncoding::Raw, Compression::Lz4, ValueEncoding::Raw, Compression::Lz4, Layout::V2);
     let mut b = numeric(raw_lz4, 1, 70_000);
     set_entry(&mut b, 0, Field::Count, 8 << 20);
     add("count 8 Mi over raw LZ4 columns of 70k points", b);

@@ -46,10 +46,7 @@ fn assert_size_cap(err: Error, what: &str, min_size: u64) {
 #[test]
 fn zstd_bomb_declaring_its_size_is_refused_before_decoding() {
     let mut b = numeric(
-        NumericEncoderOptions {
-            value_compression: Compression::Zstd,
-            ..options(TimestampEncoding::Delta, ValueEncoding::Gorilla, Layout::V2)
-        },
+        options_with_codecs(TimestampEncoding::Delta, Compression::None, ValueEncoding::Gorilla, Compression::Zstd, Layout::V2),
         2,
         50,
     );
@@ -61,14 +58,8 @@ fn zstd_bomb_declaring_its_size_is_refused_before_decoding() {
 
 #[test]
 fn zstd_bomb_without_a_declared_size_stops_at_the_cap() {
-    let mut b = numeric(
-        NumericEncoderOptions {
-            timestamp_compression: Compression::Zstd,
-            ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1)
-        },
-        1,
-        50,
-    );
+    let mut b =
+        numeric(options_with_codecs(TimestampEncoding::Delta, Compression::Zstd, ValueEncoding::Raw, Compression::None, Layout::V1), 1, 50);
     // 800 blocks of 128 KiB: 100 MiB from 3 KiB, with no size in the frame header.
     replace_payload(&mut b, Payload::Timestamps, &zstd_rle_frame(800));
     let cap = 50 * 24 + 64; // the cap 50 points justify
@@ -79,14 +70,8 @@ fn zstd_bomb_without_a_declared_size_stops_at_the_cap() {
 fn zstd_frame_asking_for_a_huge_window_is_refused() {
     // Fuzzing finding: no content size, a 128 MiB window, 10 bytes in all.
     // libzstd would allocate the window before decoding a byte.
-    let mut b = numeric(
-        NumericEncoderOptions {
-            timestamp_compression: Compression::Zstd,
-            ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V2)
-        },
-        1,
-        50,
-    );
+    let mut b =
+        numeric(options_with_codecs(TimestampEncoding::Delta, Compression::Zstd, ValueEncoding::Raw, Compression::None, Layout::V2), 1, 50);
     replace_payload(&mut b, Payload::Timestamps, &zstd_frame_with_window(27));
     assert!(matches!(numeric_err(&b), Error::Decompress { codec: "zstd", what: "timestamp payload", .. }), "{:?}", numeric_err(&b));
     let mut t = text_blob(TextEncoderOptions { data_compression: Compression::Zstd, ..Default::default() }, false);
@@ -98,11 +83,8 @@ fn zstd_frame_asking_for_a_huge_window_is_refused() {
 
 #[test]
 fn s2_bomb_is_refused_from_its_length_prefix() {
-    let mut b = numeric(
-        NumericEncoderOptions { value_compression: Compression::S2, ..options(TimestampEncoding::Raw, ValueEncoding::Chimp, Layout::V2) },
-        2,
-        40,
-    );
+    let mut b =
+        numeric(options_with_codecs(TimestampEncoding::Raw, Compression::None, ValueEncoding::Chimp, Compression::S2, Layout::V2), 2, 40);
     replace_payload(&mut b, Payload::Values, bomb(Compression::S2));
     assert_size_cap(numeric_err(&b), "value payload", 100 << 20);
     // Hand-made: a length prefix of 2^40 and nothing behind it.
@@ -121,10 +103,7 @@ fn s2_bomb_is_refused_from_its_length_prefix() {
 #[test]
 fn lz4_bomb_is_refused_before_decoding() {
     let mut b = numeric(
-        NumericEncoderOptions {
-            timestamp_compression: Compression::Lz4,
-            ..options(TimestampEncoding::DeltaPacked, ValueEncoding::Alp, Layout::V1)
-        },
+        options_with_codecs(TimestampEncoding::DeltaPacked, Compression::Lz4, ValueEncoding::Alp, Compression::None, Layout::V1),
         2,
         40,
     );
@@ -767,7 +746,7 @@ fn caller_limits_cannot_lift_the_u32_point_ceiling() {
 #[test]
 fn caller_decompressed_size_limit_is_enforced() {
     for codec in [Compression::Zstd, Compression::S2, Compression::Lz4] {
-        let o = NumericEncoderOptions { value_compression: codec, ..options(TimestampEncoding::Delta, ValueEncoding::Raw, Layout::V1) };
+        let o = options_with_codecs(TimestampEncoding::Delta, Compression::None, ValueEncoding::Raw, codec, Layout::V1);
         let b = numeric(o, 2, 500);
         let size = NumericBlob::open(&b).unwrap().payload_sizes().1; // 8,000 bytes of raw values
         exercise::numeric(&b, &DecodeLimits { max_decompressed_bytes: size, ..Default::default() }).expect("at the limit");

@@ -16,7 +16,7 @@ mod exercise;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use common::{manifest, read_input, vectors_dir};
-use mebo::{ByteOrder, Compression, DecodeLimits, TimestampEncoding, ValueEncoding};
+use mebo::{ByteOrder, ColumnConfig, Compression, DecodeLimits, TimestampEncoding, ValueEncoding};
 
 /// Mutations per vector and kind.
 const MUTATIONS: usize = 64;
@@ -338,11 +338,14 @@ fn seeded_round_trips() {
             let tags: Vec<String> = (0..n).map(|i| if pick(&mut rng, 3) == 0 { String::new() } else { format!("t{}", i % 5) }).collect();
             data.push((m as u64 + 1 + case * 10, ts, vs, tags));
         }
-        let o = NumericEncoderOptions {
+        let config = ColumnConfig {
             timestamp_encoding: TimestampEncoding::ALL[pick(&mut rng, 3)],
             value_encoding: ValueEncoding::ALL[pick(&mut rng, 4)],
             timestamp_compression: Compression::ALL[pick(&mut rng, 4)],
             value_compression: Compression::ALL[pick(&mut rng, 4)],
+        };
+        let o = NumericEncoderOptions {
+            config,
             tags: pick(&mut rng, 2) == 0,
             byte_order: if pick(&mut rng, 2) == 0 { ByteOrder::Little } else { ByteOrder::Big },
             layout: [Layout::V1, Layout::V2, Layout::V2Shared][pick(&mut rng, 3)],

@@ -16,14 +16,14 @@ fn one_metric(enc: &mut NumericEncoder, name: &str, n: usize) {
 #[test]
 fn defaults_are_the_documented_ones() {
     let o = NumericEncoderOptions::default();
-    assert_eq!(o.timestamp_encoding, TimestampEncoding::Delta);
-    assert_eq!(o.value_encoding, ValueEncoding::Gorilla);
-    assert_eq!((o.timestamp_compression, o.value_compression), (Compression::None, Compression::None));
+    assert_eq!(o.config.timestamp_encoding, TimestampEncoding::Delta);
+    assert_eq!(o.config.value_encoding, ValueEncoding::Gorilla);
+    assert_eq!((o.config.timestamp_compression, o.config.value_compression), (Compression::None, Compression::None));
     assert_eq!((o.tags, o.byte_order, o.layout), (false, ByteOrder::Little, Layout::V1));
     let c: ColumnConfig = "deltapacked-zstd-alp-lz4".parse().unwrap();
     let o = NumericEncoderOptions::default().with_config(c);
-    assert_eq!(o.config().to_string(), "deltapacked-zstd-alp-lz4");
-    assert_eq!(o.value_encoding, ValueEncoding::Alp);
+    assert_eq!(o.config.to_string(), "deltapacked-zstd-alp-lz4");
+    assert_eq!((o.tags, o.byte_order, o.layout), (false, ByteOrder::Little, Layout::V1));
 }
 
 #[test]
@@ -136,7 +136,8 @@ fn v1_refuses_a_column_over_16_bit_offsets() {
 
 #[test]
 fn v2_switches_to_extended_entries_past_u16_counts() {
-    let opts = NumericEncoderOptions { layout: Layout::V2, timestamp_encoding: TimestampEncoding::Raw, ..Default::default() };
+    let config = ColumnConfig { timestamp_encoding: TimestampEncoding::Raw, ..Default::default() };
+    let opts = NumericEncoderOptions { layout: Layout::V2, config, ..Default::default() };
     let mut enc = NumericEncoder::new(0, opts);
     enc.start_metric_id(1, 70_000).unwrap();
     let ts: Vec<i64> = (0..70_000).collect();
@@ -146,7 +147,8 @@ fn v2_switches_to_extended_entries_past_u16_counts() {
     let blob = enc.finish().unwrap();
     assert_eq!(u16::from_le_bytes([blob[0], blob[1]]) & 0xFFF0, 0xEA30);
     let b = NumericBlob::open(&blob).unwrap();
-    assert!(b.options().extended_index);
+    assert!(b.extended_index());
+    assert_eq!(b.options(), opts);
     assert_eq!(b.metric(1).unwrap().values().unwrap(), vs);
 }
 
@@ -238,27 +240,34 @@ fn options() -> impl Strategy<Value = NumericEncoderOptions> {
         prop::sample::select(vec![Layout::V1, Layout::V2, Layout::V2Shared]),
     )
         .prop_map(|(te, ve, tc, vc, tags, byte_order, layout)| NumericEncoderOptions {
-            timestamp_encoding: te,
-            value_encoding: ve,
-            timestamp_compression: tc,
-            value_compression: vc,
+            config: ColumnConfig { timestamp_encoding: te, timestamp_compression: tc, value_encoding: ve, value_compression: vc },
             tags,
             byte_order,
             layout,
         })
 }
 
-fn round_trip(opts: NumericEncoderOptions, metrics: &[Metric]) {
+fn encode(opts: NumericEncoderOptions, metrics: &[Metric]) -> Vec<u8> {
     let mut enc = NumericEncoder::new(-1, opts);
     for (i, m) in metrics.iter().enumerate() {
         enc.start_metric_id(i as u64 + 1, m.timestamps.len()).unwrap();
         enc.add_points(&m.timestamps, &m.values, Some(&m.tags)).unwrap();
         enc.end_metric().unwrap();
     }
-    let blob = enc.finish().unwrap();
+    enc.finish().unwrap()
+}
+
+fn round_trip(opts: NumericEncoderOptions, metrics: &[Metric]) {
+    let blob = encode(opts, metrics);
     let b = NumericBlob::open(&blob).unwrap();
     let cols = b.decode_all().unwrap();
     let any_tag = opts.tags && metrics.iter().any(|m| m.tags.iter().any(|t| !t.is_empty()));
+    // The options the blob reports: the columns and byte order as written,
+    // tags only when one was not empty, and options that write it again.
+    let read = b.options();
+    assert_eq!((read.config, read.byte_order, read.tags), (opts.config, opts.byte_order, any_tag));
+    assert_eq!(read.layout == Layout::V1, opts.layout == Layout::V1);
+    assert!(encode(read, metrics) == blob, "the blob's options do not write it again");
     for (i, m) in metrics.iter().enumerate() {
         let got = b.metric(i as u64 + 1).unwrap();
         assert_eq!(got.timestamps().unwrap(), m.timestamps);

@@ -93,8 +93,7 @@ fn every_numeric_vector_decodes_bit_exactly() {
     for c in &cases {
         let blob = NumericBlob::open(&c.blob).unwrap_or_else(|e| panic!("{}: open: {e}", c.name));
         let o = blob.options();
-        assert_eq!(o.timestamp_encoding, c.options.timestamp_encoding, "{}", c.name);
-        assert_eq!(o.value_encoding, c.options.value_encoding, "{}", c.name);
+        assert_eq!(o.config, c.options.config, "{}", c.name);
         assert_eq!(o.byte_order, c.options.byte_order, "{}", c.name);
         assert_decodes_to(&blob, &inputs[&c.dataset], &c.name);
         // Opened from bytes it holds (payloads without a codec read in place).
@@ -137,8 +136,8 @@ fn raw_little_endian_columns_are_handed_back_as_stored() {
         // The shared layout stores identical timestamp columns once: those are not as they decode.
         let shares = c.options.layout == Layout::V2Shared
             && input.metrics.iter().enumerate().any(|(i, m)| input.metrics[..i].iter().any(|n| n.timestamps == m.timestamps));
-        let raw_ts = c.options.timestamp_encoding == TimestampEncoding::Raw && little && !shares;
-        let raw_values = c.options.value_encoding == ValueEncoding::Raw && little;
+        let raw_ts = c.options.config.timestamp_encoding == TimestampEncoding::Raw && little && !shares;
+        let raw_values = c.options.config.value_encoding == ValueEncoding::Raw && little;
         assert_eq!((stored.timestamps.is_some(), stored.values.is_some()), (raw_ts, raw_values), "{}", c.name);
         assert_eq!(partial.timestamps.len(), if raw_ts { 0 } else { blob.total_points() }, "{}", c.name);
         assert_eq!(partial.values.len(), if raw_values { 0 } else { blob.total_points() }, "{}", c.name);
@@ -168,13 +167,16 @@ fn uncompressed_vectors_are_reproduced_byte_for_byte() {
     let mut exact = 0;
     for c in numeric_cases() {
         let o = c.options;
-        if o.timestamp_compression != Compression::None || o.value_compression != Compression::None {
+        if o.config.timestamp_compression != Compression::None || o.config.value_compression != Compression::None {
             continue;
         }
         // Tagged blobs included: their tag payload is always zstd, and our
         // encoder writes the reference's frames.
         let ours = encode(&inputs[&c.dataset], o);
         assert!(ours == c.blob, "{}: encoded bytes differ (ours {} bytes, reference {})", c.name, ours.len(), c.blob.len());
+        // The options the reference's blob reports write it again too.
+        let read = NumericBlob::open(&c.blob).unwrap().options();
+        assert!(encode(&inputs[&c.dataset], read) == c.blob, "{}: its own options ({read:?}) write other bytes", c.name);
         exact += 1;
     }
     assert!(exact >= 280, "only {exact} uncompressed cases");
@@ -187,13 +189,13 @@ fn compressed_vectors_round_trip_at_the_reference_size() {
     let (mut totals, mut identical) = (HashMap::new(), HashMap::new());
     for c in numeric_cases() {
         let o = c.options;
-        if o.timestamp_compression == Compression::None && o.value_compression == Compression::None {
+        if o.config.timestamp_compression == Compression::None && o.config.value_compression == Compression::None {
             continue;
         }
         let ours = encode(&inputs[&c.dataset], o);
         let blob = NumericBlob::open(&ours).unwrap_or_else(|e| panic!("{}: {e}", c.name));
         assert_decodes_to(&blob, &inputs[&c.dataset], &c.name);
-        let codecs = [o.timestamp_compression, o.value_compression];
+        let codecs = [o.config.timestamp_compression, o.config.value_compression];
         let only_zstd = codecs.iter().all(|&k| matches!(k, Compression::None | Compression::Zstd));
         *totals.entry(only_zstd).or_insert(0) += 1;
         if ours == c.blob {
@@ -256,7 +258,7 @@ fn sections_are_where_the_header_offsets_say() {
         assert_eq!(blob.sections(), want, "{}", c.name);
         assert_eq!(blob.clone().into_owned().sections(), want, "{}: owned", c.name);
         assert_eq!(NumericBlob::open_owned(c.blob.clone(), &DecodeLimits::default()).unwrap().sections(), want, "{}: open_owned", c.name);
-        assert_eq!(want.names.is_empty(), !blob.options().metric_names, "{}", c.name);
+        assert_eq!(want.names.is_empty(), blob.names().is_none(), "{}", c.name);
         assert_eq!(want.shared_timestamps.is_empty(), blob.options().layout != Layout::V2Shared, "{}", c.name);
     }
 }

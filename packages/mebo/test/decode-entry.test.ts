@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import * as full from '../src/entries/index.js';
 import { bitsOf, manifest, PACKAGE_ROOT, readBlob, readInput, VECTORS } from './helpers/vectors.js';
 import { expectSame, expectTags } from './helpers/expect.js';
+import { browserBundle } from './helpers/bundle.js';
 
 type Decode = typeof import('../src/entries/decode.js');
 
@@ -108,18 +109,7 @@ describe('mebo/decode has no encoders', () => {
   });
 
   it('bundles for the browser with esbuild, with its own builds', async () => {
-    const { build } = await import('esbuild');
-    const result = await build({
-      stdin: { contents: `import { init, NumericBlob } from 'mebo/decode'; await init(); console.log(NumericBlob);`, resolveDir: PACKAGE_ROOT, loader: 'js' },
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      minify: true,
-      write: false,
-      logLevel: 'silent',
-    });
-    expect(result.errors).toEqual([]);
-    const text = result.outputFiles[0]!.text;
+    const text = await browserBundle(`import { init, NumericBlob } from 'mebo/decode'; await init(); console.log(NumericBlob);`);
     expect(text).toContain('mebo_decode_simd.wasm');
     expect(text).not.toMatch(/mebo_simd\.wasm|EncoderHandle/);
   });

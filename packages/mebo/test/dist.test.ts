@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT, VECTORS } from './helpers/vectors.js';
+import { browserBundle } from './helpers/bundle.js';
 
 const DIST = pathToFileURL(join(PACKAGE_ROOT, 'dist/index.js')).href;
 const BLOB = join(VECTORS, 'blobs/num-gauge1-delta-none-gorilla-none-notags-le-v1.mebo');
@@ -160,22 +161,8 @@ describe('the bundle', () => {
   });
 
   it('bundles for the browser with esbuild', async () => {
-    const { build } = await import('esbuild');
-    const result = await build({
-      stdin: {
-        contents: `import { init, NumericBlob } from './dist/index.js'; await init(); console.log(NumericBlob);`,
-        resolveDir: PACKAGE_ROOT,
-        loader: 'js',
-      },
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      minify: true,
-      write: false,
-      logLevel: 'silent',
-    });
-    expect(result.errors).toEqual([]);
-    expect(result.outputFiles[0]!.text).toContain('mebo_simd.wasm');
+    const text = await browserBundle(`import { init, NumericBlob } from './dist/index.js'; await init(); console.log(NumericBlob);`);
+    expect(text).toContain('mebo_simd.wasm');
   });
 
   it('ships types that do not reach into the generated glue', () => {

@@ -21,7 +21,7 @@ use datafusion::parquet::basic::{Compression, ZstdLevel};
 use datafusion::parquet::file::properties::WriterProperties;
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
 use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
-use mebo::{Layout, TimestampEncoding, ValueEncoding};
+use mebo::{ColumnConfig, Layout, TimestampEncoding, ValueEncoding};
 use mebo_datafusion::cluster::{remote_context, LocalCluster};
 use mebo_datafusion::{query, MeboContextExt};
 
@@ -64,8 +64,11 @@ async fn main() {
             "mebo deltapacked+chimp",
             NumericEncoderOptions {
                 layout: Layout::V2,
-                timestamp_encoding: TimestampEncoding::DeltaPacked,
-                value_encoding: ValueEncoding::Chimp,
+                config: ColumnConfig {
+                    timestamp_encoding: TimestampEncoding::DeltaPacked,
+                    value_encoding: ValueEncoding::Chimp,
+                    ..Default::default()
+                },
                 ..Default::default()
             },
         ),

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextBlob, TextEncoder, TextEncoderOptions};
-use mebo::{ByteOrder, Compression, Layout, TimestampEncoding, ValueEncoding};
+use mebo::{ByteOrder, ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
 
 /// One numeric point as the core decodes it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,11 +82,14 @@ pub fn numeric_options(i: usize) -> NumericEncoderOptions {
     let ts = TimestampEncoding::ALL[i % 3];
     let value = [ValueEncoding::Gorilla, ValueEncoding::Raw, ValueEncoding::Chimp, ValueEncoding::Gorilla][i % 4];
     let codec = [Compression::None, Compression::Zstd, Compression::S2, Compression::Lz4];
-    NumericEncoderOptions {
+    let config = ColumnConfig {
         timestamp_encoding: ts,
-        value_encoding: value,
         timestamp_compression: codec[i % 4],
+        value_encoding: value,
         value_compression: codec[(i / 4) % 4],
+    };
+    NumericEncoderOptions {
+        config,
         tags: i.is_multiple_of(5),
         byte_order: if i % 7 == 3 { ByteOrder::Big } else { ByteOrder::Little },
         layout: [Layout::V1, Layout::V2, Layout::V2Shared][(i / 3) % 3],

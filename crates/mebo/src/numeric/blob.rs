@@ -9,10 +9,11 @@ use crate::byte_order::ByteOrder;
 use crate::compress;
 use crate::encoding::{self, MAX_COLUMN_BYTES_PER_METRIC, MAX_COLUMN_BYTES_PER_POINT};
 use crate::error::{Error, Result};
-use crate::format::{Compression, Layout, TimestampEncoding, ValueEncoding};
+use crate::format::{Compression, TimestampEncoding, ValueEncoding};
 use crate::limits::DecodeLimits;
 use crate::lookup::MetricKeys;
 use crate::numeric::columns::StoredColumns;
+use crate::numeric::options::NumericEncoderOptions;
 use crate::payload::Payload;
 use crate::section::flags::HEADER_SIZE;
 use crate::section::metric_names::MetricNames;
@@ -41,29 +42,6 @@ fn min_value_bytes(encoding: ValueEncoding, count: usize) -> usize {
 
 /// Most bytes one tag can take: a 2-byte length varint and 255 bytes.
 const MAX_TAG_BYTES: usize = 257;
-
-/// What a numeric blob's header says about its layout and columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NumericOptions {
-    /// How timestamps are encoded.
-    pub timestamp_encoding: TimestampEncoding,
-    /// How values are encoded.
-    pub value_encoding: ValueEncoding,
-    /// Codec of the timestamp payload.
-    pub timestamp_compression: Compression,
-    /// Codec of the value payload.
-    pub value_compression: Compression,
-    /// Every point carries a tag.
-    pub tags: bool,
-    /// Byte order of every field after the flag word.
-    pub byte_order: ByteOrder,
-    /// Index layout: v1, v2, or v2 with the shared-timestamp table.
-    pub layout: Layout,
-    /// 0xEA30: 32-byte index entries (counts or offsets beyond 16 bits).
-    pub extended_index: bool,
-    /// The blob carries the metric-names payload (two names collided).
-    pub metric_names: bool,
-}
 
 /// Where each section of a numeric blob lies in the bytes it was opened
 /// from, in blob order: the ranges are adjacent and the last ends at the
@@ -165,9 +143,10 @@ impl<'a> NumericBlob<'a> {
         let column = |codec, payload, raw: bool, what| {
             compress::decompress_expecting(codec, payload, column_cap, raw.then(|| total_points.saturating_mul(8)), what)
         };
-        let (ts_raw, values_raw) = (header.timestamp_encoding == TimestampEncoding::Raw, header.value_encoding == ValueEncoding::Raw);
-        let timestamps = column(header.timestamp_compression, &bytes[ts_start..val_start], ts_raw, "timestamp payload")?;
-        let values = column(header.value_compression, &bytes[val_start..tag_start], values_raw, "value payload")?;
+        let config = header.config;
+        let (ts_raw, values_raw) = (config.timestamp_encoding == TimestampEncoding::Raw, config.value_encoding == ValueEncoding::Raw);
+        let timestamps = column(config.timestamp_compression, &bytes[ts_start..val_start], ts_raw, "timestamp payload")?;
+        let values = column(config.value_compression, &bytes[val_start..tag_start], values_raw, "value payload")?;
         // The reference always compresses the tag payload with zstd.
         let tags = if header.tags {
             compress::decompress(Compression::Zstd, &bytes[tag_start..], tag_cap, "tag payload")?
@@ -207,7 +186,7 @@ impl<'a> NumericBlob<'a> {
         // can claim any count in a few bytes).
         // The value and tag columns likewise, each by the fewest bytes its
         // encoding takes for a count (see `min_value_bytes`).
-        let min_bytes = if header.timestamp_encoding == TimestampEncoding::Raw { 8 } else { 1 };
+        let min_bytes = if config.timestamp_encoding == TimestampEncoding::Raw { 8 } else { 1 };
         for (i, e) in entries.iter().enumerate() {
             let short = |what, have| {
                 Err(Error::CorruptColumn { what, metric: i, detail: format!("{} points cannot fit in {have} bytes", e.count) })
@@ -215,7 +194,7 @@ impl<'a> NumericBlob<'a> {
             if e.count.saturating_mul(min_bytes) > e.timestamps.len() {
                 return short("timestamp", e.timestamps.len());
             }
-            if min_value_bytes(header.value_encoding, e.count) > e.values.len() {
+            if min_value_bytes(config.value_encoding, e.count) > e.values.len() {
                 return short("value", e.values.len());
             }
             // A tag is at least its one-byte length.
@@ -252,24 +231,17 @@ impl<'a> NumericBlob<'a> {
         self.total_points
     }
 
-    /// The options recorded in the header.
-    pub fn options(&self) -> NumericOptions {
+    /// The options recorded in the header: those that write the blob again
+    /// in the same layout.
+    pub fn options(&self) -> NumericEncoderOptions {
         let h = &self.header;
-        NumericOptions {
-            timestamp_encoding: h.timestamp_encoding,
-            value_encoding: h.value_encoding,
-            timestamp_compression: h.timestamp_compression,
-            value_compression: h.value_compression,
-            tags: h.tags,
-            byte_order: h.byte_order,
-            layout: match (h.index_kind, h.shared_timestamps) {
-                (IndexKind::V1, _) => Layout::V1,
-                (_, false) => Layout::V2,
-                (_, true) => Layout::V2Shared,
-            },
-            extended_index: h.index_kind == IndexKind::V2Extended,
-            metric_names: h.metric_names,
-        }
+        NumericEncoderOptions { config: h.config, tags: h.tags, byte_order: h.byte_order, layout: h.layout() }
+    }
+
+    /// True when the index has 32-byte entries (magic 0xEA30): the encoder
+    /// chooses them when a count or offset exceeds 16 bits.
+    pub fn extended_index(&self) -> bool {
+        self.header.index_kind == IndexKind::V2Extended
     }
 
     /// The parsed header.
@@ -404,9 +376,9 @@ impl<'a> NumericBlob<'a> {
             timestamps: self.stored_column(
                 &self.timestamps,
                 |e| &e.timestamps,
-                self.header.timestamp_encoding == TimestampEncoding::Raw && !shared,
+                self.header.config.timestamp_encoding == TimestampEncoding::Raw && !shared,
             ),
-            values: self.stored_column(&self.values, |e| &e.values, self.header.value_encoding == ValueEncoding::Raw),
+            values: self.stored_column(&self.values, |e| &e.values, self.header.config.value_encoding == ValueEncoding::Raw),
         }
     }
 
@@ -433,7 +405,7 @@ impl<'a> NumericBlob<'a> {
         check_len("timestamp", e.count, out.len())?;
         // The payload from the column on: a kernel may read past the column's end.
         let from = &self.timestamps[e.timestamps.start..];
-        encoding::decode_timestamps_within(self.header.timestamp_encoding, from, e.timestamps.len(), self.header.byte_order, out)
+        encoding::decode_timestamps_within(self.header.config.timestamp_encoding, from, e.timestamps.len(), self.header.byte_order, out)
             .map_err(|err| err.in_metric(index))
     }
 
@@ -442,7 +414,7 @@ impl<'a> NumericBlob<'a> {
         check_len("value", e.count, out.len())?;
         // The payload from the column on: a kernel may read past the column's end.
         let from = &self.values[e.values.start..];
-        encoding::decode_values_within(self.header.value_encoding, from, e.values.len(), self.header.byte_order, out)
+        encoding::decode_values_within(self.header.config.value_encoding, from, e.values.len(), self.header.byte_order, out)
             .map_err(|err| err.in_metric(index))
     }
 
@@ -453,8 +425,12 @@ impl<'a> NumericBlob<'a> {
         check_len("value", entry_a.count, out_a.len()).map_err(|err| err.in_metric(a))?;
         check_len("value", entry_b.count, out_b.len()).map_err(|err| err.in_metric(b))?;
         let (col_a, col_b) = (&self.values[entry_a.values.clone()], &self.values[entry_b.values.clone()]);
-        let both =
-            encoding::decode_values_two(self.header.value_encoding, (col_a, &mut *out_a), (col_b, &mut *out_b), self.header.byte_order);
+        let both = encoding::decode_values_two(
+            self.header.config.value_encoding,
+            (col_a, &mut *out_a),
+            (col_b, &mut *out_b),
+            self.header.byte_order,
+        );
         if both.is_err() {
             // One by one, for the error that names the metric at fault.
             self.decode_values_at(a, out_a)?;
@@ -471,7 +447,7 @@ impl<'a> NumericBlob<'a> {
         }
         let col = |index: usize| &self.values[self.entries[index].values.clone()];
         let all = encoding::decode_values_four(
-            self.header.value_encoding,
+            self.header.config.value_encoding,
             (col(a.0), &mut *a.1),
             (col(b.0), &mut *b.1),
             (col(c.0), &mut *c.1),
@@ -574,7 +550,7 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
     pub fn timestamp_at(&self, i: usize) -> Result<i64> {
         self.check_point(i)?;
         let h = &self.blob.header;
-        if h.timestamp_encoding == TimestampEncoding::Raw {
+        if h.config.timestamp_encoding == TimestampEncoding::Raw {
             let col = &self.blob.timestamps[self.blob.entries[self.index].timestamps.clone()];
             // Saturating, here and in `value_at`: open bounds counts by the
             // timestamp column only, so on wasm32 `i * 8` into a raw value column
@@ -588,7 +564,7 @@ impl<'b, 'a> NumericMetric<'b, 'a> {
     pub fn value_at(&self, i: usize) -> Result<f64> {
         self.check_point(i)?;
         let h = &self.blob.header;
-        if h.value_encoding == ValueEncoding::Raw {
+        if h.config.value_encoding == ValueEncoding::Raw {
             let col = &self.blob.values[self.blob.entries[self.index].values.clone()];
             return h.byte_order.read_u64(col, i.saturating_mul(8), "value column").map(f64::from_bits);
         }

@@ -145,7 +145,7 @@ impl NumericBlob<'_> {
     /// Every metric's values, at the points `offsets` gives each.
     fn fill_values(&self, offsets: &[u32], values: &mut [f64]) -> Result<()> {
         let range = |i: usize| offsets[i] as usize..offsets[i + 1] as usize;
-        if !self.header().value_encoding.is_xor() {
+        if !self.header().config.value_encoding.is_xor() {
             // One by one, each column read within its payload.
             return (0..self.len()).try_for_each(|i| self.decode_values_at(i, &mut values[range(i)]));
         }

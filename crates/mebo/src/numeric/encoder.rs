@@ -8,11 +8,11 @@
 
 use std::collections::HashMap;
 
-use crate::byte_order::ByteOrder;
 use crate::compress;
 use crate::encoding::{encode_timestamps, encode_values};
 use crate::error::{Error, Result};
-use crate::format::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
+use crate::format::{Compression, Layout};
+use crate::numeric::options::NumericEncoderOptions;
 use crate::order;
 use crate::registry::MetricRegistry;
 use crate::section::flags::HEADER_SIZE;
@@ -20,62 +20,6 @@ use crate::section::numeric_header::{IndexKind, NumericHeader};
 use crate::section::numeric_index::NumericIndexEntry;
 use crate::section::shared_timestamps::{SharedTimestampGroup, SharedTimestampTable};
 use crate::section::tags::{TagColumn, MAX_TAG_LEN};
-
-/// How to write a numeric blob. Defaults are the reference's documented ones: delta timestamps,
-/// Gorilla values, no codecs, no tags, little endian, v1 layout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct NumericEncoderOptions {
-    /// How timestamps are encoded.
-    pub timestamp_encoding: TimestampEncoding,
-    /// How values are encoded.
-    pub value_encoding: ValueEncoding,
-    /// Codec of the timestamp payload.
-    pub timestamp_compression: Compression,
-    /// Codec of the value payload.
-    pub value_compression: Compression,
-    /// Store a tag string with every point (written only when one is not empty, as the reference).
-    pub tags: bool,
-    /// Byte order of every field after the flag word.
-    pub byte_order: ByteOrder,
-    /// Index layout.
-    pub layout: Layout,
-}
-
-impl NumericEncoderOptions {
-    /// Take the four column choices from a config such as `delta-zstd-gorilla-none`.
-    pub fn with_config(mut self, config: ColumnConfig) -> Self {
-        self.timestamp_encoding = config.timestamp_encoding;
-        self.timestamp_compression = config.timestamp_compression;
-        self.value_encoding = config.value_encoding;
-        self.value_compression = config.value_compression;
-        self
-    }
-
-    /// The four column choices as a config.
-    pub fn config(&self) -> ColumnConfig {
-        ColumnConfig {
-            timestamp_encoding: self.timestamp_encoding,
-            timestamp_compression: self.timestamp_compression,
-            value_encoding: self.value_encoding,
-            value_compression: self.value_compression,
-        }
-    }
-
-    /// Most points one metric may hold. v1 offsets are 16-bit deltas, so the
-    /// reference bounds a metric by its worst-case bytes per point; v2 by u32.
-    pub fn max_points_per_metric(&self) -> usize {
-        if self.layout != Layout::V1 {
-            return i32::MAX as usize;
-        }
-        let ts = match self.timestamp_encoding {
-            TimestampEncoding::Raw => 8,
-            TimestampEncoding::DeltaPacked => 5,
-            TimestampEncoding::Delta => 9,
-        };
-        let val = if self.value_encoding == ValueEncoding::Raw { 8 } else { 9 };
-        u16::MAX as usize / ts.max(val)
-    }
-}
 
 /// A finished metric: its id and the lengths of its encoded columns.
 #[derive(Debug, Clone, Copy)]
@@ -209,8 +153,8 @@ impl NumericEncoder {
         }
         let order = self.options.byte_order;
         let (ts0, val0) = (self.ts_bytes.len(), self.val_bytes.len());
-        encode_timestamps(self.options.timestamp_encoding, &self.timestamps, order, &mut self.ts_bytes);
-        encode_values(self.options.value_encoding, &self.values, order, &mut self.val_bytes);
+        encode_timestamps(self.options.config.timestamp_encoding, &self.timestamps, order, &mut self.ts_bytes);
+        encode_values(self.options.config.value_encoding, &self.values, order, &mut self.val_bytes);
         self.tag_bytes.extend_from_slice(&self.open_tags);
         self.metrics.push(EncodedMetric {
             id,
@@ -310,8 +254,8 @@ impl NumericEncoder {
             _ => IndexKind::V2Extended,
         };
 
-        let ts_payload = compress::compress(o.timestamp_compression, &ts_raw)?;
-        let val_payload = compress::compress(o.value_compression, &val_raw)?;
+        let ts_payload = compress::compress(o.config.timestamp_compression, &ts_raw)?;
+        let val_payload = compress::compress(o.config.value_compression, &val_raw)?;
         let tag_payload = if tags { compress::compress(Compression::Zstd, &tag_raw)? } else { Default::default() };
 
         // The reference writes the names only when two of them collide.
@@ -336,10 +280,7 @@ impl NumericEncoder {
             tags,
             metric_names: self.registry.has_collision(),
             shared_timestamps: !shared.groups.is_empty(),
-            timestamp_encoding: o.timestamp_encoding,
-            value_encoding: o.value_encoding,
-            timestamp_compression: o.timestamp_compression,
-            value_compression: o.value_compression,
+            config: o.config,
             start_time: self.start_time,
             metric_count: entries.len() as u32,
             index_offset: index_offset as u32,

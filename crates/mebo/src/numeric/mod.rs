@@ -9,7 +9,8 @@
 //! kind back to back, each payload compressed as a whole.
 //!
 //! The modules mirror [`crate::text`]'s: `blob` opens and reads one metric at a
-//! time, `columns` decodes every metric at once, `encoder` writes.
+//! time, `columns` decodes every metric at once, `encoder` writes, `options`
+//! says how a blob is (to be) written.
 
 #[cfg(feature = "encode")]
 pub mod auto;
@@ -17,13 +18,15 @@ mod blob;
 mod columns;
 #[cfg(feature = "encode")]
 mod encoder;
+mod options;
 
 #[cfg(feature = "encode")]
 pub use crate::registry::MAX_METRICS;
 pub use crate::section::numeric_header::{IndexKind, NumericHeader};
 #[cfg(feature = "encode")]
 pub use auto::{AutoEncoder, Prefer};
-pub use blob::{NumericBlob, NumericMetric, NumericOptions, NumericSections};
+pub use blob::{NumericBlob, NumericMetric, NumericSections};
 pub use columns::{NumericColumns, StoredColumns};
 #[cfg(feature = "encode")]
-pub use encoder::{NumericEncoder, NumericEncoderOptions};
+pub use encoder::NumericEncoder;
+pub use options::NumericEncoderOptions;

@@ -15,7 +15,7 @@
 
 use crate::byte_order::ByteOrder;
 use crate::error::{Error, Result};
-use crate::format::{Compression, TimestampEncoding, ValueEncoding};
+use crate::format::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
 use crate::section::flags::{
     self, read_flags, FLAG_BIG_ENDIAN, FLAG_METRIC_NAMES, FLAG_SHARED_TIMESTAMPS, FLAG_TAGS, HEADER_SIZE, MAGIC_MASK, MAGIC_NUMERIC_V1,
     MAGIC_NUMERIC_V2, MAGIC_NUMERIC_V2_EXT,
@@ -67,14 +67,8 @@ pub struct NumericHeader {
     pub metric_names: bool,
     /// The shared-timestamp table follows the index (flag bit 3).
     pub shared_timestamps: bool,
-    /// How timestamps are encoded.
-    pub timestamp_encoding: TimestampEncoding,
-    /// How values are encoded.
-    pub value_encoding: ValueEncoding,
-    /// Codec of the timestamp payload.
-    pub timestamp_compression: Compression,
-    /// Codec of the value payload.
-    pub value_compression: Compression,
+    /// The four column choices: byte 2 (encodings) and byte 3 (codecs).
+    pub config: ColumnConfig,
     /// Start time of the blob, i64 microseconds.
     pub start_time: i64,
     /// Number of metrics.
@@ -110,10 +104,12 @@ impl NumericHeader {
             tags: flags & FLAG_TAGS != 0,
             metric_names: flags & FLAG_METRIC_NAMES != 0,
             shared_timestamps: flags & FLAG_SHARED_TIMESTAMPS != 0,
-            timestamp_encoding: TimestampEncoding::from_code(data[2] & 0x0F)?,
-            value_encoding: ValueEncoding::from_code(data[2] >> 4)?,
-            timestamp_compression: Compression::from_code(data[3] & 0x0F, "timestamp")?,
-            value_compression: Compression::from_code(data[3] >> 4, "value")?,
+            config: ColumnConfig {
+                timestamp_encoding: TimestampEncoding::from_code(data[2] & 0x0F)?,
+                timestamp_compression: Compression::from_code(data[3] & 0x0F, "timestamp")?,
+                value_encoding: ValueEncoding::from_code(data[2] >> 4)?,
+                value_compression: Compression::from_code(data[3] >> 4, "value")?,
+            },
             start_time: order.read_u64(data, 4, "header")? as i64,
             metric_count: u32_at(12)?,
             index_offset: u32_at(16)?,
@@ -121,6 +117,17 @@ impl NumericHeader {
             value_offset: u32_at(24)?,
             tag_offset: u32_at(28)?,
         })
+    }
+
+    /// The layout the index kind and the shared-timestamp flag make. A blob
+    /// written with `V2Shared` whose metrics share no timestamps has no table,
+    /// so it reads as `V2` (the layout that writes it again byte for byte).
+    pub fn layout(&self) -> Layout {
+        match (self.index_kind, self.shared_timestamps) {
+            (IndexKind::V1, _) => Layout::V1,
+            (_, false) => Layout::V2,
+            (_, true) => Layout::V2Shared,
+        }
     }
 
     /// The flag word: the magic, then the tags, byte order, names and shared-timestamp bits.
@@ -138,10 +145,10 @@ impl NumericHeader {
 
     /// Append the 32 header bytes.
     pub(crate) fn write(&self, out: &mut Vec<u8>) {
-        let order = self.byte_order;
+        let (order, c) = (self.byte_order, &self.config);
         out.extend_from_slice(&self.flags().to_le_bytes());
-        out.push(self.timestamp_encoding.code() | (self.value_encoding.code() << 4));
-        out.push(self.timestamp_compression.code() | (self.value_compression.code() << 4));
+        out.push(c.timestamp_encoding.code() | (c.value_encoding.code() << 4));
+        out.push(c.timestamp_compression.code() | (c.value_compression.code() << 4));
         out.extend_from_slice(&order.u64_bytes(self.start_time as u64));
         for v in [self.metric_count, self.index_offset, self.timestamp_offset, self.value_offset, self.tag_offset] {
             out.extend_from_slice(&order.u32_bytes(v));
@@ -159,8 +166,8 @@ mod tests {
         let h = NumericHeader::parse(&blob).unwrap();
         assert_eq!(h.index_kind, IndexKind::V1);
         assert_eq!(h.byte_order, ByteOrder::Big);
-        assert_eq!(h.timestamp_encoding, TimestampEncoding::Delta);
-        assert_eq!(h.value_encoding, ValueEncoding::Gorilla);
+        assert_eq!(h.config.to_string(), "delta-none-gorilla-none");
+        assert_eq!(h.layout(), Layout::V1);
         assert_eq!(h.metric_count, 12);
         assert_eq!(h.start_time, 1_700_000_000_000_000);
         let mut out = Vec::new();

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use mebo::numeric::{NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextEncoder, TextEncoderOptions};
-use mebo::{ByteOrder, Compression, DecodeLimits, Layout, TimestampEncoding, ValueEncoding};
+use mebo::{ByteOrder, ColumnConfig, Compression, DecodeLimits, Layout, TimestampEncoding, ValueEncoding};
 
 use crate::exercise;
 
@@ -113,7 +113,19 @@ pub fn series(n: usize, seed: u64) -> (Vec<i64>, Vec<f64>) {
 }
 
 pub fn options(ts: TimestampEncoding, val: ValueEncoding, layout: Layout) -> NumericEncoderOptions {
-    NumericEncoderOptions { timestamp_encoding: ts, value_encoding: val, layout, ..Default::default() }
+    options_with_codecs(ts, Compression::None, val, Compression::None, layout)
+}
+
+pub fn options_with_codecs(
+    ts: TimestampEncoding,
+    ts_codec: Compression,
+    val: ValueEncoding,
+    val_codec: Compression,
+    layout: Layout,
+) -> NumericEncoderOptions {
+    let config =
+        ColumnConfig { timestamp_encoding: ts, timestamp_compression: ts_codec, value_encoding: val, value_compression: val_codec };
+    NumericEncoderOptions { config, layout, ..Default::default() }
 }
 
 /// A numeric blob of `metrics` metrics (ids 1..) of `points` points each.
