@@ -79,6 +79,7 @@ fn text_windows_materialize_and_mix_with_numeric_ones() {
 /// Windows with tags on some blobs only, metrics missing from some, equal
 /// start times and unsorted ids: `materialize` and `range_metric` against a
 /// plain loop over the blobs, each blob read on its own.
+#[cfg(feature = "encode")]
 #[test]
 fn materialize_and_range_match_a_per_blob_reading() {
     use mebo::blob_set::TextBlobSet;
@@ -163,6 +164,7 @@ fn materialize_and_range_match_a_per_blob_reading() {
 /// A crafted blob repeating an id: the set places the last of the repeats,
 /// the metric the blob's own lookup finds, in `materialize` as in
 /// `materialize_metric`.
+#[cfg(feature = "encode")]
 #[test]
 fn a_repeated_id_is_materialized_as_the_blob_reads_it() {
     use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
