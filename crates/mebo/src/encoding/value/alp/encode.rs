@@ -31,6 +31,8 @@ const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
 const FAST_ROUND_LIMIT: f64 = 2_251_799_813_685_248.0;
 /// From this magnitude on every double is an integer: it rounds to itself.
 const INTEGER_LIMIT: f64 = 4_503_599_627_370_496.0;
+/// Marks a value with no digit: no digit is this small (see [`DIGIT_LIMIT`]).
+const NOT_EXACT: i64 = i64::MIN;
 /// Rounded values at or beyond this magnitude are not digits (they would not fit an i64).
 const DIGIT_LIMIT: f64 = 9.2e18;
 
@@ -90,7 +92,9 @@ fn round_scaled(scaled: f64) -> Option<i64> {
     } else {
         // Large values round ties away from zero; NaN and infinities fail the
         // range test. (The reference's NaN digit never round-trips either.)
-        let rounded = scaled.round();
+        // From 2^52 on a double is an integer already: no call to `round`
+        // (a library call without SSE4.1).
+        let rounded = if scaled.abs() >= INTEGER_LIMIT { scaled } else { scaled.round() };
         (rounded.abs() < DIGIT_LIMIT).then_some(rounded as i64)
     }
 }
@@ -306,29 +310,29 @@ struct MainPlan {
 impl MainPlan {
     /// `None` when no value at all is exact at (e, f).
     fn new(values: &[f64], exponent: usize, factor: usize) -> Option<MainPlan> {
-        let mut digits = Vec::with_capacity(values.len());
-        let mut exceptions = Vec::new();
-        let (mut min, mut max) = (i64::MAX, i64::MIN);
-        for (i, &v) in values.iter().enumerate() {
-            match exact_digit(v, exponent, factor) {
-                Some(d) => {
-                    min = min.min(d);
-                    max = max.max(d);
-                    digits.push(d);
-                }
-                None => {
-                    exceptions.push(i as u32);
-                    digits.push(0); // placeholder, its code is zeroed below
-                }
-            }
+        // Each value's digit, or NOT_EXACT; then, in place, its code.
+        let mut codes: Vec<u64> = values.iter().map(|&v| exact_digit(v, exponent, factor).unwrap_or(NOT_EXACT) as u64).collect();
+        let (mut min, mut max, mut exact) = (i64::MAX, i64::MIN, 0usize);
+        for &code in &codes {
+            let digit = code as i64;
+            let is_digit = digit != NOT_EXACT;
+            min = if is_digit && digit < min { digit } else { min };
+            max = if is_digit && digit > max { digit } else { max };
+            exact += usize::from(is_digit);
         }
-        if exceptions.len() == values.len() {
+        if exact == 0 {
             return None;
         }
-        let mut codes: Vec<u64> = digits.iter().map(|&d| d.wrapping_sub(min) as u64).collect();
-        // Exception slots hold a plain 0 code, whatever the minimum.
-        for &p in &exceptions {
-            codes[p as usize] = 0;
+        let mut exceptions = Vec::with_capacity(values.len() - exact);
+        for (i, code) in codes.iter_mut().enumerate() {
+            let digit = *code as i64;
+            if digit == NOT_EXACT {
+                // Exception slots hold a plain 0 code, whatever the minimum.
+                exceptions.push(i as u32);
+                *code = 0;
+            } else {
+                *code = digit.wrapping_sub(min) as u64;
+            }
         }
         Some(MainPlan { exponent, factor, min, width: span_width(min, max), codes, exceptions })
     }
