@@ -445,20 +445,52 @@ impl RdPlan {
 /// sample; the widest right part wins a tie.
 fn best_cut(values: &[f64], stride: usize) -> u32 {
     // Sorting the patterns once sorts the lefts of every cut too.
-    let mut sample: Vec<u64> = values.iter().step_by(stride).map(|v| v.to_bits()).collect();
+    let mut patterns = [0u64; MAX_SAMPLE];
+    let mut n = 0;
+    for v in values.iter().step_by(stride) {
+        patterns[n] = v.to_bits();
+        n += 1;
+    }
+    let sample = &mut patterns[..n];
     sample.sort_unstable();
-    let n = sample.len() as u64;
+    let mut counts = [0u32; MAX_SAMPLE];
     let mut best = (u64::MAX, 64 - 1);
     for left_bits in 1..=RD_MAX_LEFT_BITS {
         let right_width = 64 - left_bits;
-        let mut runs = count_runs(sample.iter().map(|&p| p >> right_width));
-        let (dict, covered) = top_lefts(&mut runs);
-        let bits = rd_bits(n, right_width, dict.len(), n - covered);
+        // Each distinct left's count, as `count_runs` has them.
+        let mut runs = 0;
+        for (i, &p) in sample.iter().enumerate() {
+            if i == 0 || p >> right_width != sample[i - 1] >> right_width {
+                counts[runs] = 0;
+                runs += 1;
+            }
+            counts[runs - 1] += 1;
+        }
+        // The dictionary's size and what it covers: its lefts are those of the
+        // largest counts, and which of equal counts it takes changes no sum.
+        let bits = rd_bits(n as u64, right_width, runs.min(RD_MAX_DICT), n as u64 - largest_counts_sum(&counts[..runs]));
         if bits < best.0 {
             best = (bits, right_width);
         }
     }
     best.1
+}
+
+/// The sum of the [`RD_MAX_DICT`] largest of `counts` (all of them when fewer).
+fn largest_counts_sum(counts: &[u32]) -> u64 {
+    // Descending; a scan, not a sort (few counts, no sort instance of its own).
+    let mut top = [0u32; RD_MAX_DICT];
+    for &c in counts {
+        if c > top[RD_MAX_DICT - 1] {
+            let mut i = RD_MAX_DICT - 1;
+            while i > 0 && top[i - 1] < c {
+                top[i] = top[i - 1];
+                i -= 1;
+            }
+            top[i] = c;
+        }
+    }
+    top.iter().map(|&c| u64::from(c)).sum()
 }
 
 #[cfg(test)]
@@ -474,8 +506,9 @@ mod tests {
     }
 
     /// Every candidate's lane estimate equals the scalar one, under no bound
-    /// and under each bound that splits the candidates; and the search picks the same.
-    fn assert_lanes_match(values: &[f64]) {
+    /// and under each bound that splits the candidates; the (e, f) search
+    /// picks the same, and the RD cut is the one the dictionary itself gives.
+    fn assert_searches_match(values: &[f64]) {
         let stride = sample_stride(values.len());
         let plain: Vec<f64> = values.iter().copied().step_by(stride).collect();
         let sample = LaneSample::new(values, stride);
@@ -497,6 +530,24 @@ mod tests {
             }
         }
         assert_eq!(best_exponents(values, stride), scalar_best_exponents(values, stride), "{values:?}");
+        assert_eq!(best_cut(values, stride), plain_best_cut(values, stride), "{values:?}");
+    }
+
+    /// The cut by the dictionary itself, as `RdPlan::new` builds it.
+    fn plain_best_cut(values: &[f64], stride: usize) -> u32 {
+        let mut sample: Vec<u64> = values.iter().step_by(stride).map(|v| v.to_bits()).collect();
+        sample.sort_unstable();
+        let n = sample.len() as u64;
+        let mut best = (u64::MAX, 64 - 1);
+        for right_width in (64 - RD_MAX_LEFT_BITS..64).rev() {
+            let mut runs = count_runs(sample.iter().map(|&p| p >> right_width));
+            let (dict, covered) = top_lefts(&mut runs);
+            let bits = rd_bits(n, right_width, dict.len(), n - covered);
+            if bits < best.0 {
+                best = (bits, right_width);
+            }
+        }
+        best.1
     }
 
     fn walk(start: f64, steps: &[f64]) -> Vec<f64> {
@@ -504,7 +555,7 @@ mod tests {
     }
 
     #[test]
-    fn lane_estimates_match_the_scalar_twin_on_each_regime() {
+    fn searches_match_their_plain_twins_on_each_regime() {
         let decimals: Vec<f64> = (0..250).map(|i| f64::from(i * 37 % 1000 - 300) / 100.0).collect();
         let noise: Vec<f64> = walk(100.0, &(0..250).map(|i| ((i * 7919 % 1013) as f64 - 506.0) / 997.0).collect::<Vec<_>>());
         let huge: Vec<f64> = (0..60).map(|i| 1e17 + f64::from(i) * 1024.0).collect();
@@ -518,13 +569,13 @@ mod tests {
         let mut mixed = noise.clone();
         mixed[0] = 0.0;
         for values in [&decimals, &noise, &huge, &beyond, &specials, &mixed, &decimals[..1], &noise[..5], &huge[..33], &specials[..63]] {
-            assert_lanes_match(values);
+            assert_searches_match(values);
         }
     }
 
     proptest! {
         #[test]
-        fn lane_search_matches_the_scalar_twin(
+        fn searches_match_their_plain_twins(
             digits in prop::collection::vec(-5_000_000i64..5_000_000, 1..300),
             decimals in 0i32..10,
             scale in -20i32..25,
@@ -535,7 +586,7 @@ mod tests {
             for (i, bits) in noise.iter().enumerate() {
                 values[*bits as usize % len] = f64::from_bits(*bits ^ i as u64);
             }
-            assert_lanes_match(&values);
+            assert_searches_match(&values);
         }
     }
 }

@@ -2,7 +2,7 @@
 //! simd128 in the wasm simd build, two plain `f64`s elsewhere. Only the
 //! operations the search needs, each lane computed exactly as the scalar
 //! expression would be (IEEE multiply, add, compare), so the lane estimate
-//! equals the scalar one; the tests in `tests.rs` compare them.
+//! equals the scalar one; the tests in `encode.rs` compare them.
 
 #[cfg(target_arch = "x86_64")]
 // SAFETY (every `unsafe` here): each is one SSE2 intrinsic on values, no
