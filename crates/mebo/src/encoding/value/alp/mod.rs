@@ -23,6 +23,8 @@ mod bitpack;
 mod decode;
 #[cfg(feature = "encode")]
 mod encode;
+#[cfg(feature = "encode")]
+mod lanes;
 #[cfg(test)]
 mod tests;
 
