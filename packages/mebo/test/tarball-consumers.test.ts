@@ -715,21 +715,26 @@ it("Angular: an app from `ng new`, built by the application builder with the pac
   );
 });
 
-it('Angular: under `ng serve` the copy named from the page decodes in Chromium', async () => {
-  const dir = await consumer('angular');
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(dir, 'node_modules/@angular/cli/bin/ng.js'), 'serve', '--host', '127.0.0.1', '--port', String(port)], {
-    cwd: dir,
-    env: { ...childEnv, NG_CLI_ANALYTICS: 'false' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** A server the test starts: Node running `args` in `cwd`, stopped by afterAll if the test does not; `output()` is what it printed so far. */
+function serverProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+it('Angular: under `ng serve` the copy named from the page decodes in Chromium', async () => {
+  const dir = await consumer('angular');
+  const port = await freePort();
+  const { child, output } = serverProcess([join(dir, 'node_modules/@angular/cli/bin/ng.js'), 'serve', '--host', '127.0.0.1', '--port', String(port)], dir, {
+    ...childEnv,
+    NG_CLI_ANALYTICS: 'false',
+  });
   try {
     const origin = `http://127.0.0.1:${port}`;
-    await waitFor(async () => (await fetch(`${origin}/sample.json`)).ok, () => output);
+    await waitFor(async () => (await fetch(`${origin}/sample.json`)).ok, output);
     const { ok, loaded } = await inChromium(`${origin}/?from-page`);
     // The dev server serves the assets line's copies where the page names them.
     expect(wasmLoaded(loaded)).toEqual([{ url: '/wasm/mebo_simd.wasm', status: 200, type: 'application/wasm' }]);
@@ -746,14 +751,10 @@ for (const bundler of ['webpack', 'turbopack'] as const) {
     await consumer('next');
     const dir = join(root, `next-standalone-${bundler}`);
     const port = await freePort();
-    const child = spawn(process.execPath, ['server.js'], { cwd: dir, env: { ...NEXT_ENV, PORT: String(port), HOSTNAME: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const { child, output } = serverProcess(['server.js'], dir, { ...NEXT_ENV, PORT: String(port), HOSTNAME: '127.0.0.1' });
     try {
       const origin = `http://127.0.0.1:${port}`;
-      await waitFor(async () => (await fetch(`${origin}/sample.json`)).ok, () => output);
+      await waitFor(async () => (await fetch(`${origin}/sample.json`)).ok, output);
       // The route handler: each blob posted, decoded on the server.
       const routed: Results = {};
       let info: Info | undefined;
