@@ -10,6 +10,25 @@ pub fn put_uvarint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
+/// The most bytes a varint takes (a u64's 64 bits, 7 a byte).
+pub const MAX_VARINT_LEN: usize = 10;
+
+/// Store `v` as an unsigned varint at `buf[at..]`; where the next one goes.
+/// For runs of varints written into a slice sized for the most they take
+/// ([`MAX_VARINT_LEN`] each), with no capacity check per byte. (A branch-free
+/// form built in a word was 30-50% slower on the bench's timestamps, whose
+/// deltas of deltas mostly take one byte: the loop's branch predicts well.)
+#[inline(always)]
+pub fn write_uvarint(buf: &mut [u8], mut at: usize, mut v: u64) -> usize {
+    while v >= 0x80 {
+        buf[at] = (v as u8) | 0x80;
+        v >>= 7;
+        at += 1;
+    }
+    buf[at] = v as u8;
+    at + 1
+}
+
 /// Read an unsigned varint at `*pos`, advancing it. `None` if the data ends
 /// first or the varint is longer than 10 bytes or overflows 64 bits.
 #[inline]
@@ -69,6 +88,19 @@ mod tests {
         }
         assert_eq!(zigzag(-1), 1);
         assert_eq!(zigzag(1), 2);
+    }
+
+    #[test]
+    fn writes_into_a_slice_as_it_appends() {
+        // Every length, at both ends of it.
+        let edges = (1..64).flat_map(|bits| [(1u64 << bits) - 1, 1 << bits]);
+        for v in [0u64, 300, 0x0123_4567_89AB_CDEF, u64::MAX].into_iter().chain(edges) {
+            let mut appended = vec![7];
+            put_uvarint(&mut appended, v);
+            let mut buf = [7u8; 1 + MAX_VARINT_LEN];
+            let end = write_uvarint(&mut buf, 1, v);
+            assert_eq!(buf[..end], appended[..], "{v:#x}");
+        }
     }
 
     #[test]

@@ -223,13 +223,26 @@ impl NumericEncoder {
             }
         }
 
-        let mut ts_raw = Vec::with_capacity(self.ts_bytes.len());
-        let mut val_raw = Vec::with_capacity(self.val_bytes.len());
-        let mut tag_raw = Vec::with_capacity(if tags { self.tag_bytes.len() } else { 0 });
+        // The payloads before compression: the columns in index order. In
+        // insertion order with no shared column (every v1 blob) that is what
+        // the buffers hold already, and they are not copied.
+        let in_place = shared.groups.is_empty() && order.iter().enumerate().all(|(pos, &i)| pos == i);
+        let (mut ts_raw, mut val_raw, mut tag_raw) = (Vec::new(), Vec::new(), Vec::new());
+        if !in_place {
+            ts_raw.reserve(self.ts_bytes.len());
+            val_raw.reserve(self.val_bytes.len());
+            tag_raw.reserve(if tags { self.tag_bytes.len() } else { 0 });
+        }
         let mut entries = Vec::with_capacity(order.len());
         let mut prev = (0usize, 0usize, 0usize);
         for (pos, &i) in order.iter().enumerate() {
             let m = &self.metrics[i];
+            if in_place {
+                let start = (ts_at[i], val_at[i], if tags { tag_at[i] } else { 0 });
+                entries.push(index_entry(m, prev, start));
+                prev = start;
+                continue;
+            }
             let start = (ts_raw.len(), val_raw.len(), tag_raw.len());
             if !is_member[pos] {
                 ts_raw.extend_from_slice(ts_col(i));
@@ -238,15 +251,14 @@ impl NumericEncoder {
             if tags {
                 tag_raw.extend_from_slice(&self.tag_bytes[tag_at[i]..tag_at[i] + m.tag_len]);
             }
-            entries.push(NumericIndexEntry {
-                id: m.id,
-                count: m.count as u32,
-                timestamp_delta: (start.0 - prev.0) as u32,
-                value_delta: (start.1 - prev.1) as u32,
-                tag_delta: (start.2 - prev.2) as u32,
-            });
+            entries.push(index_entry(m, prev, start));
             prev = start;
         }
+        let (ts_raw, val_raw, tag_raw): (&[u8], &[u8], &[u8]) = if in_place {
+            (&self.ts_bytes, &self.val_bytes, if tags { &self.tag_bytes } else { &[] })
+        } else {
+            (&ts_raw, &val_raw, &tag_raw)
+        };
 
         let index_kind = match o.layout {
             Layout::V1 => IndexKind::V1,
@@ -254,9 +266,9 @@ impl NumericEncoder {
             _ => IndexKind::V2Extended,
         };
 
-        let ts_payload = compress::compress(o.config.timestamp_compression, &ts_raw)?;
-        let val_payload = compress::compress(o.config.value_compression, &val_raw)?;
-        let tag_payload = if tags { compress::compress(Compression::Zstd, &tag_raw)? } else { Default::default() };
+        let ts_payload = compress::compress(o.config.timestamp_compression, ts_raw)?;
+        let val_payload = compress::compress(o.config.value_compression, val_raw)?;
+        let tag_payload = if tags { compress::compress(Compression::Zstd, tag_raw)? } else { Default::default() };
 
         // The reference writes the names only when two of them collide.
         let mut names_payload = Vec::new();
@@ -301,6 +313,18 @@ impl NumericEncoder {
         out.extend_from_slice(&val_payload);
         out.extend_from_slice(&tag_payload);
         Ok(())
+    }
+}
+
+/// The index entry of `m`, whose columns start at `start` in their payloads,
+/// after a metric whose columns started at `prev`.
+fn index_entry(m: &EncodedMetric, prev: (usize, usize, usize), start: (usize, usize, usize)) -> NumericIndexEntry {
+    NumericIndexEntry {
+        id: m.id,
+        count: m.count as u32,
+        timestamp_delta: (start.0 - prev.0) as u32,
+        value_delta: (start.1 - prev.1) as u32,
+        tag_delta: (start.2 - prev.2) as u32,
     }
 }
 

@@ -21,14 +21,18 @@ impl DeltaTimestamps {
     #[cfg(feature = "encode")]
     pub fn encode(timestamps: &[i64], _order: ByteOrder, out: &mut Vec<u8>) {
         let (DeltaState { ts: mut prev_ts, delta: mut prev_delta, .. }, rest) = super::encode_delta_head(timestamps, out);
-        // Most points of a real series take one or two bytes.
-        out.reserve(rest.len() * 2);
+        // Written into room for the longest varints, then cut to what they took.
+        let start = out.len();
+        out.resize(start + rest.len() * varint::MAX_VARINT_LEN, 0);
+        let buf = &mut out[start..];
+        let mut at = 0;
         for &ts in rest {
             let delta = ts.wrapping_sub(prev_ts);
-            varint::put_uvarint(out, varint::zigzag(delta.wrapping_sub(prev_delta)));
+            at = varint::write_uvarint(buf, at, varint::zigzag(delta.wrapping_sub(prev_delta)));
             prev_ts = ts;
             prev_delta = delta;
         }
+        out.truncate(start + at);
     }
 
     /// Decode exactly `out.len()` timestamps from one metric's column `col`.

@@ -16,11 +16,14 @@ impl RawTimestamps {
     /// Append one metric's column to `out`.
     #[cfg(feature = "encode")]
     pub fn encode(timestamps: &[i64], order: ByteOrder, out: &mut Vec<u8>) {
-        out.reserve(timestamps.len() * WIDTH);
-        // One loop per byte order keeps the order test out of the loop body.
+        let start = out.len();
+        out.resize(start + timestamps.len() * WIDTH, 0);
+        let words = out[start..].chunks_exact_mut(WIDTH).zip(timestamps);
+        // One loop per byte order keeps the order test out of the loop body;
+        // stores into the slice compile to vector copies.
         match order {
-            ByteOrder::Little => timestamps.iter().for_each(|ts| out.extend_from_slice(&ts.to_le_bytes())),
-            ByteOrder::Big => timestamps.iter().for_each(|ts| out.extend_from_slice(&ts.to_be_bytes())),
+            ByteOrder::Little => words.for_each(|(w, ts)| w.copy_from_slice(&ts.to_le_bytes())),
+            ByteOrder::Big => words.for_each(|(w, ts)| w.copy_from_slice(&ts.to_be_bytes())),
         }
     }
 

@@ -18,7 +18,7 @@ use core::hint::select_unpredictable;
 
 use super::xor_stream::{self, XorStream};
 use crate::byte_order::ByteOrder;
-use crate::encoding::bitstream::{BitReader, BitWriter, Tail, AHEAD_HEAD_BITS};
+use crate::encoding::bitstream::{append_bits, BitReader, Tail, AHEAD_HEAD_BITS};
 use crate::error::{Error, Result};
 
 /// Chimp XOR float64 column.
@@ -30,6 +30,8 @@ const TRAILING_THRESHOLD: u32 = 6;
 const BUCKET_LEADING: [u32; 8] = [0, 8, 12, 16, 18, 20, 22, 24];
 /// Control bits plus the `01` header: 2 + 3 + 6 bits.
 const TRAILING_HEADER_BITS: u32 = 11;
+/// At least the bits a value after the first takes: the longest header and 64 bits.
+const MAX_VALUE_BITS: usize = TRAILING_HEADER_BITS as usize + 64;
 
 /// Decoder: "no width remembered"; a `10` then has width 0, which is rejected.
 const NO_WIDTH: u32 = 0;
@@ -62,43 +64,42 @@ impl ChimpValues {
     /// Append one metric's column to `out`.
     pub fn encode(values: &[f64], _order: ByteOrder, out: &mut Vec<u8>) {
         let Some((first, rest)) = values.split_first() else { return };
-        out.reserve(8 + values.len() * 2);
-        let mut bits = BitWriter::new(out);
-        let mut prev = first.to_bits();
-        bits.write_bits(prev, 64);
-        // Bucket code remembered by the last `11`, or NO_BUCKET.
-        let mut stored_bucket = NO_BUCKET;
-        for value in rest {
-            let current = value.to_bits();
-            let xor = current ^ prev;
-            prev = current;
-            if xor == 0 {
-                bits.write_zeros(2);
-                stored_bucket = NO_BUCKET;
-                continue;
+        append_bits(out, 64 + rest.len() * MAX_VALUE_BITS, |bits| {
+            let mut prev = first.to_bits();
+            bits.write_bits(prev, 64);
+            // Bucket code remembered by the last `11`, or NO_BUCKET.
+            let mut stored_bucket = NO_BUCKET;
+            for value in rest {
+                let current = value.to_bits();
+                let xor = current ^ prev;
+                prev = current;
+                if xor == 0 {
+                    bits.write_zeros(2);
+                    stored_bucket = NO_BUCKET;
+                    continue;
+                }
+                let bucket = bucket_of(xor.leading_zeros());
+                let lead = BUCKET_LEADING[bucket as usize];
+                let trailing = xor.trailing_zeros();
+                // Which of the three cases applies changes unpredictably on noisy
+                // data: pick header and field with selects, not branches.
+                let trimmed = trailing > TRAILING_THRESHOLD;
+                let reuse = stored_bucket == bucket;
+                let shift = if trimmed { trailing } else { 0 };
+                // lead <= leading zeros, so width >= 1; a trimmed width is < 58.
+                let width = 64 - lead - shift;
+                let (header, header_bits) = if trimmed {
+                    ((0b01 << 9) | (bucket << 6) | width, TRAILING_HEADER_BITS)
+                } else if reuse {
+                    (0b10, 2)
+                } else {
+                    ((0b11 << 3) | bucket, 5)
+                };
+                stored_bucket = if trimmed { NO_BUCKET } else { bucket };
+                bits.write_bits(u64::from(header), header_bits);
+                bits.write_bits(xor >> shift, width);
             }
-            let bucket = bucket_of(xor.leading_zeros());
-            let lead = BUCKET_LEADING[bucket as usize];
-            let trailing = xor.trailing_zeros();
-            // Which of the three cases applies changes unpredictably on noisy
-            // data: pick header and field with selects, not branches.
-            let trimmed = trailing > TRAILING_THRESHOLD;
-            let reuse = stored_bucket == bucket;
-            let shift = if trimmed { trailing } else { 0 };
-            // lead <= leading zeros, so width >= 1; a trimmed width is < 58.
-            let width = 64 - lead - shift;
-            let (header, header_bits) = if trimmed {
-                ((0b01 << 9) | (bucket << 6) | width, TRAILING_HEADER_BITS)
-            } else if reuse {
-                (0b10, 2)
-            } else {
-                ((0b11 << 3) | bucket, 5)
-            };
-            stored_bucket = if trimmed { NO_BUCKET } else { bucket };
-            bits.write_bits(u64::from(header), header_bits);
-            bits.write_bits(xor >> shift, width);
-        }
-        bits.finish();
+        });
     }
 
     /// Decode exactly `out.len()` values from one metric's column `col`.
@@ -303,10 +304,10 @@ mod tests {
     fn n_zero_means_64_bits() {
         // `01` + bucket 0 + n = 0: a full 64-bit XOR with no trailing zeros.
         let mut col = 0u64.to_be_bytes().to_vec();
-        let mut w = BitWriter::new(&mut col);
-        w.write_bits(0b01 << 9, 11); // bucket 0, n field 0
-        w.write_bits(u64::MAX, 64);
-        w.finish();
+        append_bits(&mut col, 11 + 64, |w| {
+            w.write_bits(0b01 << 9, 11); // bucket 0, n field 0
+            w.write_bits(u64::MAX, 64);
+        });
         let mut out = [0.0; 2];
         ChimpValues::decode(&col, ByteOrder::Little, &mut out).unwrap();
         assert_eq!(out[1].to_bits(), u64::MAX);

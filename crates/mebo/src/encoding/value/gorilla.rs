@@ -17,7 +17,7 @@
 
 use super::xor_stream::{self, XorStream};
 use crate::byte_order::ByteOrder;
-use crate::encoding::bitstream::{BitWriter, Tail, AHEAD_HEAD_BITS};
+use crate::encoding::bitstream::{append_bits, Tail, AHEAD_HEAD_BITS};
 use crate::error::{Error, Result};
 
 /// Gorilla XOR float64 column.
@@ -27,45 +27,46 @@ pub struct GorillaValues;
 const MAX_LEADING: u32 = 31;
 /// Control bits plus the new-window header: `11` + 5 + 6 bits.
 const NEW_BLOCK_HEADER_BITS: u32 = 13;
+/// The most bits a value after the first takes: a new window's header and 64 bits.
+const MAX_VALUE_BITS: usize = NEW_BLOCK_HEADER_BITS as usize + 64;
 
 impl GorillaValues {
     /// Append one metric's column to `out`.
     pub fn encode(values: &[f64], _order: ByteOrder, out: &mut Vec<u8>) {
         let Some((first, rest)) = values.split_first() else { return };
-        // Typical series take 1-3 bytes a point; the worst case (~10) just grows.
-        out.reserve(8 + values.len() * 2);
-        let mut bits = BitWriter::new(out);
-        let mut prev = first.to_bits();
-        bits.write_bits(prev, 64);
-        // Current window; `size == 0` means none yet.
-        let (mut win_leading, mut win_trailing, mut win_size) = (0u32, 0u32, 0u32);
-        for value in rest {
-            let current = value.to_bits();
-            let xor = current ^ prev;
-            prev = current;
-            if xor == 0 {
-                bits.write_zeros(1);
-                continue;
+        append_bits(out, 64 + rest.len() * MAX_VALUE_BITS, |bits| {
+            let mut prev = first.to_bits();
+            bits.write_bits(prev, 64);
+            // Current window; `size == 0` means none yet.
+            let (mut win_leading, mut win_trailing, mut win_size) = (0u32, 0u32, 0u32);
+            for value in rest {
+                let current = value.to_bits();
+                let xor = current ^ prev;
+                prev = current;
+                if xor == 0 {
+                    bits.write_zeros(1);
+                    continue;
+                }
+                // Leading zeros beyond 31 do not fit the 5-bit field. The reference
+                // then clamps leading to 31 and also lowers trailing by the excess
+                // (floored at 0): not the narrowest window, but the bytes and the
+                // reuse test below depend on it.
+                let excess = xor.leading_zeros().saturating_sub(MAX_LEADING);
+                let leading = xor.leading_zeros() - excess;
+                let trailing = xor.trailing_zeros().saturating_sub(excess);
+                // Reuse or not changes unpredictably on noisy data: select the
+                // header and field instead of branching.
+                let reuse = (win_size > 0) & (leading >= win_leading) & (trailing >= win_trailing);
+                let size = 64 - leading - trailing;
+                let (header, header_bits) =
+                    if reuse { (0b10, 2) } else { ((0b11 << 11) | (leading << 6) | (size - 1), NEW_BLOCK_HEADER_BITS) };
+                if !reuse {
+                    (win_leading, win_trailing, win_size) = (leading, trailing, size);
+                }
+                bits.write_bits(u64::from(header), header_bits);
+                bits.write_bits(xor >> win_trailing, win_size);
             }
-            // Leading zeros beyond 31 do not fit the 5-bit field. The reference
-            // then clamps leading to 31 and also lowers trailing by the excess
-            // (floored at 0): not the narrowest window, but the bytes and the
-            // reuse test below depend on it.
-            let excess = xor.leading_zeros().saturating_sub(MAX_LEADING);
-            let leading = xor.leading_zeros() - excess;
-            let trailing = xor.trailing_zeros().saturating_sub(excess);
-            // Reuse or not changes unpredictably on noisy data: select the
-            // header and field instead of branching.
-            let reuse = (win_size > 0) & (leading >= win_leading) & (trailing >= win_trailing);
-            let size = 64 - leading - trailing;
-            let (header, header_bits) = if reuse { (0b10, 2) } else { ((0b11 << 11) | (leading << 6) | (size - 1), NEW_BLOCK_HEADER_BITS) };
-            if !reuse {
-                (win_leading, win_trailing, win_size) = (leading, trailing, size);
-            }
-            bits.write_bits(u64::from(header), header_bits);
-            bits.write_bits(xor >> win_trailing, win_size);
-        }
-        bits.finish();
+        });
     }
 
     /// Decode exactly `out.len()` values from one metric's column `col`.
@@ -291,12 +292,12 @@ mod tests {
     fn leading_zero_size_64_window_decodes() {
         // 11 00000 111111: a full 64-bit window, leading 0, trailing 0.
         let mut col = 0u64.to_be_bytes().to_vec();
-        let mut w = BitWriter::new(&mut col);
-        w.write_bits((0b11 << 11) | 0x3F, 13); // leading 0, size - 1 = 63
-        w.write_bits(0xDEAD_BEEF_0123_4567, 64);
-        w.write_bits(0b10, 2);
-        w.write_bits(0xDEAD_BEEF_0123_4567, 64);
-        w.finish();
+        append_bits(&mut col, 13 + 64 + 2 + 64, |w| {
+            w.write_bits((0b11 << 11) | 0x3F, 13); // leading 0, size - 1 = 63
+            w.write_bits(0xDEAD_BEEF_0123_4567, 64);
+            w.write_bits(0b10, 2);
+            w.write_bits(0xDEAD_BEEF_0123_4567, 64);
+        });
         let mut out = [0.0; 3];
         GorillaValues::decode(&col, ByteOrder::Little, &mut out).unwrap();
         assert_eq!(out.map(f64::to_bits), [0, 0xDEAD_BEEF_0123_4567, 0]);

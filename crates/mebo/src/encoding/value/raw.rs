@@ -10,11 +10,13 @@ pub struct RawValues;
 impl RawValues {
     /// Append one metric's column to `out`.
     pub fn encode(values: &[f64], order: ByteOrder, out: &mut Vec<u8>) {
-        out.reserve(values.len() * 8);
+        let start = out.len();
+        out.resize(start + values.len() * 8, 0);
+        let words = out[start..].chunks_exact_mut(8).zip(values);
         // One loop per byte order so each compiles to a plain copy/bswap loop.
         match order {
-            ByteOrder::Little => out.extend(values.iter().flat_map(|v| v.to_bits().to_le_bytes())),
-            ByteOrder::Big => out.extend(values.iter().flat_map(|v| v.to_bits().to_be_bytes())),
+            ByteOrder::Little => words.for_each(|(w, v)| w.copy_from_slice(&v.to_bits().to_le_bytes())),
+            ByteOrder::Big => words.for_each(|(w, v)| w.copy_from_slice(&v.to_bits().to_be_bytes())),
         }
     }
 
