@@ -72,7 +72,7 @@ impl BitWriter<'_> {
     #[inline(always)]
     fn push_if_full(&mut self, merged: u64, overflow: u64, total: u32) {
         let full = total >= 64;
-        self.buf[self.pos..self.pos + 8].copy_from_slice(&merged.to_be_bytes());
+        self.buf[self.pos..self.pos + 8].copy_from_slice(&u64_to_be(merged));
         self.pos += if full { 8 } else { 0 };
         self.acc = if full { overflow } else { merged };
         self.used = total & 63;
@@ -81,7 +81,7 @@ impl BitWriter<'_> {
     /// Store the pending bits (the last byte zero-padded); the stream's length in bytes.
     #[inline]
     fn finish(self) -> usize {
-        self.buf[self.pos..self.pos + 8].copy_from_slice(&self.acc.to_be_bytes());
+        self.buf[self.pos..self.pos + 8].copy_from_slice(&u64_to_be(self.acc));
         self.pos + self.used.div_ceil(8) as usize
     }
 }
@@ -430,6 +430,20 @@ pub fn u64_from_be(bytes: [u8; 8]) -> u64 {
     }
 }
 
+/// `u64::to_be_bytes`, the scalar path; one swizzle with simd128, as in
+/// [`u64_from_be`] (the bit writer stores a word twice per value).
+#[inline(always)]
+pub fn u64_to_be(word: u64) -> [u8; 8] {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        simd128::u64_to_be(word)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        word.to_be_bytes()
+    }
+}
+
 /// Two big-endian u64 from 16 bytes (one swizzle with simd128, as above).
 #[cfg(any(test, not(target_arch = "x86_64")))] // x86-64 reads through `Chunk`
 #[inline(always)]
@@ -573,8 +587,9 @@ pub mod reversed {
     }
 }
 
-/// The simd128 twin of [`u64_from_be`]'s scalar path. The SDK's variant tests
-/// decode every vector with the simd128 and the scalar wasm builds and compare.
+/// The simd128 twins of [`u64_from_be`]'s and [`u64_to_be`]'s scalar paths.
+/// The SDK's variant tests decode and encode every vector with the simd128 and
+/// the scalar wasm builds and compare.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128 {
     use core::arch::wasm32::{i64x2, i64x2_extract_lane, i64x2_splat, i8x16, i8x16_swizzle};
@@ -595,6 +610,11 @@ mod simd128 {
         // Lane 0 holds the bytes as loaded (little endian); the swizzle reverses them.
         let reverse = i8x16(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
         i64x2_extract_lane::<0>(i8x16_swizzle(i64x2_splat(i64::from_le_bytes(bytes)), reverse)) as u64
+    }
+
+    #[inline(always)]
+    pub fn u64_to_be(word: u64) -> [u8; 8] {
+        u64_from_be(word.to_le_bytes()).to_le_bytes()
     }
 }
 
