@@ -38,8 +38,13 @@ impl DeltaPackedTimestamps {
     #[cfg(feature = "encode")]
     pub fn encode(timestamps: &[i64], _order: ByteOrder, out: &mut Vec<u8>) {
         let (DeltaState { ts: mut prev_ts, delta: mut prev_delta, .. }, rest) = super::encode_delta_head(timestamps, out);
-        // A regular series costs 5 bytes per group; jittered ones a few more.
-        out.reserve(rest.len() * 2 + 1);
+        // Written into room for every group at its widest, cut to what they
+        // took at the end: no capacity check per group.
+        let start = out.len();
+        // The 8 bytes past the last group: each value is stored as a whole word.
+        out.resize(start + rest.len().div_ceil(GROUP) * (1 + MAX_GROUP_PAYLOAD) + 8, 0);
+        let buf = &mut out[start..];
+        let mut at = 0;
         for group in rest.chunks(GROUP) {
             let mut zigzags = [0u64; GROUP];
             let mut control = 0u8;
@@ -50,20 +55,15 @@ impl DeltaPackedTimestamps {
                 prev_ts = ts;
                 prev_delta = delta;
             }
-            // Assemble the group with fixed 8-byte stores, each overwritten from
-            // its value's width on by the next one.
-            let mut packed = [0u8; 1 + MAX_GROUP_PAYLOAD];
-            packed[0] = control;
-            let mut len = 1;
+            buf[at] = control;
+            at += 1;
+            // Fixed 8-byte stores, each overwritten from its value's width on by the next one.
             for (lane, zz) in zigzags.iter().take(group.len()).enumerate() {
-                // `len` is at most 1 + 3 * 8 here, so the store fits.
-                packed[len..len + 8].copy_from_slice(&zz.to_le_bytes());
-                len += usize::from(WIDTHS[usize::from(control >> (2 * lane)) & 3]);
+                buf[at..at + 8].copy_from_slice(&zz.to_le_bytes());
+                at += usize::from(WIDTHS[usize::from(control >> (2 * lane)) & 3]);
             }
-            // A fixed-size copy and a truncate beat a variable-length copy.
-            out.extend_from_slice(&packed);
-            out.truncate(out.len() - (packed.len() - len));
         }
+        out.truncate(start + at);
     }
 
     /// Decode exactly `out.len()` timestamps from one metric's column `col`.
