@@ -41,8 +41,7 @@ impl DeltaPackedTimestamps {
         // Written into room for every group at its widest, cut to what they
         // took at the end: no capacity check per group.
         let start = out.len();
-        // The 8 bytes past the last group: each value is stored as a whole word.
-        out.resize(start + rest.len().div_ceil(GROUP) * (1 + MAX_GROUP_PAYLOAD) + 8, 0);
+        out.resize(start + rest.len().div_ceil(GROUP) * WINDOW, 0);
         let buf = &mut out[start..];
         let mut at = 0;
         for group in rest.chunks(GROUP) {
@@ -55,13 +54,19 @@ impl DeltaPackedTimestamps {
                 prev_ts = ts;
                 prev_delta = delta;
             }
-            buf[at] = control;
-            at += 1;
-            // Fixed 8-byte stores, each overwritten from its value's width on by the next one.
+            // Assemble the group with fixed 8-byte stores, each overwritten from
+            // its value's width on by the next one.
+            let mut packed = [0u8; WINDOW];
+            packed[0] = control;
+            let mut len = 1;
             for (lane, zz) in zigzags.iter().take(group.len()).enumerate() {
-                buf[at..at + 8].copy_from_slice(&zz.to_le_bytes());
-                at += usize::from(WIDTHS[usize::from(control >> (2 * lane)) & 3]);
+                // `len` is at most 1 + 3 * 8 here, so the store fits.
+                packed[len..len + 8].copy_from_slice(&zz.to_le_bytes());
+                len += usize::from(WIDTHS[usize::from(control >> (2 * lane)) & 3]);
             }
+            // A fixed-size copy, overwritten from `len` on by the next group.
+            buf[at..at + WINDOW].copy_from_slice(&packed);
+            at += len;
         }
         out.truncate(start + at);
     }
