@@ -200,37 +200,25 @@ pub(super) fn map_codes_rd_left(packed: &[u8], width: u32, out: &mut [f64], map:
 
 /// Append `codes` packed at `width` bits each (the low `width` bits of each
 /// code), `ceil(n * width / 8)` bytes in all.
-///
-/// Written into room for all of them and 8 bytes more, a word stored per
-/// code and kept when full, like the XOR codecs' bit writer: no capacity
-/// check and no branch per code.
 #[cfg(feature = "encode")]
-pub(super) fn pack_codes<I>(out: &mut Vec<u8>, codes: I, width: u32)
-where
-    I: IntoIterator<Item = u64>,
-    I::IntoIter: ExactSizeIterator,
-{
+pub(super) fn pack_codes(out: &mut Vec<u8>, codes: impl IntoIterator<Item = u64>, width: u32) {
     if width == 0 {
         return;
     }
-    let codes = codes.into_iter();
-    let start = out.len();
-    out.resize(start + (codes.len() * width as usize).div_ceil(8) + 8, 0);
-    let buf = &mut out[start..];
     let mask = low_mask(width);
-    // `acc` holds `filled` (< 64) pending bits; `at` is where the next full word goes.
-    let (mut acc, mut filled, mut at) = (0u64, 0u32, 0usize);
+    // `acc` holds `filled` (< 64) pending bits; full words are flushed whole.
+    let mut acc = 0u64;
+    let mut filled = 0u32;
     for code in codes {
         let code = code & mask;
-        let merged = acc | (code << filled);
-        let full = filled + width >= 64;
-        buf[at..at + 8].copy_from_slice(&merged.to_le_bytes());
-        at += if full { 8 } else { 0 };
-        // The bits of `code` past the full word (none when `filled` is 0).
-        let overflow = if filled == 0 { 0 } else { code >> (64 - filled) };
-        acc = if full { overflow } else { merged };
-        filled = (filled + width) & 63;
+        acc |= code << filled;
+        if filled + width >= 64 {
+            out.extend_from_slice(&acc.to_le_bytes());
+            acc = if filled == 0 { 0 } else { code >> (64 - filled) };
+            filled = filled + width - 64;
+        } else {
+            filled += width;
+        }
     }
-    buf[at..at + 8].copy_from_slice(&acc.to_le_bytes());
-    out.truncate(start + at + filled.div_ceil(8) as usize);
+    out.extend_from_slice(&acc.to_le_bytes()[..filled.div_ceil(8) as usize]);
 }
