@@ -359,6 +359,9 @@ mod encode {
     use mebo::ColumnConfig;
     use wasm_bindgen::prelude::*;
 
+    use std::borrow::Cow;
+
+    use crate::batch::{Batch, Key, MetricSink};
     use crate::joined::Joined;
     use crate::js::{self, check, parse_or, Fields, JoinedStrings, JsResult};
 
@@ -411,6 +414,38 @@ export interface NumericEncodeOptions {
                 Encoder::Auto($e) => $call,
             }
         };
+    }
+
+    impl MetricSink<f64> for Encoder {
+        fn start(&mut self, key: Key<'_>, points: usize) -> mebo::Result<()> {
+            match (self, key) {
+                (Encoder::Fixed(e), Key::Name(name)) => e.start_metric_name(name, points),
+                (Encoder::Fixed(e), Key::Id(id)) => e.start_metric_id(id, points),
+                (Encoder::Auto(e), Key::Name(name)) => e.start_metric_name(name, points),
+                (Encoder::Auto(e), Key::Id(id)) => e.start_metric_id(id, points),
+            }
+        }
+
+        fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[Cow<'_, str>]>) -> mebo::Result<()> {
+            match self {
+                Encoder::Fixed(e) => e.add_points(timestamps, values, tags),
+                Encoder::Auto(e) => e.add_points(timestamps, values, tags),
+            }
+        }
+
+        fn end(&mut self) -> mebo::Result<()> {
+            match self {
+                Encoder::Fixed(e) => e.end_metric(),
+                Encoder::Auto(e) => e.end_metric(),
+            }
+        }
+
+        fn cancel(&mut self) {
+            match self {
+                Encoder::Fixed(e) => e.cancel_metric(),
+                Encoder::Auto(e) => e.cancel_metric(),
+            }
+        }
     }
 
     #[wasm_bindgen]
@@ -488,6 +523,25 @@ export interface NumericEncodeOptions {
         #[wasm_bindgen(js_name = endMetric)]
         pub fn end_metric(&mut self) -> JsResult<()> {
             each!(self, e => check(e.end_metric()))
+        }
+
+        /// Every metric of `encodeNumeric` in one call, laid out back to back
+        /// (see `batch.rs`); names and tags joined as decode returns strings.
+        #[wasm_bindgen(js_name = addMetrics)]
+        pub fn add_metrics(
+            &mut self,
+            shapes: &[u32],
+            names: &JoinedStrings,
+            ids: &[u64],
+            timestamps: &[i64],
+            values: &[f64],
+            tags: Option<JoinedStrings>,
+        ) -> JsResult<()> {
+            let names = Joined::read(names, "names")?;
+            let names = names.split()?;
+            let tags = tags.map(|t| Joined::read(&t, "tags")).transpose()?;
+            let tags = tags.as_ref().map(Joined::split).transpose()?;
+            Batch { shapes, names: &names, ids, timestamps, values, tags: tags.as_deref() }.add_to(&mut self.encoder)
         }
 
         /// Drop the open metric and its points.

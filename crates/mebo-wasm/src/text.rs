@@ -218,6 +218,9 @@ mod encode {
     use mebo::text::{TextEncoder, TextEncoderOptions};
     use wasm_bindgen::prelude::*;
 
+    use std::borrow::Cow;
+
+    use crate::batch::{Batch, Key, MetricSink};
     use crate::joined::Joined;
     use crate::js::{self, check, parse_or, Fields, JoinedStrings, JsResult};
 
@@ -244,6 +247,27 @@ export interface TextEncodeOptions {
     #[wasm_bindgen]
     pub struct TextEncoderHandle {
         encoder: TextEncoder,
+    }
+
+    impl<'v> MetricSink<Cow<'v, str>> for TextEncoder {
+        fn start(&mut self, key: Key<'_>, points: usize) -> mebo::Result<()> {
+            match key {
+                Key::Name(name) => self.start_metric_name(name, points),
+                Key::Id(id) => self.start_metric_id(id, points),
+            }
+        }
+
+        fn add_points(&mut self, timestamps: &[i64], values: &[Cow<'v, str>], tags: Option<&[Cow<'_, str>]>) -> mebo::Result<()> {
+            TextEncoder::add_points(self, timestamps, values, tags)
+        }
+
+        fn end(&mut self) -> mebo::Result<()> {
+            self.end_metric()
+        }
+
+        fn cancel(&mut self) {
+            self.cancel_metric()
+        }
     }
 
     #[wasm_bindgen]
@@ -294,6 +318,27 @@ export interface TextEncodeOptions {
         #[wasm_bindgen(js_name = endMetric)]
         pub fn end_metric(&mut self) -> JsResult<()> {
             check(self.encoder.end_metric())
+        }
+
+        /// Every metric of `encodeText` in one call, laid out back to back
+        /// (see `batch.rs`); names, values and tags joined as decode returns strings.
+        #[wasm_bindgen(js_name = addMetrics)]
+        pub fn add_metrics(
+            &mut self,
+            shapes: &[u32],
+            names: &JoinedStrings,
+            ids: &[u64],
+            timestamps: &[i64],
+            values: &JoinedStrings,
+            tags: Option<JoinedStrings>,
+        ) -> JsResult<()> {
+            let names = Joined::read(names, "names")?;
+            let names = names.split()?;
+            let values = Joined::read(values, "values")?;
+            let values = values.split()?;
+            let tags = tags.map(|t| Joined::read(&t, "tags")).transpose()?;
+            let tags = tags.as_ref().map(Joined::split).transpose()?;
+            Batch { shapes, names: &names, ids, timestamps, values: &values, tags: tags.as_deref() }.add_to(&mut self.encoder)
         }
 
         /// Drop the started metric and its points.
