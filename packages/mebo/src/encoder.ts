@@ -4,11 +4,11 @@
 
 import * as args from './args.js';
 import type { JoinedStrings } from './boundary.js';
-import { call, invalidArgument, MeboError } from './errors.js';
+import { call, invalidArgument, MeboError, type MeboErrorCode } from './errors.js';
 import { ready } from './module.js';
 import { defaultStartTime } from './options.js';
 import { Owned, type Freeable } from './owned.js';
-import { joinStrings } from './strings.js';
+import { joinLists, joinStrings } from './strings.js';
 
 /** An encoder handle of the bindings, described structurally; `V` is one value, `Vs` the bulk form, tags in bulk joined (in the .d.ts because BlobEncoder's type names it). */
 export interface EncoderBindings<V, Vs> extends Freeable {
@@ -16,6 +16,8 @@ export interface EncoderBindings<V, Vs> extends Freeable {
   startMetricId(id: bigint, count: number): void;
   addPoint(timestamp: bigint, value: V, tag?: string): void;
   addPoints(timestamps: BigInt64Array, values: Vs, tags?: JoinedStrings): void;
+  /** Every metric back to back (crates/mebo-wasm/src/batch.rs): `SHAPE_LEN` u32s a metric, a name and an id a metric, then the columns. */
+  addMetrics(shapes: Uint32Array, names: JoinedStrings, ids: BigUint64Array, timestamps: BigInt64Array, values: Vs, tags?: JoinedStrings): void;
   endMetric(): void;
   cancelMetric(): void;
   metricCount(): number;
@@ -29,6 +31,28 @@ export interface MetricInput<Values> {
   timestamps: BigInt64Array | readonly bigint[];
   values: Values;
   tags?: readonly string[];
+}
+
+/** The layout `addMetrics` sends, as batch.rs reads it: flags, timestamp, value and tag counts a metric. */
+const SHAPE_LEN = 4;
+const BY_NAME = 1;
+const NO_TAGS = 0xffff_ffff;
+
+/** @internal Values of many metrics gathered for one crossing: `add` each metric's in turn, then take them `joined`. */
+export interface ValuesJoin<V, Vs> {
+  add(values: ArrayLike<V>): void;
+  joined(): Vs;
+}
+
+/** A metric as an error names it: its index and its name or id. */
+function metricLabel(index: number, m: MetricInput<unknown>): string {
+  const key = m.name ?? m.id;
+  return `metric ${index} (${typeof key === 'string' ? args.describe(key) : `id ${args.describe(key)}`})`;
+}
+
+/** `error` with the metric it is about named first. */
+function atMetric(error: unknown, index: number, m: MetricInput<unknown>): unknown {
+  return error instanceof MeboError ? new MeboError(error.code, `${metricLabel(index, m)}: ${error.message}`, { cause: error.cause }) : error;
 }
 
 /**
@@ -63,9 +87,20 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
   /** @internal Many values, checked and in the form the bindings take. */
   protected abstract values(values: unknown): Vs;
 
+  /** @internal A metric's values, checked (a MeboError otherwise), as given. */
+  protected abstract metricValues(values: unknown): ArrayLike<V>;
+  /** @internal Where every metric's checked values go, back to back, `count` in all, to cross in the form the bindings take. */
+  protected abstract valuesJoin(count: number): ValuesJoin<V, Vs>;
+
   /** @internal How to get past the limit a LIMIT_EXCEEDED message names, added to it (a subclass's choice). */
   protected limitHint(_message: string): string | undefined {
     return undefined;
+  }
+
+  /** `error` with the subclass's hint added when it is a LIMIT_EXCEEDED the hint is for. */
+  #hinted(error: unknown): unknown {
+    const hint = error instanceof MeboError && error.code === 'LIMIT_EXCEEDED' ? this.limitHint(error.message) : undefined;
+    return hint ? new MeboError('LIMIT_EXCEEDED', `${(error as MeboError).message}: ${hint}`) : error;
   }
 
   /** Start a metric by name (its id is the name's xxHash64) or by id, declaring its point count. */
@@ -75,9 +110,84 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
     try {
       call(() => (typeof key === 'string' ? handle.startMetricName(key, points) : handle.startMetricId(key, points)));
     } catch (error) {
-      const hint = error instanceof MeboError && error.code === 'LIMIT_EXCEEDED' ? this.limitHint(error.message) : undefined;
-      throw hint ? new MeboError('LIMIT_EXCEEDED', `${(error as MeboError).message}: ${hint}`) : error;
+      throw this.#hinted(error);
     }
+    return this;
+  }
+
+  /**
+   * @internal Every metric as `startMetric`, `addPoints`, `endMetric` would
+   * add it, in one crossing into the bindings (one call per metric cost more
+   * than the encode of a small one). Each metric's arguments are checked as
+   * those calls check them before any crosses; a refused metric is named in
+   * the error by its index and its name or id. The metrics before a refused
+   * one stay added: `encodeAll`'s encoder is dropped with them.
+   */
+  addMetrics(metrics: readonly MetricInput<ValuesIn>[]): this {
+    const n = metrics.length;
+    const shapes = new Uint32Array(n * SHAPE_LEN);
+    const names = new Array<string>(n);
+    const ids = new BigUint64Array(n);
+    const stamps = new Array<BigInt64Array | readonly bigint[]>(n);
+    const valueLists = new Array<ArrayLike<V>>(n);
+    const tagLists: string[][] = [];
+    let [points, values, tags] = [0, 0, 0];
+    for (let i = 0; i < n; i++) {
+      const m = metrics[i];
+      try {
+        const [key, count] = args.metricStart(m.name ?? m.id, m.timestamps.length);
+        const ts = args.bigints(m.timestamps, 'timestamps');
+        const vs = this.metricValues(m.values);
+        const tg = args.optionalStrings(m.tags, 'tags');
+        const at = i * SHAPE_LEN;
+        if (typeof key === 'string') {
+          shapes[at] = BY_NAME;
+          names[i] = key;
+        } else {
+          names[i] = '';
+          ids[i] = key;
+        }
+        shapes[at + 1] = count;
+        shapes[at + 2] = vs.length;
+        shapes[at + 3] = tg ? tg.length : NO_TAGS;
+        if (tg) {
+          tagLists.push(tg);
+          tags += tg.length;
+        }
+        stamps[i] = ts;
+        valueLists[i] = vs;
+        points += count;
+        values += vs.length;
+      } catch (error) {
+        throw atMetric(error, i, m);
+      }
+    }
+    const handle = this.live();
+    call(() => {
+      const timestamps = new BigInt64Array(points);
+      const join = this.valuesJoin(values);
+      for (let i = 0, at = 0; i < n; at += stamps[i].length, i++) {
+        let what = 'timestamps';
+        try {
+          // None (a detached array reads as empty): the core refuses the metric's zero points, as it did before any copy.
+          if (stamps[i].length > 0) timestamps.set(stamps[i], at);
+          what = 'values';
+          join.add(valueLists[i]);
+        } catch (error) {
+          // A detached array of values: INVALID_ARGUMENT, as the glue's copy of it is.
+          throw atMetric(error instanceof TypeError ? invalidArgument(`${what}: ${error.message}`) : error, i, metrics[i]);
+        }
+      }
+      try {
+        handle.addMetrics(shapes, joinStrings(names), ids, timestamps, join.joined(), tagLists.length === 0 ? undefined : joinLists(tagLists, tags));
+      } catch (thrown) {
+        // The bindings name a refused metric by its index.
+        const index = (thrown as { metric?: unknown } | null)?.metric;
+        const code = (thrown as { code?: unknown } | null)?.code;
+        if (typeof index !== 'number' || typeof code !== 'string') throw thrown;
+        throw atMetric(this.#hinted(new MeboError(code as MeboErrorCode, (thrown as Error).message)), index, metrics[index]);
+      }
+    });
     return this;
   }
 
@@ -132,19 +242,16 @@ export function encodeAll<ValuesIn, E extends BlobEncoder<unknown, ValuesIn, unk
   open: (startTime: bigint) => E,
 ): Uint8Array {
   if (!Array.isArray(metrics)) throw invalidArgument('metrics must be an array of { name or id, timestamps, values }');
-  metrics.forEach((m, i) => {
-    if (typeof m !== 'object' || m === null || typeof m.timestamps !== 'object' || m.timestamps === null) {
+  // A plain loop, not forEach: a hole is a metric too.
+  for (let i = 0; i < metrics.length; i++) {
+    const m: unknown = metrics[i];
+    if (typeof m !== 'object' || m === null || typeof (m as MetricInput<ValuesIn>).timestamps !== 'object' || (m as MetricInput<ValuesIn>).timestamps === null) {
       throw invalidArgument(`metric ${i} must be an object { name or id, timestamps, values }`);
     }
-  });
+  }
   const encoder = open(startTime ?? defaultStartTime(metrics));
   try {
-    for (const m of metrics) {
-      encoder.startMetric(m.name ?? (m.id as bigint), m.timestamps.length);
-      encoder.addPoints(m.timestamps, m.values, m.tags);
-      encoder.endMetric();
-    }
-    return encoder.finish();
+    return encoder.addMetrics(metrics).finish();
   } finally {
     encoder.free();
   }

@@ -3,7 +3,7 @@
 import { NumericEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import type { NumericEncodeOptions } from './boundary-encode.js';
-import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput } from './encoder.js';
+import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput, type ValuesJoin } from './encoder.js';
 import { call } from './errors.js';
 
 // How to write a numeric blob: declared with the constructor of the bindings
@@ -63,6 +63,24 @@ export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly 
   /** @internal */
   protected values(values: unknown): Float64Array {
     return args.float64s(values, 'values');
+  }
+
+  /** @internal */
+  protected metricValues(values: unknown): ArrayLike<number> {
+    return args.numbers(values, 'values');
+  }
+
+  /** @internal */
+  protected valuesJoin(count: number): ValuesJoin<number, Float64Array> {
+    const joined = new Float64Array(count);
+    let at = 0;
+    return {
+      add(values) {
+        joined.set(values, at);
+        at += values.length;
+      },
+      joined: () => joined,
+    };
   }
 }
 

@@ -4,9 +4,9 @@ import { TextEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import type { JoinedStrings } from './boundary.js';
 import type { TextEncodeOptions } from './boundary-encode.js';
-import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput } from './encoder.js';
+import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput, type ValuesJoin } from './encoder.js';
 import { invalidArgument } from './errors.js';
-import { joinStrings } from './strings.js';
+import { joinLists, joinStrings } from './strings.js';
 
 // How to write a text blob: declared with the constructor of the bindings
 // that reads it (see boundary-encode.ts).
@@ -40,6 +40,20 @@ export class TextBlobEncoder extends BlobEncoder<string, readonly string[], Join
   /** @internal */
   protected values(values: unknown): JoinedStrings {
     return joinStrings(args.strings(values, 'values'));
+  }
+
+  /** @internal */
+  protected metricValues(values: unknown): readonly string[] {
+    return args.strings(values, 'values');
+  }
+
+  /** @internal */
+  protected valuesJoin(count: number): ValuesJoin<string, JoinedStrings> {
+    const lists: (readonly string[])[] = [];
+    return {
+      add: (values) => lists.push(values as readonly string[]),
+      joined: () => joinLists(lists, count),
+    };
   }
 }
 
