@@ -1,9 +1,16 @@
 //! Every metric of a one-call encode (`encodeNumeric`, `encodeText`) in one
 //! crossing: the SDK lays the metrics out back to back (their shapes, keys,
-//! timestamps, values and tags each in one array or one joined string), and
-//! the handle's `addMetrics` walks them through the core encoder's usual
-//! calls. One call instead of three per metric, each with its own argument
-//! conversions, is what a many-metric encode spent most of its crossing on.
+//! timestamps, values and tags each in one array, one joined string, or
+//! coded strings: see `joined.rs`), and the handle's `addMetrics` walks them
+//! through the core encoder's usual calls. One call instead of three per
+//! metric, each with its own argument conversions, is what a many-metric
+//! encode spent most of its crossing on.
+//!
+//! The numeric columns do not cross as arguments: JavaScript copies each
+//! metric's straight into room the handle stages in wasm memory
+//! ([`room`]). Gathered into one typed array first, then copied again by the
+//! glue, they cost the bench input's raw encode half its time again in most
+//! runs (a second 800 KB copy at whatever offsets the allocators gave).
 
 use std::borrow::Cow;
 
@@ -29,7 +36,7 @@ pub enum Key<'a> {
 /// What `addMetrics` does with each metric: the core encoder's calls.
 pub trait MetricSink<V> {
     fn start(&mut self, key: Key<'_>, points: usize) -> mebo::Result<()>;
-    fn add_points(&mut self, timestamps: &[i64], values: &[V], tags: Option<&[Cow<'_, str>]>) -> mebo::Result<()>;
+    fn add_points(&mut self, timestamps: &[i64], values: &[V], tags: Option<&[&str]>) -> mebo::Result<()>;
     fn end(&mut self) -> mebo::Result<()>;
     fn cancel(&mut self);
 }
@@ -45,7 +52,7 @@ pub struct Batch<'a, V> {
     pub timestamps: &'a [i64],
     pub values: &'a [V],
     /// Every metric's tags that gave tags, back to back.
-    pub tags: Option<&'a [Cow<'a, str>]>,
+    pub tags: Option<&'a [&'a str]>,
 }
 
 impl<V> Batch<'_, V> {
@@ -65,7 +72,7 @@ impl<V> Batch<'_, V> {
     /// [`add_to`](Self::add_to) before the error crosses: the refused metric's index, if one was refused.
     fn walk<S: MetricSink<V>>(&self, sink: &mut S) -> Result<(), (Error, Option<usize>)> {
         self.check_layout().map_err(|err| (err, None))?;
-        let no_tags: &[Cow<'_, str>] = &[];
+        let no_tags: &[&str] = &[];
         let (mut ts_at, mut vs_at, mut tags_at) = (0usize, 0usize, 0usize);
         for (i, shape) in self.shapes.chunks_exact(SHAPE_LEN).enumerate() {
             let (ts_len, vs_len) = (shape[1] as usize, shape[2] as usize);
@@ -113,6 +120,17 @@ impl<V> Batch<'_, V> {
     }
 }
 
+/// Room for `len` items that JavaScript writes through the module's memory
+/// before `addMetrics` reads them; zeroed (what JavaScript leaves unwritten
+/// reads as zero). Past the memory budget: OUT_OF_MEMORY.
+pub fn room<T: Copy + Default>(len: usize, what: &'static str) -> mebo::Result<Vec<T>> {
+    let mut room = Vec::new();
+    let refused = || Error::OutOfMemory { what, bytes: len.saturating_mul(std::mem::size_of::<T>()) };
+    room.try_reserve_exact(len).map_err(|_| refused())?;
+    room.resize(len, T::default());
+    Ok(room)
+}
+
 /// A core error as [`js::error`] builds it, carrying the index of the metric it refused as `metric`.
 fn error_at(err: Error, metric: usize) -> JsValue {
     let js = js::error(err);
@@ -137,7 +155,7 @@ mod tests {
             });
             Ok(())
         }
-        fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[Cow<'_, str>]>) -> mebo::Result<()> {
+        fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[&str]>) -> mebo::Result<()> {
             if self.0.last().is_some_and(|c| c.starts_with("start bad")) {
                 return Err(Error::CountMismatch { what: "values for the timestamps", expected: 1, actual: 2 });
             }
@@ -160,7 +178,7 @@ mod tests {
     #[test]
     fn walks_each_metric_with_its_slices() {
         let names = cows(&["a", "", "c"]);
-        let tags = cows(&["x", "y", "z"]);
+        let tags = ["x", "y", "z"];
         let batch = Batch {
             shapes: &[1, 2, 2, 2, 0, 0, 0, NO_TAGS, 1, 1, 1, 1],
             names: &names,
@@ -185,6 +203,14 @@ mod tests {
                 "end",
             ]
         );
+    }
+
+    #[test]
+    fn room_is_zeroed_and_refused_past_what_can_be_held() {
+        assert_eq!(room::<i64>(5, "timestamps").unwrap(), [0; 5]);
+        let err = room::<f64>(usize::MAX / 4, "values").unwrap_err();
+        assert_eq!(err.code(), "OUT_OF_MEMORY");
+        assert!(room::<f64>(0, "values").unwrap().is_empty());
     }
 
     #[test]

@@ -218,10 +218,8 @@ mod encode {
     use mebo::text::{TextEncoder, TextEncoderOptions};
     use wasm_bindgen::prelude::*;
 
-    use std::borrow::Cow;
-
-    use crate::batch::{Batch, Key, MetricSink};
-    use crate::joined::Joined;
+    use crate::batch::{self, Batch, Key, MetricSink};
+    use crate::joined::{Coded, CodedStrings, Joined};
     use crate::js::{self, check, parse_or, Fields, JoinedStrings, JsResult};
 
     #[wasm_bindgen(typescript_custom_section)]
@@ -247,9 +245,11 @@ export interface TextEncodeOptions {
     #[wasm_bindgen]
     pub struct TextEncoderHandle {
         encoder: TextEncoder,
+        /// The timestamps `stageTimestamps` made room for, until `addMetrics` reads them.
+        staged: Vec<i64>,
     }
 
-    impl<'v> MetricSink<Cow<'v, str>> for TextEncoder {
+    impl MetricSink<&str> for TextEncoder {
         fn start(&mut self, key: Key<'_>, points: usize) -> mebo::Result<()> {
             match key {
                 Key::Name(name) => self.start_metric_name(name, points),
@@ -257,7 +257,7 @@ export interface TextEncodeOptions {
             }
         }
 
-        fn add_points(&mut self, timestamps: &[i64], values: &[Cow<'v, str>], tags: Option<&[Cow<'_, str>]>) -> mebo::Result<()> {
+        fn add_points(&mut self, timestamps: &[i64], values: &[&str], tags: Option<&[&str]>) -> mebo::Result<()> {
             TextEncoder::add_points(self, timestamps, values, tags)
         }
 
@@ -288,7 +288,7 @@ export interface TextEncodeOptions {
                 tags: tags.unwrap_or(d.tags),
                 byte_order: big_endian.map_or(d.byte_order, js::byte_order),
             };
-            Ok(TextEncoderHandle { encoder: check(TextEncoder::new(start_time, options))? })
+            Ok(TextEncoderHandle { encoder: check(TextEncoder::new(start_time, options))?, staged: Vec::new() })
         }
 
         #[wasm_bindgen(js_name = startMetricName)]
@@ -320,24 +320,40 @@ export interface TextEncodeOptions {
             check(self.encoder.end_metric())
         }
 
+        /// Room for every metric's timestamps (`points`), which JavaScript
+        /// copies there for `addMetrics`: their address in the module's memory.
+        #[wasm_bindgen(js_name = stageTimestamps)]
+        pub fn stage_timestamps(&mut self, points: usize) -> JsResult<u32> {
+            self.staged = Vec::new();
+            self.staged = check(batch::room(points, "timestamps"))?;
+            Ok(self.staged.as_ptr() as u32)
+        }
+
         /// Every metric of `encodeText` in one call, laid out back to back
-        /// (see `batch.rs`); names, values and tags joined as decode returns strings.
+        /// (see `batch.rs`), their timestamps in the room `stageTimestamps`
+        /// made; names joined, values and tags coded (see `joined.rs`).
         #[wasm_bindgen(js_name = addMetrics)]
         pub fn add_metrics(
             &mut self,
             shapes: &[u32],
             names: &JoinedStrings,
             ids: &[u64],
-            timestamps: &[i64],
-            values: &JoinedStrings,
-            tags: Option<JoinedStrings>,
+            values: &CodedStrings,
+            tags: Option<CodedStrings>,
         ) -> JsResult<()> {
+            let timestamps = std::mem::take(&mut self.staged);
+            let timestamps = &timestamps[..];
             let names = Joined::read(names, "names")?;
             let names = names.split()?;
-            let values = Joined::read(values, "values")?;
-            let values = values.split()?;
-            let tags = tags.map(|t| Joined::read(&t, "tags")).transpose()?;
-            let tags = tags.as_ref().map(Joined::split).transpose()?;
+            let values = Coded::read(values, "values")?;
+            let distinct_values = values.distinct()?;
+            let values = values.expand(&distinct_values)?;
+            let tags = tags.map(|t| Coded::read(&t, "tags")).transpose()?;
+            let distinct_tags = tags.as_ref().map(Coded::distinct).transpose()?;
+            let tags = match (&tags, &distinct_tags) {
+                (Some(t), Some(d)) => Some(t.expand(d)?),
+                _ => None,
+            };
             Batch { shapes, names: &names, ids, timestamps, values: &values, tags: tags.as_deref() }.add_to(&mut self.encoder)
         }
 

@@ -4,11 +4,12 @@
 
 import * as args from './args.js';
 import type { JoinedStrings } from './boundary.js';
+import type { CodedStrings } from './boundary-encode.js';
 import { call, invalidArgument, MeboError, type MeboErrorCode } from './errors.js';
 import { ready } from './module.js';
 import { defaultStartTime } from './options.js';
 import { Owned, type Freeable } from './owned.js';
-import { joinLists, joinStrings } from './strings.js';
+import { codeStrings, joinStrings } from './strings.js';
 
 /** An encoder handle of the bindings, described structurally; `V` is one value, `Vs` the bulk form, tags in bulk joined (in the .d.ts because BlobEncoder's type names it). */
 export interface EncoderBindings<V, Vs> extends Freeable {
@@ -16,8 +17,6 @@ export interface EncoderBindings<V, Vs> extends Freeable {
   startMetricId(id: bigint, count: number): void;
   addPoint(timestamp: bigint, value: V, tag?: string): void;
   addPoints(timestamps: BigInt64Array, values: Vs, tags?: JoinedStrings): void;
-  /** Every metric back to back (crates/mebo-wasm/src/batch.rs): `SHAPE_LEN` u32s a metric, a name and an id a metric, then the columns. */
-  addMetrics(shapes: Uint32Array, names: JoinedStrings, ids: BigUint64Array, timestamps: BigInt64Array, values: Vs, tags?: JoinedStrings): void;
   endMetric(): void;
   cancelMetric(): void;
   metricCount(): number;
@@ -33,15 +32,21 @@ export interface MetricInput<Values> {
   tags?: readonly string[];
 }
 
-/** The layout `addMetrics` sends, as batch.rs reads it: flags, timestamp, value and tag counts a metric. */
+/** The layout `addMetrics` sends, as crates/mebo-wasm/src/batch.rs reads it: flags, timestamp, value and tag counts a metric. */
 const SHAPE_LEN = 4;
 const BY_NAME = 1;
 const NO_TAGS = 0xffff_ffff;
 
-/** @internal Values of many metrics gathered for one crossing: `add` each metric's in turn, then take them `joined`. */
-export interface ValuesJoin<V, Vs> {
+/**
+ * @internal Every metric's points on their way into a handle's `addMetrics`:
+ * `timestamps` is room for all of them, back to back, and `add` takes each
+ * metric's values in turn (both copied into room the handle staged in the
+ * module's memory, or gathered); `cross` hands the metrics over.
+ */
+export interface MetricsStage<V> {
+  readonly timestamps: BigInt64Array;
   add(values: ArrayLike<V>): void;
-  joined(): Vs;
+  cross(shapes: Uint32Array, names: JoinedStrings, ids: BigUint64Array, tags: CodedStrings | undefined): void;
 }
 
 /** A metric as an error names it: its index and its name or id. */
@@ -89,8 +94,8 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
 
   /** @internal A metric's values, checked (a MeboError otherwise), as given. */
   protected abstract metricValues(values: unknown): ArrayLike<V>;
-  /** @internal Where every metric's checked values go, back to back, `count` in all, to cross in the form the bindings take. */
-  protected abstract valuesJoin(count: number): ValuesJoin<V, Vs>;
+  /** @internal Where `addMetrics` puts every metric's timestamps (`points` in all) and values (`values`). */
+  protected abstract stage(points: number, values: number): MetricsStage<V>;
 
   /** @internal How to get past the limit a LIMIT_EXCEEDED message names, added to it (a subclass's choice). */
   protected limitHint(_message: string): string | undefined {
@@ -162,24 +167,22 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
         throw atMetric(error, i, m);
       }
     }
-    const handle = this.live();
     call(() => {
-      const timestamps = new BigInt64Array(points);
-      const join = this.valuesJoin(values);
+      const stage = this.stage(points, values);
       for (let i = 0, at = 0; i < n; at += stamps[i].length, i++) {
         let what = 'timestamps';
         try {
           // None (a detached array reads as empty): the core refuses the metric's zero points, as it did before any copy.
-          if (stamps[i].length > 0) timestamps.set(stamps[i], at);
+          if (stamps[i].length > 0) stage.timestamps.set(stamps[i], at);
           what = 'values';
-          join.add(valueLists[i]);
+          stage.add(valueLists[i]);
         } catch (error) {
           // A detached array of values: INVALID_ARGUMENT, as the glue's copy of it is.
           throw atMetric(error instanceof TypeError ? invalidArgument(`${what}: ${error.message}`) : error, i, metrics[i]);
         }
       }
       try {
-        handle.addMetrics(shapes, joinStrings(names), ids, timestamps, join.joined(), tagLists.length === 0 ? undefined : joinLists(tagLists, tags));
+        stage.cross(shapes, joinStrings(names), ids, tagLists.length === 0 ? undefined : codeStrings(tagLists, tags));
       } catch (thrown) {
         // The bindings name a refused metric by its index.
         const index = (thrown as { metric?: unknown } | null)?.metric;

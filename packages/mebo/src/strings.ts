@@ -1,4 +1,5 @@
 import type { JoinedStrings } from './boundary.js';
+import type { CodedStrings } from './boundary-encode.js';
 
 /** @internal Split joined strings (one UTF-8 decode in the glue, then cheap slices). */
 export function splitStrings(joined: JoinedStrings): string[] {
@@ -20,22 +21,36 @@ export function splitOptionalStrings(joined: JoinedStrings | undefined): string[
 
 /** @internal Strings joined as the encoders' bindings take them, the form `splitStrings` splits: one crossing per column, not per string. */
 export function joinStrings(strings: readonly string[]): JoinedStrings {
-  return joinLists([strings], strings.length);
+  const ends = new Uint32Array(strings.length);
+  let end = 0;
+  for (let i = 0; i < strings.length; i++) {
+    end += strings[i].length;
+    ends[i] = end;
+  }
+  return { text: strings.join(''), ends };
 }
 
-/** @internal The strings of every list, back to back, joined as `joinStrings` joins one list; `count` is their total. */
-export function joinLists(lists: readonly (readonly string[])[], count: number): JoinedStrings {
-  const ends = new Uint32Array(count);
-  const texts = new Array<string>(lists.length);
-  let end = 0;
+/**
+ * @internal The strings of every list, back to back (`count` in all), coded
+ * as the one-call encoders' bindings take them: each distinct string once,
+ * joined, and a code a string (crates/mebo-wasm/src/joined.rs says why).
+ */
+export function codeStrings(lists: readonly (readonly string[])[], count: number): CodedStrings {
+  const codes = new Uint32Array(count);
+  const codeOf = new Map<string, number>();
+  const distinct: string[] = [];
   let at = 0;
-  for (let l = 0; l < lists.length; l++) {
-    const strings = lists[l];
+  for (const strings of lists) {
     for (let i = 0; i < strings.length; i++) {
-      end += strings[i].length;
-      ends[at++] = end;
+      const s = strings[i];
+      let code = codeOf.get(s);
+      if (code === undefined) {
+        code = distinct.length;
+        codeOf.set(s, code);
+        distinct.push(s);
+      }
+      codes[at++] = code;
     }
-    texts[l] = strings.join('');
   }
-  return { text: texts.length === 1 ? texts[0] : texts.join(''), ends };
+  return { ...joinStrings(distinct), codes };
 }
