@@ -97,7 +97,7 @@ impl<V> Batch<'_, V> {
     /// The arrays hold exactly what the shapes count (so the walk's slices are in bounds).
     fn check_layout(&self) -> mebo::Result<()> {
         let bad = |detail: String| Err(Error::EncoderState { detail: format!("addMetrics: {detail}") });
-        if self.shapes.len() % SHAPE_LEN != 0 {
+        if !self.shapes.len().is_multiple_of(SHAPE_LEN) {
             return bad(format!("{} shape entries, not {SHAPE_LEN} a metric", self.shapes.len()));
         }
         let metrics = self.shapes.len() / SHAPE_LEN;

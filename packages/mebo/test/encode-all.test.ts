@@ -237,7 +237,7 @@ describe('a refused metric in the middle: nothing returned, the code of the per-
 
   it('a long name is cut short in the label, as arguments are described', () => {
     const name = 'n'.repeat(65_536);
-    const error = thrown(() => encodeNumeric(around({ name, timestamps: ts(1), values: [1] })));
+    const error = thrown(() => encodeNumeric(around({ name, timestamps: ts(1), values: [1] }) as NumericMetricInput[]));
     expect(error.code).toBe('LIMIT_EXCEEDED');
     expect(error.message.startsWith(`metric 1 ("${'n'.repeat(40)}…"): metric name length`), error.message).toBe(true);
   });
