@@ -5,6 +5,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as glue from '../wasm/mebo_wasm.js';
+import { codeStrings } from '../src/strings.js';
 import {
   encodeNumeric,
   encodeText,
@@ -103,6 +104,36 @@ const NUMERIC_OPTIONS: NumericEncodeOptions[] = [
 
 const TEXT_OPTIONS: TextEncodeOptions[] = [{}, { tags: true }, { tags: true, dataCompression: 'none', timestampEncoding: 'raw' }, { dataCompression: 's2', bigEndian: true, tags: true }];
 
+describe('codeStrings', () => {
+  /** The strings back, from the distinct ones and the codes: what the bindings do. */
+  const decoded = (c: { text: string; ends: Uint32Array; codes: Uint32Array }) => {
+    const distinct = Array.from(c.ends, (end, i) => c.text.slice(i === 0 ? 0 : c.ends[i - 1], end));
+    return Array.from(c.codes, (code) => distinct[code]);
+  };
+
+  it('codes repeated strings, each distinct one once, in first-seen order', () => {
+    const lists = [['up', 'up', 'down', ''], [], ['down', '温度', 'up']];
+    const coded = codeStrings(lists, 7);
+    expect(coded.text).toBe('updown温度');
+    expect(Array.from(coded.ends)).toEqual([2, 6, 6, 8]);
+    expect(Array.from(coded.codes)).toEqual([0, 0, 1, 2, 1, 3, 0]);
+    expect(decoded(coded)).toEqual(lists.flat());
+  });
+
+  it('joins strings that mostly differ whole, each its own code', () => {
+    const lists = [Array.from({ length: 100 }, () => 'same'), Array.from({ length: 600 }, (_, i) => `s${i}`)];
+    const coded = codeStrings(lists, 700);
+    expect(Array.from(coded.codes)).toEqual(Array.from({ length: 700 }, (_, i) => i));
+    expect(coded.ends.length).toBe(700);
+    expect(decoded(coded)).toEqual(lists.flat());
+    // A third distinct: still coded.
+    const mostlyRepeated = [Array.from({ length: 1200 }, (_, i) => (i % 3 === 0 ? `s${i}` : 'same'))];
+    const stillCoded = codeStrings(mostlyRepeated, 1200);
+    expect(stillCoded.ends.length).toBe(401);
+    expect(decoded(stillCoded)).toEqual(mostlyRepeated[0]);
+  });
+});
+
 describe('the one-call encoders write what the per-metric calls write', () => {
   it('numeric: by name and by id, tags on some metrics, typed and plain arrays, every option', () => {
     for (let seed = 1; seed <= 24; seed++) {
@@ -140,6 +171,23 @@ describe('the one-call encoders write what the per-metric calls write', () => {
         if (options.tags) expect(series.tags).toEqual(m.tags ? m.tags.map(stored) : m.values.map(() => ''));
       }
     }
+  });
+
+  it('text: values that mostly differ (joined whole, not coded), after repeated ones too', () => {
+    const random = rng(7);
+    const repeated = Array.from({ length: 300 }, () => pickString(random));
+    const distinct = Array.from({ length: 700 }, (_, i) => (i % 50 === 0 ? '\uDE00' : i % 50 === 1 ? 'z\uD83D' : `v${i}-é`));
+    const metrics: TextMetricInput[] = [
+      { name: 'repeated-then-distinct', timestamps: ts(1000), values: [...repeated, ...distinct], tags: [...distinct, ...repeated] },
+      { name: 'distinct', timestamps: ts(700), values: distinct.map((v) => `${v}!`) },
+    ];
+    for (const options of TEXT_OPTIONS) {
+      const ours = encodeText(metrics, { ...options, startTime: 0n });
+      expect(Buffer.from(ours).equals(Buffer.from(perMetric(new TextBlobEncoder(0n, options), metrics))), JSON.stringify(options)).toBe(true);
+    }
+    using blob = TextBlob.from(encodeText(metrics, { startTime: 0n, tags: true }));
+    expect(blob.metric('distinct').values[2]).toBe('v2-é!');
+    expect(blob.metric('repeated-then-distinct').tags![1]).toBe('z\uFFFD');
   });
 
   it('no metrics at all: what finish of an empty encoder gives', () => {
