@@ -36,7 +36,7 @@ pub enum Key<'a> {
 /// What `addMetrics` does with each metric: the core encoder's calls.
 pub trait MetricSink<V> {
     fn start(&mut self, key: Key<'_>, points: usize) -> mebo::Result<()>;
-    fn add_points(&mut self, timestamps: &[i64], values: &[V], tags: Option<&[&str]>) -> mebo::Result<()>;
+    fn add_points(&mut self, timestamps: &[i64], values: &[V], tags: Option<&[Cow<'_, str>]>) -> mebo::Result<()>;
     fn end(&mut self) -> mebo::Result<()>;
     fn cancel(&mut self);
 }
@@ -52,7 +52,7 @@ pub struct Batch<'a, V> {
     pub timestamps: &'a [i64],
     pub values: &'a [V],
     /// Every metric's tags that gave tags, back to back.
-    pub tags: Option<&'a [&'a str]>,
+    pub tags: Option<&'a [Cow<'a, str>]>,
 }
 
 impl<V> Batch<'_, V> {
@@ -72,7 +72,7 @@ impl<V> Batch<'_, V> {
     /// [`add_to`](Self::add_to) before the error crosses: the refused metric's index, if one was refused.
     fn walk<S: MetricSink<V>>(&self, sink: &mut S) -> Result<(), (Error, Option<usize>)> {
         self.check_layout().map_err(|err| (err, None))?;
-        let no_tags: &[&str] = &[];
+        let no_tags: &[Cow<'_, str>] = &[];
         let (mut ts_at, mut vs_at, mut tags_at) = (0usize, 0usize, 0usize);
         for (i, shape) in self.shapes.chunks_exact(SHAPE_LEN).enumerate() {
             let (ts_len, vs_len) = (shape[1] as usize, shape[2] as usize);
@@ -155,7 +155,7 @@ mod tests {
             });
             Ok(())
         }
-        fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[&str]>) -> mebo::Result<()> {
+        fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[Cow<'_, str>]>) -> mebo::Result<()> {
             if self.0.last().is_some_and(|c| c.starts_with("start bad")) {
                 return Err(Error::CountMismatch { what: "values for the timestamps", expected: 1, actual: 2 });
             }
@@ -178,7 +178,7 @@ mod tests {
     #[test]
     fn walks_each_metric_with_its_slices() {
         let names = cows(&["a", "", "c"]);
-        let tags = ["x", "y", "z"];
+        let tags = cows(&["x", "y", "z"]);
         let batch = Batch {
             shapes: &[1, 2, 2, 2, 0, 0, 0, NO_TAGS, 1, 1, 1, 1],
             names: &names,

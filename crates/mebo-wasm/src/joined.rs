@@ -54,19 +54,21 @@ impl Coded {
         self.distinct.split()
     }
 
-    /// Each string, its code's distinct string.
-    pub fn expand<'d>(&self, distinct: &'d [Cow<'_, str>]) -> JsResult<Vec<&'d str>> {
+    /// Each string, its code's distinct string (borrowed: as `Cow`s, the
+    /// form the per-metric calls' strings take, so the core's encoders are
+    /// not built a second time for another string type).
+    pub fn expand<'d>(&self, distinct: &'d [Cow<'_, str>]) -> JsResult<Vec<Cow<'d, str>>> {
         check(expand(distinct, &self.codes, self.distinct.what))
     }
 }
 
 /// `codes` as the strings of `distinct` they index; a code past them is ENCODER_STATE.
-pub fn expand<'d>(distinct: &'d [Cow<'_, str>], codes: &[u32], what: &'static str) -> mebo::Result<Vec<&'d str>> {
+pub fn expand<'d>(distinct: &'d [Cow<'_, str>], codes: &[u32], what: &'static str) -> mebo::Result<Vec<Cow<'d, str>>> {
     codes
         .iter()
         .enumerate()
         .map(|(i, &code)| match distinct.get(code as usize) {
-            Some(s) => Ok(&**s),
+            Some(s) => Ok(Cow::Borrowed(&**s)),
             None => Err(bad(what, format!("code {code} of string {i} past the {} distinct strings", distinct.len()))),
         })
         .collect()

@@ -359,6 +359,8 @@ mod encode {
     use mebo::ColumnConfig;
     use wasm_bindgen::prelude::*;
 
+    use std::borrow::Cow;
+
     use crate::batch::{self, Batch, Key, MetricSink};
     use crate::joined::{Coded, CodedStrings, Joined};
     use crate::js::{self, check, parse_or, Fields, JoinedStrings, JsResult};
@@ -426,7 +428,7 @@ export interface NumericEncodeOptions {
             }
         }
 
-        fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[&str]>) -> mebo::Result<()> {
+        fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[Cow<'_, str>]>) -> mebo::Result<()> {
             match self {
                 Encoder::Fixed(e) => e.add_points(timestamps, values, tags),
                 Encoder::Auto(e) => e.add_points(timestamps, values, tags),

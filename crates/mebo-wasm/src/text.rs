@@ -218,6 +218,8 @@ mod encode {
     use mebo::text::{TextEncoder, TextEncoderOptions};
     use wasm_bindgen::prelude::*;
 
+    use std::borrow::Cow;
+
     use crate::batch::{self, Batch, Key, MetricSink};
     use crate::joined::{Coded, CodedStrings, Joined};
     use crate::js::{self, check, parse_or, Fields, JoinedStrings, JsResult};
@@ -249,7 +251,7 @@ export interface TextEncodeOptions {
         staged: Vec<i64>,
     }
 
-    impl MetricSink<&str> for TextEncoder {
+    impl<'v> MetricSink<Cow<'v, str>> for TextEncoder {
         fn start(&mut self, key: Key<'_>, points: usize) -> mebo::Result<()> {
             match key {
                 Key::Name(name) => self.start_metric_name(name, points),
@@ -257,7 +259,7 @@ export interface TextEncodeOptions {
             }
         }
 
-        fn add_points(&mut self, timestamps: &[i64], values: &[&str], tags: Option<&[&str]>) -> mebo::Result<()> {
+        fn add_points(&mut self, timestamps: &[i64], values: &[Cow<'v, str>], tags: Option<&[Cow<'_, str>]>) -> mebo::Result<()> {
             TextEncoder::add_points(self, timestamps, values, tags)
         }
 

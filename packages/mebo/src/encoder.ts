@@ -9,7 +9,8 @@ import { call, invalidArgument, MeboError, type MeboErrorCode } from './errors.j
 import { ready } from './module.js';
 import { defaultStartTime } from './options.js';
 import { Owned, type Freeable } from './owned.js';
-import { codeStrings, joinStrings } from './strings.js';
+import { codeStrings } from './coded-strings.js';
+import { joinStrings } from './strings.js';
 
 /** An encoder handle of the bindings, described structurally; `V` is one value, `Vs` the bulk form, tags in bulk joined (in the .d.ts because BlobEncoder's type names it). */
 export interface EncoderBindings<V, Vs> extends Freeable {

@@ -7,7 +7,8 @@ import type { CodedStrings, TextEncodeOptions } from './boundary-encode.js';
 import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput, type MetricsStage } from './encoder.js';
 import { invalidArgument } from './errors.js';
 import { wasmMemory } from './module.js';
-import { codeStrings, joinStrings } from './strings.js';
+import { codeStrings } from './coded-strings.js';
+import { joinStrings } from './strings.js';
 
 // How to write a text blob: declared with the constructor of the bindings
 // that reads it (see boundary-encode.ts).

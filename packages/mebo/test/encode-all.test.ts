@@ -5,7 +5,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as glue from '../wasm/mebo_wasm.js';
-import { codeStrings } from '../src/strings.js';
+import { codeStrings } from '../src/coded-strings.js';
 import {
   encodeNumeric,
   encodeText,
