@@ -5,9 +5,11 @@
 //! distinct strings joined, and a code a string. Time series repeat their
 //! strings, and joining them all cost more than the encode: the join of the
 //! text bench input's 10,005 values (300,093 UTF-16 units, most of them
-//! Latin-1 strings widened into a two-byte result) took 0.42 ms in Node, its
-//! UTF-8 conversion 0.17 ms and its split here, character by character, as
-//! much again; its 15 distinct values cost next to nothing.
+//! Latin-1 strings widened into a two-byte result) took 0.42 ms in Node and
+//! its UTF-8 conversion 0.17 ms, then the split here walked it character by
+//! character; its 15 distinct values cost next to nothing (the whole
+//! `encodeText` 1.7 -> 0.55 ms). The SDK joins strings that mostly differ
+//! whole instead, each its own code.
 
 use std::borrow::Cow;
 
