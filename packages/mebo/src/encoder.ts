@@ -5,11 +5,11 @@
 import * as args from './args.js';
 import type { JoinedStrings } from './boundary.js';
 import type { CodedStrings } from './boundary-encode.js';
+import { codeStrings } from './coded-strings.js';
 import { call, invalidArgument, MeboError, type MeboErrorCode } from './errors.js';
 import { ready } from './module.js';
 import { defaultStartTime } from './options.js';
 import { Owned, type Freeable } from './owned.js';
-import { codeStrings } from './coded-strings.js';
 import { joinStrings } from './strings.js';
 
 /** An encoder handle of the bindings, described structurally; `V` is one value, `Vs` the bulk form, tags in bulk joined (in the .d.ts because BlobEncoder's type names it). */

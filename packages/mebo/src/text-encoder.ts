@@ -4,10 +4,10 @@ import { TextEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import type { JoinedStrings } from './boundary.js';
 import type { CodedStrings, TextEncodeOptions } from './boundary-encode.js';
+import { codeStrings } from './coded-strings.js';
 import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput, type MetricsStage } from './encoder.js';
 import { invalidArgument } from './errors.js';
 import { wasmMemory } from './module.js';
-import { codeStrings } from './coded-strings.js';
 import { joinStrings } from './strings.js';
 
 // How to write a text blob: declared with the constructor of the bindings
