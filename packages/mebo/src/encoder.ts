@@ -50,6 +50,18 @@ export interface MetricsStage<V> {
   cross(shapes: Uint32Array, names: JoinedStrings, ids: BigUint64Array, tags: CodedStrings | undefined): void;
 }
 
+/** `metrics` when it is an array of objects with timestamps (INVALID_ARGUMENT otherwise; a hole is a metric too). */
+function checkMetrics<M extends MetricInput<unknown>>(metrics: readonly M[]): readonly M[] {
+  if (!Array.isArray(metrics)) throw invalidArgument('metrics must be an array of { name or id, timestamps, values }');
+  for (let i = 0; i < metrics.length; i++) {
+    const m: unknown = metrics[i];
+    if (typeof m !== 'object' || m === null || typeof (m as M).timestamps !== 'object' || (m as M).timestamps === null) {
+      throw invalidArgument(`metric ${i} must be an object { name or id, timestamps, values }`);
+    }
+  }
+  return metrics;
+}
+
 /** A metric as an error names it: its index and its name or id. */
 function metricLabel(index: number, m: MetricInput<unknown>): string {
   const key = m.name ?? m.id;
@@ -130,6 +142,7 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
    * one stay added: `encodeAll`'s encoder is dropped with them.
    */
   addMetrics(metrics: readonly MetricInput<ValuesIn>[]): this {
+    checkMetrics(metrics);
     const n = metrics.length;
     const shapes = new Uint32Array(n * SHAPE_LEN);
     const names = new Array<string>(n);
@@ -245,15 +258,7 @@ export function encodeAll<ValuesIn, E extends BlobEncoder<unknown, ValuesIn, unk
   startTime: bigint | undefined,
   open: (startTime: bigint) => E,
 ): Uint8Array {
-  if (!Array.isArray(metrics)) throw invalidArgument('metrics must be an array of { name or id, timestamps, values }');
-  // A plain loop, not forEach: a hole is a metric too.
-  for (let i = 0; i < metrics.length; i++) {
-    const m: unknown = metrics[i];
-    if (typeof m !== 'object' || m === null || typeof (m as MetricInput<ValuesIn>).timestamps !== 'object' || (m as MetricInput<ValuesIn>).timestamps === null) {
-      throw invalidArgument(`metric ${i} must be an object { name or id, timestamps, values }`);
-    }
-  }
-  const encoder = open(startTime ?? defaultStartTime(metrics));
+  const encoder = open(startTime ?? defaultStartTime(checkMetrics(metrics)));
   try {
     return encoder.addMetrics(metrics).finish();
   } finally {
