@@ -37,6 +37,8 @@ export interface MetricInput<Values> {
 const SHAPE_LEN = 4;
 const BY_NAME = 1;
 const NO_TAGS = 0xffff_ffff;
+/** Points `addMetrics` stages at once (16 MiB of columns), unless one metric holds more. */
+const BATCH_POINTS = 1 << 20;
 
 /**
  * @internal Every metric's points on their way into a handle's `addMetrics`:
@@ -135,8 +137,8 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
 
   /**
    * @internal Every metric as `startMetric`, `addPoints`, `endMetric` would
-   * add it, in one crossing into the bindings (one call per metric cost more
-   * than the encode of a small one). Each metric's arguments are checked as
+   * add it, in one crossing into the bindings for every million points or
+   * so (one call per metric cost more than the encode of a small one). Each metric's arguments are checked as
    * those calls check them before any crosses; a refused metric is named in
    * the error by its index and its name or id. The metrics before a refused
    * one stay added: `encodeAll`'s encoder is dropped with them.
@@ -149,8 +151,7 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
     const ids = new BigUint64Array(n);
     const stamps = new Array<BigInt64Array | readonly bigint[]>(n);
     const valueLists = new Array<ArrayLike<V>>(n);
-    const tagLists: string[][] = [];
-    let [points, values, tags] = [0, 0, 0];
+    const tagLists = new Array<readonly string[] | undefined>(n);
     for (let i = 0; i < n; i++) {
       const m = metrics[i];
       try {
@@ -169,21 +170,52 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
         shapes[at + 1] = count;
         shapes[at + 2] = vs.length;
         shapes[at + 3] = tg ? tg.length : NO_TAGS;
-        if (tg) {
-          tagLists.push(tg);
-          tags += tg.length;
-        }
         stamps[i] = ts;
         valueLists[i] = vs;
-        points += count;
-        values += vs.length;
+        tagLists[i] = tg;
       } catch (error) {
         throw atMetric(error, i, m);
       }
     }
+    // In batches of at most BATCH_POINTS points (a larger metric alone): the
+    // staged columns add no more than that to the module's memory while the
+    // encoder copies them.
+    for (let first = 0, last = 0; first < n; first = last) {
+      let points = 0;
+      for (last = first; last < n && (last === first || points + shapes[last * SHAPE_LEN + 1] <= BATCH_POINTS); last++) {
+        points += shapes[last * SHAPE_LEN + 1];
+      }
+      this.#crossBatch(metrics, first, last, shapes, names, ids, stamps, valueLists, tagLists);
+    }
+    return this;
+  }
+
+  /** Metrics `first` to `last` (excluded), checked by `addMetrics`, through one `addMetrics` of the handle. */
+  #crossBatch(
+    metrics: readonly MetricInput<ValuesIn>[],
+    first: number,
+    last: number,
+    shapes: Uint32Array,
+    names: readonly string[],
+    ids: BigUint64Array,
+    stamps: readonly (BigInt64Array | readonly bigint[])[],
+    valueLists: readonly ArrayLike<V>[],
+    tagLists: readonly (readonly string[] | undefined)[],
+  ): void {
+    let [points, values, tags] = [0, 0, 0];
+    const batchTags: (readonly string[])[] = [];
+    for (let i = first; i < last; i++) {
+      points += stamps[i].length;
+      values += valueLists[i].length;
+      const tg = tagLists[i];
+      if (tg) {
+        batchTags.push(tg);
+        tags += tg.length;
+      }
+    }
     call(() => {
       const stage = this.stage(points, values);
-      for (let i = 0, at = 0; i < n; at += stamps[i].length, i++) {
+      for (let i = first, at = 0; i < last; at += stamps[i].length, i++) {
         let what = 'timestamps';
         try {
           // None (a detached array reads as empty): the core refuses the metric's zero points, as it did before any copy.
@@ -195,17 +227,17 @@ export abstract class BlobEncoder<V, ValuesIn, Vs, H extends EncoderBindings<V, 
           throw atMetric(error instanceof TypeError ? invalidArgument(`${what}: ${error.message}`) : error, i, metrics[i]);
         }
       }
+      const batchShapes = shapes.subarray(first * SHAPE_LEN, last * SHAPE_LEN);
       try {
-        stage.cross(shapes, joinStrings(names), ids, tagLists.length === 0 ? undefined : codeStrings(tagLists, tags));
+        stage.cross(batchShapes, joinStrings(names.slice(first, last)), ids.subarray(first, last), batchTags.length === 0 ? undefined : codeStrings(batchTags, tags));
       } catch (thrown) {
-        // The bindings name a refused metric by its index.
+        // The bindings name a refused metric by its index in the batch.
         const index = (thrown as { metric?: unknown } | null)?.metric;
         const code = (thrown as { code?: unknown } | null)?.code;
         if (typeof index !== 'number' || typeof code !== 'string') throw thrown;
-        throw atMetric(this.#hinted(new MeboError(code as MeboErrorCode, (thrown as Error).message)), index, metrics[index]);
+        throw atMetric(this.#hinted(new MeboError(code as MeboErrorCode, (thrown as Error).message)), first + index, metrics[first + index]);
       }
     });
-    return this;
   }
 
   /** Add one point; `tag` is stored only when the blob has tags. */

@@ -190,6 +190,16 @@ describe('the one-call encoders write what the per-metric calls write', () => {
     expect(blob.metric('repeated-then-distinct').tags![1]).toBe('z\uFFFD');
   });
 
+  it('past a million points: in several crossings, the same bytes, a refused metric of a later one named by its own index', () => {
+    const big = (name: string, n: number, from: bigint) => ({ name, timestamps: ts(n, from), values: Float64Array.from({ length: n }, (_, i) => i * 0.5) });
+    const metrics: NumericMetricInput[] = [big('a', 600_000, 0n), big('b', 300_000, 1n), big('c', 400_000, 2n), big('d', 5, 3n), big('e', 1_100_000, 4n), big('f', 7, 5n)];
+    const options: NumericEncodeOptions = { config: 'delta-none-raw-none', layout: 'v2' };
+    expect(Buffer.from(encodeNumeric(metrics, { ...options, startTime: 0n })).equals(Buffer.from(perMetric(new NumericEncoder(0n, options), metrics)))).toBe(true);
+    const refused = metrics.map((m, i) => (i === 3 ? { ...m, values: new Float64Array(4) } : m));
+    const error = thrown(() => encodeNumeric(refused, { ...options, startTime: 0n }));
+    expect([error.code, error.message.split(':')[0]]).toEqual(['COUNT_MISMATCH', 'metric 3 ("d")']);
+  });
+
   it('no metrics at all: what finish of an empty encoder gives', () => {
     const numeric = () => new NumericEncoder(0n).finish();
     const text = () => new TextBlobEncoder(0n).finish();
