@@ -1,5 +1,6 @@
 //! Every metric of a one-call encode (`encodeNumeric`, `encodeText`) in one
-//! crossing: the SDK lays the metrics out back to back (their shapes, keys,
+//! crossing (one a million points or so, which bounds the staged columns):
+//! the SDK lays the metrics out back to back (their shapes, keys,
 //! timestamps, values and tags each in one array, one joined string, or
 //! coded strings: see `joined.rs`), and the handle's `addMetrics` walks them
 //! through the core encoder's usual calls. One call instead of three per
