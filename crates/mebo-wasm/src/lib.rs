@@ -23,6 +23,8 @@
 //!   blobs are made owned and the buffer freed).
 
 mod accessors;
+#[cfg(feature = "encode")]
+mod batch;
 pub mod blob_set;
 mod budget;
 mod input;

@@ -359,7 +359,10 @@ mod encode {
     use mebo::ColumnConfig;
     use wasm_bindgen::prelude::*;
 
-    use crate::joined::Joined;
+    use std::borrow::Cow;
+
+    use crate::batch::{self, Batch, Key, MetricSink};
+    use crate::joined::{Coded, CodedStrings, Joined};
     use crate::js::{self, check, parse_or, Fields, JoinedStrings, JsResult};
 
     #[wasm_bindgen(typescript_custom_section)]
@@ -395,6 +398,8 @@ export interface NumericEncodeOptions {
     #[wasm_bindgen]
     pub struct NumericEncoderHandle {
         encoder: Encoder,
+        /// The columns `stageColumns` made room for, until `addMetrics` reads them.
+        staged: (Vec<i64>, Vec<f64>),
     }
 
     /// A fixed configuration, or `auto`'s choice at `finish`.
@@ -411,6 +416,38 @@ export interface NumericEncodeOptions {
                 Encoder::Auto($e) => $call,
             }
         };
+    }
+
+    impl MetricSink<f64> for Encoder {
+        fn start(&mut self, key: Key<'_>, points: usize) -> mebo::Result<()> {
+            match (self, key) {
+                (Encoder::Fixed(e), Key::Name(name)) => e.start_metric_name(name, points),
+                (Encoder::Fixed(e), Key::Id(id)) => e.start_metric_id(id, points),
+                (Encoder::Auto(e), Key::Name(name)) => e.start_metric_name(name, points),
+                (Encoder::Auto(e), Key::Id(id)) => e.start_metric_id(id, points),
+            }
+        }
+
+        fn add_points(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[Cow<'_, str>]>) -> mebo::Result<()> {
+            match self {
+                Encoder::Fixed(e) => e.add_points(timestamps, values, tags),
+                Encoder::Auto(e) => e.add_points(timestamps, values, tags),
+            }
+        }
+
+        fn end(&mut self) -> mebo::Result<()> {
+            match self {
+                Encoder::Fixed(e) => e.end_metric(),
+                Encoder::Auto(e) => e.end_metric(),
+            }
+        }
+
+        fn cancel(&mut self) {
+            match self {
+                Encoder::Fixed(e) => e.cancel_metric(),
+                Encoder::Auto(e) => e.cancel_metric(),
+            }
+        }
     }
 
     #[wasm_bindgen]
@@ -459,7 +496,7 @@ export interface NumericEncodeOptions {
             } else {
                 Encoder::Fixed(NumericEncoder::new(start_time, o))
             };
-            Ok(NumericEncoderHandle { encoder })
+            Ok(NumericEncoderHandle { encoder, staged: Default::default() })
         }
 
         #[wasm_bindgen(js_name = startMetricName)]
@@ -488,6 +525,34 @@ export interface NumericEncodeOptions {
         #[wasm_bindgen(js_name = endMetric)]
         pub fn end_metric(&mut self) -> JsResult<()> {
             each!(self, e => check(e.end_metric()))
+        }
+
+        /// Room for every metric's timestamps (`points`) and values, which
+        /// JavaScript copies there for `addMetrics`: their addresses in the
+        /// module's memory.
+        #[wasm_bindgen(js_name = stageColumns)]
+        pub fn stage_columns(&mut self, points: usize, values: usize) -> JsResult<Vec<u32>> {
+            self.staged = Default::default();
+            self.staged = (check(batch::room(points, "timestamps"))?, check(batch::room(values, "values"))?);
+            Ok(vec![self.staged.0.as_ptr() as u32, self.staged.1.as_ptr() as u32])
+        }
+
+        /// Every metric of `encodeNumeric` in one call, laid out back to back
+        /// (see `batch.rs`), their columns in the room `stageColumns` made;
+        /// names joined, tags coded (see `joined.rs`).
+        #[wasm_bindgen(js_name = addMetrics)]
+        pub fn add_metrics(&mut self, shapes: &[u32], names: &JoinedStrings, ids: &[u64], tags: Option<CodedStrings>) -> JsResult<()> {
+            let (timestamps, values) = std::mem::take(&mut self.staged);
+            let (timestamps, values) = (&timestamps[..], &values[..]);
+            let names = Joined::read(names, "names")?;
+            let names = names.split()?;
+            let tags = tags.map(|t| Coded::read(&t, "tags")).transpose()?;
+            let distinct_tags = tags.as_ref().map(Coded::distinct).transpose()?;
+            let tags = match (&tags, &distinct_tags) {
+                (Some(t), Some(d)) => Some(t.expand(d)?),
+                _ => None,
+            };
+            Batch { shapes, names: &names, ids, timestamps, values, tags: tags.as_deref() }.add_to(&mut self.encoder)
         }
 
         /// Drop the open metric and its points.

@@ -218,7 +218,10 @@ mod encode {
     use mebo::text::{TextEncoder, TextEncoderOptions};
     use wasm_bindgen::prelude::*;
 
-    use crate::joined::Joined;
+    use std::borrow::Cow;
+
+    use crate::batch::{self, Batch, Key, MetricSink};
+    use crate::joined::{Coded, CodedStrings, Joined};
     use crate::js::{self, check, parse_or, Fields, JoinedStrings, JsResult};
 
     #[wasm_bindgen(typescript_custom_section)]
@@ -244,6 +247,29 @@ export interface TextEncodeOptions {
     #[wasm_bindgen]
     pub struct TextEncoderHandle {
         encoder: TextEncoder,
+        /// The timestamps `stageTimestamps` made room for, until `addMetrics` reads them.
+        staged: Vec<i64>,
+    }
+
+    impl<'v> MetricSink<Cow<'v, str>> for TextEncoder {
+        fn start(&mut self, key: Key<'_>, points: usize) -> mebo::Result<()> {
+            match key {
+                Key::Name(name) => self.start_metric_name(name, points),
+                Key::Id(id) => self.start_metric_id(id, points),
+            }
+        }
+
+        fn add_points(&mut self, timestamps: &[i64], values: &[Cow<'v, str>], tags: Option<&[Cow<'_, str>]>) -> mebo::Result<()> {
+            TextEncoder::add_points(self, timestamps, values, tags)
+        }
+
+        fn end(&mut self) -> mebo::Result<()> {
+            self.end_metric()
+        }
+
+        fn cancel(&mut self) {
+            self.cancel_metric()
+        }
     }
 
     #[wasm_bindgen]
@@ -264,7 +290,7 @@ export interface TextEncodeOptions {
                 tags: tags.unwrap_or(d.tags),
                 byte_order: big_endian.map_or(d.byte_order, js::byte_order),
             };
-            Ok(TextEncoderHandle { encoder: check(TextEncoder::new(start_time, options))? })
+            Ok(TextEncoderHandle { encoder: check(TextEncoder::new(start_time, options))?, staged: Vec::new() })
         }
 
         #[wasm_bindgen(js_name = startMetricName)]
@@ -294,6 +320,43 @@ export interface TextEncodeOptions {
         #[wasm_bindgen(js_name = endMetric)]
         pub fn end_metric(&mut self) -> JsResult<()> {
             check(self.encoder.end_metric())
+        }
+
+        /// Room for every metric's timestamps (`points`), which JavaScript
+        /// copies there for `addMetrics`: their address in the module's memory.
+        #[wasm_bindgen(js_name = stageTimestamps)]
+        pub fn stage_timestamps(&mut self, points: usize) -> JsResult<u32> {
+            self.staged = Vec::new();
+            self.staged = check(batch::room(points, "timestamps"))?;
+            Ok(self.staged.as_ptr() as u32)
+        }
+
+        /// Every metric of `encodeText` in one call, laid out back to back
+        /// (see `batch.rs`), their timestamps in the room `stageTimestamps`
+        /// made; names joined, values and tags coded (see `joined.rs`).
+        #[wasm_bindgen(js_name = addMetrics)]
+        pub fn add_metrics(
+            &mut self,
+            shapes: &[u32],
+            names: &JoinedStrings,
+            ids: &[u64],
+            values: &CodedStrings,
+            tags: Option<CodedStrings>,
+        ) -> JsResult<()> {
+            let timestamps = std::mem::take(&mut self.staged);
+            let timestamps = &timestamps[..];
+            let names = Joined::read(names, "names")?;
+            let names = names.split()?;
+            let values = Coded::read(values, "values")?;
+            let distinct_values = values.distinct()?;
+            let values = values.expand(&distinct_values)?;
+            let tags = tags.map(|t| Coded::read(&t, "tags")).transpose()?;
+            let distinct_tags = tags.as_ref().map(Coded::distinct).transpose()?;
+            let tags = match (&tags, &distinct_tags) {
+                (Some(t), Some(d)) => Some(t.expand(d)?),
+                _ => None,
+            };
+            Batch { shapes, names: &names, ids, timestamps, values: &values, tags: tags.as_deref() }.add_to(&mut self.encoder)
         }
 
         /// Drop the started metric and its points.

@@ -52,15 +52,27 @@ export function bytes(value: unknown, what: string): Uint8Array {
 
 /** @internal */
 export function bigint64s(value: unknown, what: string): BigInt64Array {
+  const checked = bigints(value, what);
+  return checked instanceof BigInt64Array ? checked : BigInt64Array.from(checked);
+}
+
+/** @internal What `bigint64s` takes, as given: for a caller that copies it on itself. */
+export function bigints(value: unknown, what: string): BigInt64Array | readonly bigint[] {
   if (value instanceof BigInt64Array) return value;
-  if (Array.isArray(value) && value.every((v) => typeof v === 'bigint')) return BigInt64Array.from(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'bigint')) return value;
   throw invalidArgument(`${what} must be a BigInt64Array or an array of bigints, got ${describe(value)}`);
 }
 
 /** @internal */
 export function float64s(value: unknown, what: string): Float64Array {
+  const checked = numbers(value, what);
+  return checked instanceof Float64Array ? checked : Float64Array.from(checked);
+}
+
+/** @internal What `float64s` takes, as given: for a caller that copies it on itself. */
+export function numbers(value: unknown, what: string): Float64Array | readonly number[] {
   if (value instanceof Float64Array) return value;
-  if (Array.isArray(value) && value.every((v) => typeof v === 'number')) return Float64Array.from(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'number')) return value;
   throw invalidArgument(`${what} must be a Float64Array or an array of numbers, got ${describe(value)}`);
 }
 

@@ -3,4 +3,4 @@
 // only in builds with the encoders): see boundary.ts. build-sdk.mjs writes
 // their declarations into dist/boundary-encode.d.ts.
 
-export type { NumericEncodeOptions, TextEncodeOptions } from '../wasm/mebo_wasm.js';
+export type { CodedStrings, NumericEncodeOptions, TextEncodeOptions } from '../wasm/mebo_wasm.js';

@@ -2,9 +2,11 @@
 
 import { NumericEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
-import type { NumericEncodeOptions } from './boundary-encode.js';
-import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput } from './encoder.js';
+import type { JoinedStrings } from './boundary.js';
+import type { CodedStrings, NumericEncodeOptions } from './boundary-encode.js';
+import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput, type MetricsStage } from './encoder.js';
 import { call } from './errors.js';
+import { wasmMemory } from './module.js';
 
 // How to write a numeric blob: declared with the constructor of the bindings
 // that reads it (see boundary-encode.ts).
@@ -16,6 +18,8 @@ export type NumericMetricInput = MetricInput<Float64Array | readonly number[]>;
 /** The numeric encoder handle of the bindings, described structurally. */
 type NumericEncoderBindings = EncoderBindings<number, Float64Array> & {
   finishEachPrefer(): { prefer: AutoPrefer; bytes: Uint8Array }[];
+  stageColumns(points: number, values: number): Uint32Array;
+  addMetrics(shapes: Uint32Array, names: JoinedStrings, ids: BigUint64Array, tags?: CodedStrings): void;
 };
 
 /** What `config: 'auto'` optimizes for. */
@@ -63,6 +67,29 @@ export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly 
   /** @internal */
   protected values(values: unknown): Float64Array {
     return args.float64s(values, 'values');
+  }
+
+  /** @internal */
+  protected metricValues(values: unknown): ArrayLike<number> {
+    return args.numbers(values, 'values');
+  }
+
+  /** @internal Both columns copied straight into room the handle stages (crates/mebo-wasm/src/batch.rs says why). */
+  protected stage(points: number, values: number): MetricsStage<number> {
+    const handle = this.live();
+    const [timestampsAt, valuesAt] = handle.stageColumns(points, values);
+    // After the call: staging may have grown the memory (a new buffer).
+    const memory = wasmMemory().buffer;
+    const joined = new Float64Array(memory, valuesAt, values);
+    let at = 0;
+    return {
+      timestamps: new BigInt64Array(memory, timestampsAt, points),
+      add(metricValues) {
+        joined.set(metricValues, at);
+        at += metricValues.length;
+      },
+      cross: (shapes, names, ids, tags) => handle.addMetrics(shapes, names, ids, tags),
+    };
   }
 }
 

@@ -3,9 +3,11 @@
 import { TextEncoderHandle } from '../wasm/mebo_wasm.js';
 import * as args from './args.js';
 import type { JoinedStrings } from './boundary.js';
-import type { TextEncodeOptions } from './boundary-encode.js';
-import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput } from './encoder.js';
+import type { CodedStrings, TextEncodeOptions } from './boundary-encode.js';
+import { codeStrings } from './coded-strings.js';
+import { BlobEncoder, encodeAll, encoderArgs, encoderHandle, type EncoderBindings, type MetricInput, type MetricsStage } from './encoder.js';
 import { invalidArgument } from './errors.js';
+import { wasmMemory } from './module.js';
 import { joinStrings } from './strings.js';
 
 // How to write a text blob: declared with the constructor of the bindings
@@ -16,7 +18,10 @@ export type { TextEncodeOptions } from './boundary-encode.js';
 export type TextMetricInput = MetricInput<readonly string[]>;
 
 /** The text encoder handle of the bindings, described structurally. */
-type TextEncoderBindings = EncoderBindings<string, JoinedStrings>;
+type TextEncoderBindings = EncoderBindings<string, JoinedStrings> & {
+  stageTimestamps(points: number): number;
+  addMetrics(shapes: Uint32Array, names: JoinedStrings, ids: BigUint64Array, values: CodedStrings, tags?: CodedStrings): void;
+};
 
 /**
  * Builds one text blob (named so as not to shadow the global `TextEncoder`):
@@ -40,6 +45,24 @@ export class TextBlobEncoder extends BlobEncoder<string, readonly string[], Join
   /** @internal */
   protected values(values: unknown): JoinedStrings {
     return joinStrings(args.strings(values, 'values'));
+  }
+
+  /** @internal */
+  protected metricValues(values: unknown): readonly string[] {
+    return args.strings(values, 'values');
+  }
+
+  /** @internal Timestamps copied into room the handle stages, values coded (crates/mebo-wasm/src/joined.rs says why). */
+  protected stage(points: number, values: number): MetricsStage<string> {
+    const handle = this.live();
+    const timestampsAt = handle.stageTimestamps(points);
+    const lists: (readonly string[])[] = [];
+    return {
+      // After the call: staging may have grown the memory (a new buffer).
+      timestamps: new BigInt64Array(wasmMemory().buffer, timestampsAt, points),
+      add: (metricValues) => lists.push(metricValues as readonly string[]),
+      cross: (shapes, names, ids, tags) => handle.addMetrics(shapes, names, ids, codeStrings(lists, values), tags),
+    };
   }
 }
 

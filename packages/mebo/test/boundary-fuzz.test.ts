@@ -56,7 +56,7 @@ const textWindows = windows(textInput, (m, startTime) => mebo.encodeText(m, { st
 type Target = 'module' | 'NumericBlob' | 'TextBlob' | 'NumericBlobSet' | 'TextBlobSet' | 'NumericEncoder' | 'TextBlobEncoder' | 'numericBlob' | 'textBlob' | 'numericSet' | 'textSet' | 'numericEncoder' | 'textEncoder' | 'freedBlob';
 
 /** Members that TypeScript marks protected: not part of the public surface. */
-const PROTECTED = new Set(['live', 'id', 'metricId', 'metricHead', 'value', 'values:encoder', 'limitHint']);
+const PROTECTED = new Set(['live', 'id', 'metricId', 'metricHead', 'value', 'values:encoder', 'limitHint', 'metricValues', 'stage']);
 
 /** Public members of an object's class chain (methods and getters). */
 function membersOf(object: object, encoder: boolean): string[] {
