@@ -349,8 +349,10 @@ function inlineBoundaryTypes(files) {
     }
     const imports = new Map();
     const visit = (node, from) => {
-      if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName)) {
-        const used = node.typeName.text;
+      // A type named in a position (`tags?: JoinedStrings`) or extended (`extends JoinedStrings`).
+      const named = ts.isTypeReferenceNode(node) ? node.typeName : ts.isExpressionWithTypeArguments(node) ? node.expression : undefined;
+      if (named !== undefined && ts.isIdentifier(named)) {
+        const used = named.text;
         if (nodes.has(used) && !names.includes(used)) {
           const owner = provided.get(used);
           if (owner === undefined) throw new Error(`build-sdk: ${from} uses ${used}: re-export it from src/${file}.ts`);
