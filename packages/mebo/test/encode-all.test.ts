@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as glue from '../wasm/mebo_wasm.js';
 import { codeStrings } from '../src/coded-strings.js';
+import { seeded } from './helpers/stream.js';
 import {
   encodeNumeric,
   encodeText,
@@ -23,18 +24,6 @@ import {
 } from '../src/entries/index.js';
 
 beforeAll(() => init());
-
-/** A small deterministic generator (mulberry32), so that a failure replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Strings a series repeats, and some it does not: non-ASCII, a pair, lone surrogates at either end (a join could pair them). */
 const STRINGS = ['', 'up', 'down', 'é', '温度', '😀', 'x'.repeat(200), '\uD83D', '\uDE00', 'a\uD83D', '\uDE00b', 'tab\tnew\nline'];
@@ -137,7 +126,7 @@ describe('codeStrings', () => {
 describe('the one-call encoders write what the per-metric calls write', () => {
   it('numeric: by name and by id, tags on some metrics, typed and plain arrays, every option', () => {
     for (let seed = 1; seed <= 24; seed++) {
-      const random = rng(seed);
+      const random = seeded(seed);
       const metrics = metricsOf(random, 1 + Math.floor(random() * 60), seed % 3 !== 0, numericValues(random)) as NumericMetricInput[];
       const options = NUMERIC_OPTIONS[seed % NUMERIC_OPTIONS.length]!;
       const ours = encodeNumeric(metrics, { ...options, startTime: 5n });
@@ -157,7 +146,7 @@ describe('the one-call encoders write what the per-metric calls write', () => {
 
   it('text: values and tags repeated, distinct, non-ASCII and lone surrogates', () => {
     for (let seed = 1; seed <= 24; seed++) {
-      const random = rng(1000 + seed);
+      const random = seeded(1000 + seed);
       const metrics = metricsOf(random, 1 + Math.floor(random() * 40), seed % 3 !== 0, textValues(random)) as TextMetricInput[];
       const options = TEXT_OPTIONS[seed % TEXT_OPTIONS.length]!;
       const ours = encodeText(metrics, { ...options, startTime: 5n });
@@ -174,7 +163,7 @@ describe('the one-call encoders write what the per-metric calls write', () => {
   });
 
   it('text: values that mostly differ (joined whole, not coded), after repeated ones too', () => {
-    const random = rng(7);
+    const random = seeded(7);
     const repeated = Array.from({ length: 300 }, () => pickString(random));
     const distinct = Array.from({ length: 700 }, (_, i) => (i % 50 === 0 ? '\uDE00' : i % 50 === 1 ? 'z\uD83D' : `v${i}-é`));
     const metrics: TextMetricInput[] = [
