@@ -46,7 +46,9 @@ const SCALAR = { rustflags: '', cflags: ZSTD_CFLAGS, features: BASE_FEATURES };
  * package built; `cargo`, the extra `cargo build` arguments (the decode-only
  * module leaves the default `encode` feature out); `encoders`, whether its
  * exports and glue must have the encoder handles; `handles`, whether it is a
- * build of the blob handles at all (the zstd part is not).
+ * build of the blob handles at all (the zstd part is not); `bindgen: false`,
+ * a module without wasm-bindgen, whose `exports` are hand-written and read
+ * by a hand-written loader (the zstd part: packages/mebo/src/zstd-part.ts).
  */
 export const MODULES = {
   mebo_wasm: { crate: 'mebo-wasm', cargo: [], encoders: true, handles: true },
@@ -56,8 +58,19 @@ export const MODULES = {
   // Its wasm-bindgen name is the decode-only module's: the module's imports
   // then come from the same namespace, so that one glue serves both.
   mebo_core: { crate: 'mebo-wasm', cargo: ['--no-default-features', '--features', 'light'], encoders: false, handles: true, bindgenName: 'mebo_decode' },
-  // libzstd's decoder alone: the light core's zstd part.
-  mebo_zstd: { crate: 'mebo-zstd', cargo: [], encoders: false, handles: false },
+  // libzstd's decoder alone: the light core's zstd part, no_std and without
+  // wasm-bindgen. `exports` are the ones packages/mebo/src/zstd-part.ts
+  // reads; the rest (zstd-sys's libc shims, which a cdylib exports as it
+  // does every `#[no_mangle]` function) are removed so that wasm-opt drops
+  // what only they reach.
+  mebo_zstd: {
+    crate: 'mebo-zstd',
+    cargo: [],
+    encoders: false,
+    handles: false,
+    bindgen: false,
+    exports: ['memory', 'input', 'decompress', 'output_ptr', 'output_len', 'number', 'detail_ptr', 'detail_len'],
+  },
 };
 
 // Built for size: Rust at opt-level "s" and wasm-opt -Oz (the zstd part,
