@@ -5,6 +5,7 @@
 //! other exports until the next `input`.
 
 use crate::arena::ARENA;
+use crate::buffer::Buffer;
 use crate::frames::{decompress as decode, Failure};
 use core::cell::Cell;
 
@@ -19,26 +20,25 @@ struct Results {
     input: Cell<(usize, usize)>,
     output: Cell<(usize, usize)>,
     number: Cell<f64>,
-    detail: Cell<&'static str>,
+    detail: Cell<&'static [u8]>,
 }
 
 // SAFETY: the module runs on one thread (wasm32 without the atomics feature).
 unsafe impl Sync for Results {}
 
-static RESULTS: Results = Results { input: Cell::new((0, 0)), output: Cell::new((0, 0)), number: Cell::new(0.0), detail: Cell::new("") };
+static RESULTS: Results = Results { input: Cell::new((0, 0)), output: Cell::new((0, 0)), number: Cell::new(0.0), detail: Cell::new(b"") };
 
 /// Room for a payload of `len` bytes; every earlier allocation is released.
 #[no_mangle]
 pub extern "C" fn input(len: usize) -> usize {
     ARENA.reset();
     RESULTS.output.set((0, 0));
-    let mut room = alloc::vec::Vec::<u8>::new();
     // A payload of 0 bytes still gets a non-zero address (1 byte reserved).
-    if room.try_reserve_exact(len.max(1)).is_err() {
+    let Ok(room) = Buffer::zeroed(len.max(1)) else {
         RESULTS.input.set((0, 0));
         return 0;
-    }
-    let at = room.leak().as_mut_ptr() as usize;
+    };
+    let at = room.leak().0;
     RESULTS.input.set((at, len));
     at
 }
@@ -57,12 +57,11 @@ pub extern "C" fn decompress(cap: f64) -> u32 {
     // The core passes a cap it computed as a usize: a whole number in range.
     let (status, number, detail) = match decode(data, cap as usize) {
         Ok(out) => {
-            let out = out.leak();
-            RESULTS.output.set((out.as_ptr() as usize, out.len()));
-            (OK, 0.0, "")
+            RESULTS.output.set(out.leak());
+            (OK, 0.0, &b""[..])
         }
-        Err(Failure::SizeCap(size)) => (SIZE_CAP, size as f64, ""),
-        Err(Failure::OutOfMemory(bytes)) => (OUT_OF_MEMORY, bytes as f64, ""),
+        Err(Failure::SizeCap(size)) => (SIZE_CAP, size as f64, &b""[..]),
+        Err(Failure::OutOfMemory(bytes)) => (OUT_OF_MEMORY, bytes as f64, &b""[..]),
         Err(Failure::Corrupt(detail)) => (DECOMPRESS, 0.0, detail),
     };
     RESULTS.number.set(number);

@@ -5,7 +5,7 @@
 //! taken from the cap, output grown in chunks and never past the cap,
 //! allocation failure reported with the bytes asked.
 
-use alloc::vec::Vec;
+use crate::buffer::Buffer;
 use crate::libzstd::{frame_content_size, DCtx};
 
 /// Why a payload did not decode; the SDK sends each as the core's error code.
@@ -17,7 +17,7 @@ pub enum Failure {
     OutOfMemory(usize),
     /// `DECOMPRESS`: the frames are not valid zstd (libzstd's error name, or
     /// which of this decoder's checks failed).
-    Corrupt(&'static str),
+    Corrupt(&'static [u8]),
 }
 
 /// Bytes each streaming step decodes into before they are appended to the
@@ -25,10 +25,10 @@ pub enum Failure {
 const CHUNK: usize = 64 << 10;
 
 /// Every frame of `data`, at most `cap` bytes of output.
-pub fn decompress(data: &[u8], cap: usize) -> Result<Vec<u8>, Failure> {
+pub fn decompress(data: &[u8], cap: usize) -> Result<Buffer, Failure> {
     // The frame header usually states the content size: check it against the
     // cap before allocating, then allocate exactly once.
-    let declared = frame_content_size(data).map_err(|_| Failure::Corrupt("bad frame header"))?;
+    let declared = frame_content_size(data).map_err(|_| Failure::Corrupt(b"bad frame header"))?;
     if let Some(size) = declared {
         if size > cap as u64 {
             return Err(Failure::SizeCap(size));
@@ -36,7 +36,7 @@ pub fn decompress(data: &[u8], cap: usize) -> Result<Vec<u8>, Failure> {
         // A frame cannot expand past its ratio ceiling: a declared size beyond
         // it is a lie, refused before a buffer of that size is allocated.
         if size > max_content_size(data.len()) {
-            return Err(Failure::Corrupt("the frame declares more content than its compressed bytes can hold"));
+            return Err(Failure::Corrupt(b"the frame declares more content than its compressed bytes can hold"));
         }
         if let Some(out) = decompress_declared(data, size as usize)? {
             return Ok(out);
@@ -44,7 +44,7 @@ pub fn decompress(data: &[u8], cap: usize) -> Result<Vec<u8>, Failure> {
         // Anything else (several frames, a size that does not match) goes
         // through the streaming decoder below, which also names the error.
     }
-    let mut context = DCtx::try_create().ok_or(Failure::Corrupt("Allocation error : not enough memory"))?;
+    let mut context = DCtx::try_create().ok_or(Failure::Corrupt(b"Allocation error : not enough memory"))?;
     if declared.is_none() {
         // Without a declared size libzstd sizes its buffers by the frame's
         // window, up to 128 MiB: a payload of a few bytes could make it
@@ -54,15 +54,13 @@ pub fn decompress(data: &[u8], cap: usize) -> Result<Vec<u8>, Failure> {
     }
     let mut read = 0;
     let mut chunk = [0u8; CHUNK];
-    let mut out = Vec::new();
+    let mut out = Buffer::new();
     loop {
         let (n, hint) = context.decompress_stream(&mut chunk, data, &mut read).map_err(|code| Failure::Corrupt(code.name()))?;
         if out.len() + n > cap {
             return Err(Failure::SizeCap((out.len() + n) as u64));
         }
-        // Amortized growth (`reserve`'s doubling), fallibly.
-        out.try_reserve(n).map_err(|_| Failure::OutOfMemory(out.len() + n))?;
-        out.extend_from_slice(chunk.get(..n).unwrap_or_default());
+        out.extend(chunk.get(..n).unwrap_or_default()).map_err(Failure::OutOfMemory)?;
         let consumed = read == data.len();
         if hint == 0 && consumed {
             // The last frame is complete and nothing follows it.
@@ -70,7 +68,7 @@ pub fn decompress(data: &[u8], cap: usize) -> Result<Vec<u8>, Failure> {
         }
         if consumed && n < CHUNK && hint != 0 {
             // All input read, room left for output, and the frame wants more.
-            return Err(Failure::Corrupt("incomplete frame"));
+            return Err(Failure::Corrupt(b"incomplete frame"));
         }
     }
 }
@@ -90,12 +88,10 @@ pub fn max_content_size(len: usize) -> u64 {
 /// A single frame declaring `size` bytes (already checked against the cap
 /// and the ratio ceiling) decoded in one call straight into a buffer of that
 /// size. `None` when the data is not exactly that.
-fn decompress_declared(data: &[u8], size: usize) -> Result<Option<Vec<u8>>, Failure> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(size).map_err(|_| Failure::OutOfMemory(size))?;
-    out.resize(size, 0);
+fn decompress_declared(data: &[u8], size: usize) -> Result<Option<Buffer>, Failure> {
+    let mut out = Buffer::zeroed(size).map_err(Failure::OutOfMemory)?;
     let Some(mut context) = DCtx::try_create() else { return Ok(None) };
-    let written = context.decompress(&mut out[..], data);
+    let written = context.decompress(out.as_mut_slice(), data);
     Ok((written == Ok(size)).then_some(out))
 }
 

@@ -11,12 +11,12 @@ use zstd_sys as sys;
 pub struct Code(usize);
 
 impl Code {
-    /// libzstd's name of the error (a static C string).
-    pub fn name(self) -> &'static str {
+    /// libzstd's name of the error (static ASCII text, left undecoded: the
+    /// SDK reads it as UTF-8).
+    pub fn name(self) -> &'static [u8] {
         // SAFETY: ZSTD_getErrorName returns a pointer to a static,
         // NUL-terminated string for any value.
-        let name = unsafe { CStr::from_ptr(sys::ZSTD_getErrorName(self.0)) };
-        name.to_str().unwrap_or("zstd error")
+        unsafe { CStr::from_ptr(sys::ZSTD_getErrorName(self.0)) }.to_bytes()
     }
 }
 
