@@ -82,6 +82,12 @@ impl Buffer {
     }
 }
 
+impl Default for Buffer {
+    fn default() -> Buffer {
+        Buffer::new()
+    }
+}
+
 impl Drop for Buffer {
     fn drop(&mut self) {
         if self.capacity > 0 {

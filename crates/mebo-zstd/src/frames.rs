@@ -102,3 +102,93 @@ pub fn window_log_max(cap: usize) -> u32 {
     let log = usize::BITS - cap.saturating_sub(1).leading_zeros();
     log.clamp(23, 27)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// A single-segment frame declaring `size` bytes whose one block is an
+    /// RLE block of `block` bytes of `x`.
+    fn rle_frame(size: u32, block: u32) -> Vec<u8> {
+        let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0xa0];
+        f.extend_from_slice(&size.to_le_bytes());
+        let header = 1 | (1 << 1) | (block << 3); // last, RLE, size
+        f.extend_from_slice(&header.to_le_bytes()[..3]);
+        f.push(b'x');
+        f
+    }
+
+    /// A frame without a content size, declaring a 2^`log` window, holding
+    /// one RLE block of `block` zero bytes.
+    fn frame_with_window(log: u32, block: u32) -> Vec<u8> {
+        let descriptor = ((log - 10) << 3) as u8;
+        let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, descriptor];
+        let header = 1u32 | (1 << 1) | (block << 3);
+        f.extend_from_slice(&header.to_le_bytes()[..3]);
+        f.push(0);
+        f
+    }
+
+    fn bytes(result: Result<Buffer, Failure>) -> Result<Vec<u8>, Failure> {
+        result.map(|out| out.as_slice().to_vec())
+    }
+
+    #[test]
+    fn declared_sizes_are_checked_against_the_cap_then_the_ratio_ceiling() {
+        assert_eq!(bytes(decompress(&rle_frame(1000, 1000), 999)), Err(Failure::SizeCap(1000)));
+        // 13 bytes can hold at most 4 RLE blocks: 512 KiB.
+        assert_eq!(max_content_size(13), 4 * (128 << 10));
+        assert!(matches!(decompress(&rle_frame(256 << 20, 1000), 256 << 20), Err(Failure::Corrupt(_))));
+        // A claim within the ceiling that the frame does not fill is an error too.
+        assert!(matches!(decompress(&rle_frame(400 << 10, 1000), 1 << 20), Err(Failure::Corrupt(_))));
+        assert_eq!(bytes(decompress(&rle_frame(1000, 1000), 1000)), Ok(vec![b'x'; 1000]));
+    }
+
+    #[test]
+    fn streaming_output_stops_at_the_cap_with_the_size_reached() {
+        assert_eq!(bytes(decompress(&frame_with_window(17, 1000), 500)), Err(Failure::SizeCap(1000)));
+        assert_eq!(bytes(decompress(&frame_with_window(17, 1000), 1000)), Ok(vec![0; 1000]));
+    }
+
+    #[test]
+    fn window_limit_follows_the_cap() {
+        assert_eq!(window_log_max(0), 23);
+        assert_eq!(window_log_max(8 << 20), 23);
+        assert_eq!(window_log_max((8 << 20) + 1), 24);
+        assert_eq!(window_log_max(64 << 20), 26);
+        assert_eq!(window_log_max(usize::MAX), 27);
+        for log in [24, 26, 27] {
+            assert!(matches!(decompress(&frame_with_window(log, 1), 4096), Err(Failure::Corrupt(_))), "window 2^{log}");
+        }
+        assert_eq!(bytes(decompress(&frame_with_window(23, 1), 4096)), Ok(vec![0]));
+        assert_eq!(bytes(decompress(&frame_with_window(26, 1), 64 << 20)), Ok(vec![0]));
+    }
+
+    #[test]
+    fn several_frames_decode_whole_and_broken_ones_are_named() {
+        let mut two = rle_frame(1000, 1000);
+        two.extend_from_slice(&frame_with_window(17, 24));
+        let mut expected = vec![b'x'; 1000];
+        expected.extend_from_slice(&[0; 24]);
+        assert_eq!(bytes(decompress(&two, 4096)), Ok(expected));
+        // Truncated within the second frame: libzstd wants more input.
+        assert_eq!(bytes(decompress(&two[..two.len() - 1], 4096)), Err(Failure::Corrupt(b"incomplete frame")));
+        assert_eq!(bytes(decompress(b"not a frame", 4096)), Err(Failure::Corrupt(b"bad frame header")));
+        assert_eq!(bytes(decompress(&[], 4096)), Err(Failure::Corrupt(b"bad frame header")));
+        // Garbage after a complete frame: libzstd's own error name.
+        let mut trailing = rle_frame(10, 10);
+        trailing.extend_from_slice(b"garbage!");
+        assert!(matches!(decompress(&trailing, 4096), Err(Failure::Corrupt(name)) if name.starts_with(b"Unknown frame descriptor")));
+    }
+
+    #[test]
+    fn allocation_failure_is_a_value() {
+        assert_eq!(Buffer::zeroed(usize::MAX).err(), Some(usize::MAX));
+        let mut out = Buffer::new();
+        out.extend(b"abc").unwrap();
+        out.extend(&[7; 100]).unwrap();
+        assert_eq!(out.len(), 103);
+        assert_eq!(&out.as_slice()[..4], b"abc\x07");
+    }
+}

@@ -16,7 +16,7 @@
 
 extern crate alloc;
 
-mod buffer;
+pub mod buffer;
 pub mod frames;
 mod libzstd;
 

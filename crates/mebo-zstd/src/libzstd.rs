@@ -64,7 +64,9 @@ impl DCtx {
     pub fn decompress(&mut self, dst: &mut [u8], src: &[u8]) -> Result<usize, Code> {
         // SAFETY: the context is live; libzstd writes at most `dst.len()`
         // bytes to `dst` and reads at most `src.len()` bytes from `src`.
-        checked(unsafe { sys::ZSTD_decompressDCtx(self.0.as_ptr(), dst.as_mut_ptr().cast::<c_void>(), dst.len(), src.as_ptr().cast(), src.len()) })
+        checked(unsafe {
+            sys::ZSTD_decompressDCtx(self.0.as_ptr(), dst.as_mut_ptr().cast::<c_void>(), dst.len(), src.as_ptr().cast(), src.len())
+        })
     }
 
     /// One streaming step: input from `src[*read..]` into `dst`. Advances
