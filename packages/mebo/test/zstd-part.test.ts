@@ -206,6 +206,8 @@ describe('the zstd part refuses, as the full build does', () => {
     ['empty input', new Uint8Array(0), 1000, 0, 'DECOMPRESS', 0],
     ['a window past what the cap can use', frame(new Uint8Array(20), { declared: null, windowLog: 26 }), 4096, 20, 'DECOMPRESS', 0],
     ['output past the cap while streaming', frame(big, { declared: null }), 500, 500, 'SIZE_CAP', 1000],
+    // Streamed in chunks of 64 KiB: the second one passes the cap.
+    ['output past the cap after a chunk', frame(new Uint8Array(300 << 10).fill(2), { declared: null }), 100 << 10, 100 << 10, 'SIZE_CAP', 128 << 10],
     ['trailing garbage after a frame', concat(frame(content), Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8])), content.length, content.length, 'DECOMPRESS', 0],
   ];
 
