@@ -57,7 +57,7 @@ impl BitWriter<'_> {
     }
 
     /// Write the low `n` bits of `value` (`n` in 1..=128).
-    #[inline]
+    #[inline(always)]
     pub fn write_wide(&mut self, value: u128, n: u32) {
         if n > 64 {
             self.write_bits((value >> 64) as u64, n - 64);
