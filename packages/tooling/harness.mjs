@@ -226,8 +226,9 @@ export function decodeArrow(arrow, bytes) {
  * an opened blob (decode in wasm, then new typed arrays copied out of wasm
  * memory), and, for scale, the two 8-byte-per-point output columns copied
  * from a wasm memory view into fresh typed arrays (what the bindings' glue
- * does) and into reused ones, and the blob's bytes copied into wasm memory
- * (what `from` does before the open).
+ * does) and into reused ones, the blob's bytes copied into wasm memory
+ * (what `from` does before the open) and out of it into a fresh array (what
+ * an encode does last).
  */
 export function breakdown(mebo, bytes, plan) {
   const open = measure(() => {
@@ -257,12 +258,15 @@ export function breakdown(mebo, bytes, plan) {
     staged.set(bytes);
     return 1;
   }, plan);
+  // The blob out of wasm memory into a fresh array, as an encode's glue returns it.
+  const blobOut = measure(() => new Uint8Array(staged).length, plan);
   return {
     open_free_ns: open.median_ns,
     decode_all_ns: decodeAll.median_ns,
     copy_in_ns: copyIn.median_ns,
     copy_out_fresh_ns: fresh.median_ns,
     copy_out_reused_ns: reused.median_ns,
+    blob_out_fresh_ns: blobOut.median_ns,
   };
 }
 

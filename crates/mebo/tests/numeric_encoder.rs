@@ -134,6 +134,66 @@ fn v1_refuses_a_column_over_16_bit_offsets() {
     assert_eq!(NumericBlob::open(&blob).unwrap().len(), 1);
 }
 
+/// A metric's points added in one call are encoded then; in pieces, when it
+/// ends. The bytes are the same, and a whole metric cancelled after a refused
+/// end leaves nothing behind.
+#[test]
+fn whole_and_piecewise_metrics_write_the_same_bytes_and_cancel_cleanly() {
+    let ts: Vec<i64> = (0..300).map(|i| 1_700_000_000_000_000 + i * 1_000_000 + (i * i) % 997).collect();
+    let vs: Vec<f64> = ts.iter().map(|&t| (t % 1000) as f64 / 7.0).collect();
+    for layout in [Layout::V1, Layout::V2] {
+        let opts = NumericEncoderOptions { layout, ..Default::default() };
+        let write = |pieces: &[usize]| {
+            let mut enc = NumericEncoder::new(0, opts);
+            for id in 1..=3u64 {
+                enc.start_metric_id(id, ts.len()).unwrap();
+                let mut at = 0;
+                for &n in pieces {
+                    enc.add_points::<&str>(&ts[at..at + n], &vs[at..at + n], None).unwrap();
+                    at += n;
+                }
+                enc.end_metric().unwrap();
+            }
+            enc.finish().unwrap()
+        };
+        let whole = write(&[300]);
+        assert_eq!(whole, write(&[100, 200]));
+        assert_eq!(whole, write(&[0, 300]));
+        let b = NumericBlob::open(&whole).unwrap();
+        assert_eq!(b.metric(2).unwrap().timestamps().unwrap(), ts);
+        assert_eq!(b.metric(2).unwrap().values().unwrap(), vs);
+    }
+
+    // v1: the metric after one whose column outgrew 16-bit offsets is refused
+    // at its end; cancelled, its columns are gone.
+    let opts = NumericEncoderOptions::default();
+    let n = opts.max_points_per_metric();
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let noise: Vec<i64> = (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as i64
+        })
+        .collect();
+    let zeros = vec![0.0; n];
+    let first_only = |cancelled: bool| {
+        let mut enc = NumericEncoder::new(0, opts);
+        enc.start_metric_id(1, n).unwrap();
+        enc.add_points::<&str>(&noise, &zeros, None).unwrap();
+        enc.end_metric().unwrap();
+        if cancelled {
+            enc.start_metric_id(2, 3).unwrap();
+            enc.add_points::<&str>(&[1, 2, 3], &[1.0, 2.0, 3.0], None).unwrap();
+            assert!(matches!(enc.end_metric(), Err(Error::LimitExceeded { what: "v1 column bytes", .. })));
+            enc.cancel_metric();
+        }
+        enc.finish().unwrap()
+    };
+    assert_eq!(first_only(true), first_only(false));
+}
+
 #[test]
 fn v2_switches_to_extended_entries_past_u16_counts() {
     let config = ColumnConfig { timestamp_encoding: TimestampEncoding::Raw, ..Default::default() };

@@ -56,6 +56,17 @@ impl BitWriter<'_> {
         self.push_if_full(merged, overflow, self.used + n);
     }
 
+    /// Write the low `n` bits of `value` (`n` in 1..=128).
+    #[inline(always)]
+    pub fn write_wide(&mut self, value: u128, n: u32) {
+        if n > 64 {
+            self.write_bits((value >> 64) as u64, n - 64);
+            self.write_bits(value as u64, 64);
+        } else {
+            self.write_bits(value as u64, n);
+        }
+    }
+
     /// Write `n` zero bits (`n` in 0..=64). Cheaper than `write_bits(0, n)`:
     /// the accumulator's free bits are already zero.
     #[inline]
@@ -721,6 +732,28 @@ mod tests {
             }
             prop_assert!(!r.overran());
             prop_assert_eq!(r.consumed_bytes(), total_bits.div_ceil(8));
+        }
+
+        /// A wide field is the same bits as its high and low words written apart.
+        #[test]
+        fn wide_fields_are_their_words_in_turn(fields in prop::collection::vec((any::<u128>(), 1u32..=128), 0..100), lead in 0u32..64) {
+            let mut wide = Vec::new();
+            let mut apart = Vec::new();
+            let max_bits = lead as usize + fields.iter().map(|&(_, n)| n as usize).sum::<usize>();
+            append_bits(&mut wide, max_bits, |w| {
+                w.write_bits(u64::MAX, lead);
+                for &(v, n) in &fields {
+                    w.write_wide(v, n);
+                }
+            });
+            append_bits(&mut apart, max_bits, |w| {
+                w.write_bits(u64::MAX, lead);
+                for &(v, n) in &fields {
+                    w.write_bits((v >> 64) as u64, n.saturating_sub(64));
+                    w.write_bits(v as u64, n.min(64));
+                }
+            });
+            prop_assert_eq!(wide, apart);
         }
 
         #[test]

