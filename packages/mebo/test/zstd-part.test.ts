@@ -226,6 +226,12 @@ describe('the zstd part refuses, as the full build does', () => {
     if (code !== 'DECOMPRESS') expect((b as { message: string }).message, name).toBe((a as { message: string }).message);
   });
 
+  it('a payload its memory cannot take is OUT_OF_MEMORY with its length, not a trap', () => {
+    // 2 GiB (not touched, so not resident): more than a wasm32 allocation may be.
+    expect(part(new Uint8Array(2 ** 31), 1 << 20)).toEqual(['OUT_OF_MEMORY', 2 ** 31, '']);
+    expect(part(frame(content), 1 << 20)).toEqual(content);
+  });
+
   it('the part keeps working after each refusal', () => {
     for (const [, data, cap] of hostile) part(data, cap);
     expect(part(frame(content), 1 << 20)).toEqual(content);
