@@ -25,6 +25,15 @@ const BASE_FEATURES = [
 // clang's command line, so this -Os wins over the -O3 cc-rs puts first.
 const ZSTD_CFLAGS = '-Os';
 
+// The zstd part's libzstd: with bulk memory (which clang 14's default CPU
+// leaves out and every variant has), so that its copies are `memory.copy`
+// rather than calls into compiler-builtins' memmove/memcpy (1.1 kB gzipped
+// less); one Huffman decoder (X1) and one sequence decoder (the short one,
+// without prefetching) instead of both and a choice at run time (5.2 kB
+// less, decoding as fast: 0.97-1.06x, docs/FIRST-LOAD.md). ZSTD_NO_INLINE
+// would save 1.8 kB more at 1.24-1.32x the time.
+const ZSTD_PART_CFLAGS = `-mbulk-memory -DHUF_FORCE_DECOMPRESS_X1 -DZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT ${ZSTD_CFLAGS}`;
+
 // wasm-opt's optimization: -O3 without binaryen's inliner. Inlining the small
 // functions LLVM had left out of line made every XOR and ALP decode 11-16%
 // slower in Node 20's V8 (11.3) and no faster in Chromium 156's, and the module
@@ -89,11 +98,8 @@ export const VARIANTS = [
   { name: 'decode-scalar', file: 'mebo_decode_scalar.wasm', module: 'mebo_decode', simd: false, ...SCALAR },
   // simd128 only: a host without it loads the decode-only scalar build instead.
   { name: 'core-simd', file: 'mebo_core_simd.wasm', module: 'mebo_core', simd: true, ...SIMD, ...CORE },
-  // Without simd128, so that it runs wherever the scalar builds do; its C
-  // with bulk memory (which clang 14's default CPU leaves out and every
-  // variant has): libzstd's copies become `memory.copy` instead of calls into
-  // compiler-builtins' memmove/memcpy, 1.1 kB gzipped less.
-  { name: 'zstd', file: 'mebo_zstd.wasm', module: 'mebo_zstd', simd: false, ...SCALAR, cflags: `-mbulk-memory ${ZSTD_CFLAGS}`, ...SIZE },
+  // Without simd128, so that it runs wherever the scalar builds do.
+  { name: 'zstd', file: 'mebo_zstd.wasm', module: 'mebo_zstd', simd: false, ...SCALAR, cflags: ZSTD_PART_CFLAGS, ...SIZE },
 ];
 
 /** The variants named (all when `names` is undefined); throws on a name that is none. */
