@@ -8,8 +8,6 @@
 //! four values has only their pairs set (the rest zero) and only their bytes.
 //! Fixed widths let a decoder find every value of a group from one table lookup.
 
-#[cfg(feature = "encode")]
-use super::packed_layout::WIDTHS;
 use super::packed_layout::{group_len, GROUP, GROUP_LAYOUTS};
 use super::{corrupt, decode_delta_head, DeltaState};
 use crate::byte_order::ByteOrder;
@@ -29,8 +27,43 @@ const WINDOW: usize = 1 + MAX_GROUP_PAYLOAD;
 #[cfg(feature = "encode")]
 #[inline]
 fn width_code(v: u64) -> u8 {
-    let bits = 64 - v.leading_zeros();
-    u8::from(bits > 8) + u8::from(bits > 16) + u8::from(bits > 32)
+    WIDTH_CODES[v.leading_zeros() as usize]
+}
+
+/// The width code of a value by its leading zeros (0..=64): one load instead
+/// of three compares (the bench input's timestamps natively 86 -> 75 µs).
+#[cfg(feature = "encode")]
+static WIDTH_CODES: [u8; 65] = {
+    let mut codes = [0u8; 65];
+    let mut zeros = 0;
+    while zeros <= 64 {
+        let bits = 64 - zeros;
+        codes[zeros] = (bits > 8) as u8 + (bits > 16) as u8 + (bits > 32) as u8;
+        zeros += 1;
+    }
+    codes
+};
+
+/// Store a group of `count` zigzagged values (the rest of `zigzags` unused)
+/// at the start of `window`: its control byte, then each value in its width.
+/// Fixed 8-byte stores straight into the room, each overwritten from its
+/// value's width on by the next one (staged in a zeroed window and copied,
+/// 13% slower natively). Returns the group's length.
+#[cfg(feature = "encode")]
+#[inline(always)]
+fn store_group(window: &mut [u8; WINDOW], zigzags: &[u64; GROUP], count: usize) -> usize {
+    let codes = zigzags.map(width_code);
+    // Missing lanes of a last, short group have their pairs zero.
+    let control = (0..count).fold(0u8, |control, lane| control | (codes[lane] << (2 * lane)));
+    window[0] = control;
+    let mut len = 1;
+    for (zz, code) in zigzags.iter().zip(codes).take(count) {
+        window[len..len + 8].copy_from_slice(&zz.to_le_bytes());
+        // A shift, not a table: the compiler then knows each width is at
+        // most 8, so every store is within the window.
+        len += 1 << (code & 3);
+    }
+    len
 }
 
 impl DeltaPackedTimestamps {
@@ -44,28 +77,31 @@ impl DeltaPackedTimestamps {
         out.resize(start + rest.len().div_ceil(GROUP) * WINDOW, 0);
         let buf = &mut out[start..];
         let mut at = 0;
-        for group in rest.chunks(GROUP) {
+        let mut groups = rest.chunks_exact(GROUP);
+        for group in &mut groups {
+            // A whole group unrolled: its four values stay in registers.
             let mut zigzags = [0u64; GROUP];
-            let mut control = 0u8;
-            for (lane, (zz, &ts)) in zigzags.iter_mut().zip(group).enumerate() {
+            for (zz, &ts) in zigzags.iter_mut().zip(group) {
                 let delta = ts.wrapping_sub(prev_ts);
                 *zz = varint::zigzag(delta.wrapping_sub(prev_delta));
-                control |= width_code(*zz) << (2 * lane);
                 prev_ts = ts;
                 prev_delta = delta;
             }
-            // Fixed 8-byte stores straight into the room, each overwritten from
-            // its value's width on by the next one; all within the group's
-            // WINDOW, which the room always has (staged in a zeroed window
-            // and copied, 13% slower natively).
-            let Some(window) = buf.get_mut(at..at + WINDOW) else { break };
-            window[0] = control;
-            let mut len = 1;
-            for (lane, zz) in zigzags.iter().take(group.len()).enumerate() {
-                window[len..len + 8].copy_from_slice(&zz.to_le_bytes());
-                len += usize::from(WIDTHS[usize::from(control >> (2 * lane)) & 3]);
+            let Some(window) = buf.get_mut(at..).and_then(<[u8]>::first_chunk_mut::<WINDOW>) else { break };
+            at += store_group(window, &zigzags, GROUP);
+        }
+        let tail = groups.remainder();
+        if !tail.is_empty() {
+            let mut zigzags = [0u64; GROUP];
+            for (zz, &ts) in zigzags.iter_mut().zip(tail) {
+                let delta = ts.wrapping_sub(prev_ts);
+                *zz = varint::zigzag(delta.wrapping_sub(prev_delta));
+                prev_ts = ts;
+                prev_delta = delta;
             }
-            at += len;
+            if let Some(window) = buf.get_mut(at..).and_then(<[u8]>::first_chunk_mut::<WINDOW>) {
+                at += store_group(window, &zigzags, tail.len());
+            }
         }
         out.truncate(start + at);
     }
@@ -222,6 +258,7 @@ fn read_fixed(col: &[u8], pos: &mut usize, code: u8) -> Option<u64> {
 mod tests {
     use super::super::test_vectors::{by_kernels, cases, check_kernels_on_vectors, Codec};
     use super::*;
+    use crate::encoding::timestamp::packed_layout::WIDTHS;
 
     const CODEC: Codec = Codec { name: "deltapacked", encode: DeltaPackedTimestamps::encode, decode: DeltaPackedTimestamps::decode };
 
