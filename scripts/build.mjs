@@ -14,7 +14,8 @@
 // test (`node scripts/build/test.mjs`):
 //
 //   variants.mjs   the four variants and the cargo and wasm-bindgen runs of one
-//   exports.mjs    removes the exports the glue never calls
+//   exports.mjs    removes the exports the glue never calls (the zstd part's:
+//                  those its module entry does not list)
 //   wasm-opt.mjs   finds binaryen's wasm-opt and caches its outputs
 //   check.mjs      instantiates each module; one glue serves simd and scalar
 //   glue.mjs       the glue edit that lets `reset()` re-instantiate
@@ -29,6 +30,8 @@
 //   packages/mebo/wasm/mebo_decode.js, mebo_decode.d.ts   the glue of the decode-only module
 //   packages/mebo/wasm/mebo_decode_simd.wasm              decode-only, simd128
 //   packages/mebo/wasm/mebo_decode_scalar.wasm            decode-only, without simd128
+//   packages/mebo/wasm/mebo_zstd.wasm                     the light core's zstd part (no glue:
+//                                                         src/zstd-part.ts reads its exports)
 //
 // target/wasm-bindgen/<variant>/ keeps wasm-bindgen's output as generated
 // (the glue unedited: glue.test.mjs checks the edit against it).
