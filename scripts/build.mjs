@@ -14,7 +14,8 @@
 // test (`node scripts/build/test.mjs`):
 //
 //   variants.mjs   the four variants and the cargo and wasm-bindgen runs of one
-//   exports.mjs    removes the exports the glue never calls
+//   exports.mjs    removes the exports the glue never calls (the zstd part's:
+//                  those its module entry does not list)
 //   wasm-opt.mjs   finds binaryen's wasm-opt and caches its outputs
 //   check.mjs      instantiates each module; one glue serves simd and scalar
 //   glue.mjs       the glue edit that lets `reset()` re-instantiate
@@ -29,6 +30,8 @@
 //   packages/mebo/wasm/mebo_decode.js, mebo_decode.d.ts   the glue of the decode-only module
 //   packages/mebo/wasm/mebo_decode_simd.wasm              decode-only, simd128
 //   packages/mebo/wasm/mebo_decode_scalar.wasm            decode-only, without simd128
+//   packages/mebo/wasm/mebo_zstd.wasm                     the light core's zstd part (no glue:
+//                                                         src/zstd-part.ts reads its exports)
 //
 // target/wasm-bindgen/<variant>/ keeps wasm-bindgen's output as generated
 // (the glue unedited: glue.test.mjs checks the edit against it).
@@ -55,10 +58,19 @@ async function buildVariant(variant, wasmOpt) {
   await runQuiet(variant.name, cargo.command, cargo.args, { cwd: ROOT, env: { ...process.env, ...cargo.env } });
   const dir = join(ROOT, 'target', 'wasm-bindgen', variant.name);
   rmSync(dir, { recursive: true, force: true });
-  const bound = bindgen(variant, cargo.wasm, dir);
-  await runQuiet(variant.name, bound.command, bound.args, { cwd: ROOT });
-  const named = namesIn(readFileSync(bound.glue, 'utf8'));
-  const { bytes, removed } = stripExports(readFileSync(bound.wasm), (name) => named.has(name));
+  let bytes;
+  let removed = [];
+  const module = MODULES[variant.module];
+  if (module.bindgen === false) {
+    // No glue: the exports its loader reads are listed with the module.
+    mkdirSync(dir, { recursive: true });
+    ({ bytes, removed } = stripExports(readFileSync(cargo.wasm), (name) => module.exports.includes(name)));
+  } else {
+    const bound = bindgen(variant, cargo.wasm, dir);
+    await runQuiet(variant.name, bound.command, bound.args, { cwd: ROOT });
+    const named = namesIn(readFileSync(bound.glue, 'utf8'));
+    ({ bytes, removed } = stripExports(readFileSync(bound.wasm), (name) => named.has(name)));
+  }
   const optimized = join(dir, variant.file);
   if (wasmOpt) {
     const cached = await optimize({ label: variant.name, bytes, out: optimized, wasmOpt, args: wasmOptArgs(variant), cacheDir: join(ROOT, 'target', 'wasm-opt-cache') });
@@ -94,7 +106,7 @@ async function buildWasm(names) {
   mkdirSync(WASM_OUT, { recursive: true });
   for (const [name, module] of Object.entries(MODULES)) {
     const built = variants.filter((v) => v.module === name);
-    if (built.length === 0) continue;
+    if (built.length === 0 || module.bindgen === false) continue;
     const read = (file) => built.map((v) => readFileSync(join(dirs[v.name], file), 'utf8'));
     const generated = bindgenName(built[0]);
     try {
@@ -104,11 +116,6 @@ async function buildWasm(names) {
       throw new Error(`build: ${name}: ${error.message}`);
     }
     const from = dirs[built[0].name];
-    if (!module.handles) {
-      // No handles, nothing for reset() to edit: the glue as generated.
-      for (const ext of ['js', 'd.ts']) install(join(from, `${generated}.${ext}`), join(WASM_OUT, `${name}.${ext}`));
-      continue;
-    }
     // The edited glue goes to a file of its own: wasm-bindgen's stays as generated.
     const { glue, handleKinds } = patchGlue(readFileSync(join(from, `${generated}.js`), 'utf8'));
     writeFileSync(join(from, `${name}.patched.js`), glue);
@@ -140,7 +147,7 @@ function sizes(bytes) {
 
 function buildSdk() {
   // The SDK bundles both glues: fail early without them.
-  for (const name of Object.keys(MODULES)) statSync(join(WASM_OUT, `${name}.js`));
+  for (const [name, module] of Object.entries(MODULES)) if (module.bindgen !== false) statSync(join(WASM_OUT, `${name}.js`));
   run('pnpm', ['--filter', 'mebo', 'run', 'build']);
   // What a page fetches of the SDK before its first decode.
   for (const file of ['dist/index.js', 'dist/decode.js']) console.log(`build: ${file} ${sizes(readFileSync(join(ROOT, 'packages/mebo', file)))}`);

@@ -2,22 +2,38 @@
 // module of its own, loaded the first time a blob has a zstd payload. The
 // core's glue imports `zstdDecompress` from here (build-sdk.mjs resolves its
 // `mebo-zstd-part` import to this file), so this module imports nothing of
-// the SDK: only the part's own glue.
+// the SDK. The part has no wasm-bindgen glue: its exports are hand-written
+// (crates/mebo-zstd/src/exports.rs) and read here.
 
-import instantiatePart, { decompress } from '../wasm/mebo_zstd.js';
+/** The part's exports. */
+interface PartExports {
+  memory: WebAssembly.Memory;
+  /** Empties the part's arena; room for `len` payload bytes, 0 when its memory cannot grow. */
+  input(len: number): number;
+  /** Decodes the payload; one of the statuses below. */
+  decompress(cap: number): number;
+  output_ptr(): number;
+  output_len(): number;
+  number(): number;
+  detail_ptr(): number;
+  detail_len(): number;
+}
 
-let instantiated = false;
+// `decompress`'s statuses, as exports.rs numbers them, and the core's codes.
+const CODES = ['', 'SIZE_CAP', 'OUT_OF_MEMORY', 'DECOMPRESS'] as const;
+
+let part: PartExports | undefined;
 
 /** @internal Whether the part is instantiated. */
 export function zstdPartLoaded(): boolean {
-  return instantiated;
+  return part !== undefined;
 }
 
 /** @internal Instantiate the part from its compiled module (once). */
 export async function installZstdPart(module: WebAssembly.Module): Promise<void> {
-  if (instantiated) return;
-  await instantiatePart({ module_or_path: module });
-  instantiated = true;
+  if (part !== undefined) return;
+  const instance = await WebAssembly.instantiate(module, {});
+  part = instance.exports as unknown as PartExports;
 }
 
 /**
@@ -26,12 +42,23 @@ export async function installZstdPart(module: WebAssembly.Module): Promise<void>
  * own error: `[code, number, detail]`.
  */
 export function zstdDecompress(data: Uint8Array, cap: number): Uint8Array {
-  if (!instantiated) throw ['MISSING_PART', 0, ''];
+  if (part === undefined) throw ['MISSING_PART', 0, ''];
   try {
-    return decompress(data, cap);
+    return decompress(part, data, cap);
   } catch (thrown) {
     if (Array.isArray(thrown)) throw thrown;
-    // A trap in the part (it cannot allocate what the frame needs).
+    // A trap in the part (a bug: every failure it knows of is a status).
     throw ['DECOMPRESS', 0, `the zstd part failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`];
   }
+}
+
+function decompress(part: PartExports, data: Uint8Array, cap: number): Uint8Array {
+  const at = part.input(data.length);
+  if (at === 0) throw ['OUT_OF_MEMORY', data.length, ''];
+  // The memory's buffer is read after each call: growing it detaches the old one.
+  new Uint8Array(part.memory.buffer, at, data.length).set(data);
+  const status = part.decompress(cap);
+  if (status === 0) return new Uint8Array(part.memory.buffer, part.output_ptr(), part.output_len()).slice();
+  const detail = new TextDecoder().decode(new Uint8Array(part.memory.buffer, part.detail_ptr(), part.detail_len()));
+  throw [CODES[status] ?? 'DECOMPRESS', part.number(), detail];
 }

@@ -1,0 +1,98 @@
+//! The output buffer: `Vec<u8>` without its infallible paths. Every growth
+//! of a `Vec` can end in `handle_alloc_error`, whose message formats the size
+//! and so keeps `core::fmt` in the module; here a failed allocation is only
+//! ever a value (the bytes asked), which becomes OUT_OF_MEMORY.
+
+use alloc::alloc::{alloc_zeroed, dealloc, realloc, Layout};
+use core::ptr::NonNull;
+
+pub struct Buffer {
+    ptr: NonNull<u8>,
+    len: usize,
+    capacity: usize,
+}
+
+impl Buffer {
+    /// An empty buffer; allocates nothing.
+    pub fn new() -> Buffer {
+        Buffer { ptr: NonNull::dangling(), len: 0, capacity: 0 }
+    }
+
+    /// `len` zero bytes; `Err(len)` when they cannot be allocated.
+    pub fn zeroed(len: usize) -> Result<Buffer, usize> {
+        if len == 0 {
+            return Ok(Buffer::new());
+        }
+        let layout = Layout::array::<u8>(len).map_err(|_| len)?;
+        // SAFETY: `layout` has a non-zero size.
+        let ptr = NonNull::new(unsafe { alloc_zeroed(layout) }).ok_or(len)?;
+        Ok(Buffer { ptr, len, capacity: len })
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        // SAFETY: `ptr` holds `len` initialized bytes (or is dangling with len 0).
+        unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        // SAFETY: as in `as_slice`, and `self` is borrowed mutably.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// Append `bytes`, growing the capacity at least twofold when it must
+    /// grow. `Err` with the length that could not be allocated.
+    pub fn extend(&mut self, bytes: &[u8]) -> Result<(), usize> {
+        let needed = self.len.checked_add(bytes.len()).ok_or(usize::MAX)?;
+        if needed > self.capacity {
+            let capacity = needed.max(self.capacity.saturating_mul(2)).max(64);
+            let layout = Layout::array::<u8>(capacity).map_err(|_| needed)?;
+            let grown = if self.capacity == 0 {
+                // SAFETY: `layout` has a non-zero size.
+                unsafe { alloc::alloc::alloc(layout) }
+            } else {
+                // SAFETY: `ptr` was allocated with `capacity` bytes at align 1;
+                // the new size is non-zero and fits a Layout (checked above).
+                unsafe { realloc(self.ptr.as_ptr(), Layout::from_size_align_unchecked(self.capacity, 1), capacity) }
+            };
+            self.ptr = NonNull::new(grown).ok_or(needed)?;
+            self.capacity = capacity;
+        }
+        // SAFETY: `ptr` has room for `needed` bytes; `bytes` is another
+        // allocation (or the stack), so the two do not overlap.
+        unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.as_ptr().add(self.len), bytes.len()) };
+        self.len = needed;
+        Ok(())
+    }
+
+    /// The bytes' address and length, kept allocated (the part's arena
+    /// releases them at the next call).
+    #[cfg(target_arch = "wasm32")]
+    pub fn leak(self) -> (usize, usize) {
+        let parts = (self.ptr.as_ptr() as usize, self.len);
+        core::mem::forget(self);
+        parts
+    }
+}
+
+impl Default for Buffer {
+    fn default() -> Buffer {
+        Buffer::new()
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        if self.capacity > 0 {
+            // SAFETY: allocated with `capacity` bytes at align 1, freed once.
+            unsafe { dealloc(self.ptr.as_ptr(), Layout::from_size_align_unchecked(self.capacity, 1)) };
+        }
+    }
+}
