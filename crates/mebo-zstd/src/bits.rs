@@ -102,9 +102,9 @@ mod tests {
     #[test]
     fn peeks_past_the_start_fill_with_zeros() {
         let mut bits = BackwardBits::new(&[0b1011_0110]).unwrap();
-        assert_eq!(bits.peek(9), 0b011_0110_00);
+        assert_eq!(bits.peek(9), 0b0_1101_1000); // 0110110 then two zeros
         bits.consume(3);
-        assert_eq!(bits.peek(6), 0b0110_00);
+        assert_eq!(bits.peek(6), 0b01_1000); // 0110 then two zeros
         assert_eq!(bits.read(32), 0b0110 << 28);
     }
 }

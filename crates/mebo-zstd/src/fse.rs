@@ -98,13 +98,13 @@ impl Table {
         let size = 1usize << log;
         let mut next = [0u16; 256];
         let mut high = size;
-        for (symbol, &count) in counts.iter().enumerate() {
+        for ((symbol, &count), next) in counts.iter().enumerate().zip(&mut next) {
             if count == -1 {
                 high -= 1;
                 *self.entries.get_mut(high).ok_or(Corrupt(b"corrupt FSE table"))? = Entry { symbol: symbol as u8, bits: 0, base: 0 };
-                next[symbol] = 1;
+                *next = 1;
             } else {
-                next[symbol] = count as u16;
+                *next = count as u16;
             }
         }
         let step = (size >> 1) + (size >> 3) + 3;
@@ -175,17 +175,20 @@ impl ForwardBits<'_> {
     }
 }
 
+/// Normalized counts and their accuracy log.
+pub type Distribution = (&'static [i16], u32);
+
 /// The predefined distributions (RFC 8878 section 3.1.1.3.2.2).
-pub const LITERAL_LENGTHS: (&[i16], u32) =
+pub const LITERAL_LENGTHS: Distribution =
     (&[4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1], 6);
-pub const MATCH_LENGTHS: (&[i16], u32) = (
+pub const MATCH_LENGTHS: Distribution = (
     &[
-        1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1,
-        -1, -1, -1, -1, -1,
+        1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, -1, -1, -1, -1, -1, -1, -1,
     ],
     6,
 );
-pub const OFFSETS: (&[i16], u32) = (&[1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1], 5);
+pub const OFFSETS: Distribution = (&[1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1], 5);
 
 #[cfg(test)]
 mod tests {

@@ -65,19 +65,16 @@ impl Huffman {
         // Codes from the longest (weight 1) up, symbols in order within each.
         let mut start = [0usize; MAX_BITS as usize + 1];
         let mut next = 0;
-        for weight in 1..=bits as usize {
-            start[weight] = next;
-            next += (ranks[weight] as usize) << (weight - 1);
+        for (weight, (start, &rank)) in start.iter_mut().zip(&ranks).enumerate().skip(1) {
+            *start = next;
+            next += (rank as usize) << (weight - 1);
         }
         for (symbol, &weight) in weights.iter().enumerate().take(count) {
-            if weight == 0 {
-                continue;
-            }
-            let at = start[weight as usize];
+            let Some(at) = start.get_mut(weight as usize).filter(|_| weight > 0) else { continue };
             let len = 1 << (weight - 1);
             let entry = (symbol as u8, (bits + 1 - weight as u32) as u8);
-            self.entries.get_mut(at..at + len).ok_or(Corrupt(b"corrupt Huffman table"))?.fill(entry);
-            start[weight as usize] = at + len;
+            self.entries.get_mut(*at..*at + len).ok_or(Corrupt(b"corrupt Huffman table"))?.fill(entry);
+            *at += len;
         }
         self.bits = bits;
         Ok(used)

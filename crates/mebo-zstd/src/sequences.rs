@@ -76,7 +76,7 @@ pub struct History {
 
 /// Per field: the predefined distribution, the largest accuracy log and the
 /// largest code.
-const FIELDS: [((&[i16], u32), u32, usize); 3] = [(fse::LITERAL_LENGTHS, 9, 35), (fse::OFFSETS, 8, 31), (fse::MATCH_LENGTHS, 9, 52)];
+const FIELDS: [(fse::Distribution, u32, usize); 3] = [(fse::LITERAL_LENGTHS, 9, 35), (fse::OFFSETS, 8, 31), (fse::MATCH_LENGTHS, 9, 52)];
 
 impl History {
     pub const fn new() -> History {
@@ -120,7 +120,11 @@ impl Output<'_> {
         let mut done = 0;
         while done < len {
             let n = (len - done).min(offset + done);
-            bytes.copy_within(from..from + n, end + done);
+            let (source, target) =
+                bytes.get_mut(from..).and_then(|b| b.split_at_mut_checked(offset + done)).ok_or(Corrupt(b"bad match"))?;
+            for (to, &byte) in target.iter_mut().zip(source.iter().take(n)) {
+                *to = byte;
+            }
             done += n;
         }
         Ok(())
