@@ -23,10 +23,11 @@ impl<'a> BackwardBits<'a> {
     }
 
     /// The 64 bits starting at byte `at` (zeros past the end).
+    #[inline]
     fn word(&self, at: usize) -> u64 {
-        match self.data.get(at..at + 8) {
-            Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
-            _ => {
+        match self.data.get(at..).and_then(<[u8]>::first_chunk) {
+            Some(&word) => u64::from_le_bytes(word),
+            None => {
                 let mut word = 0;
                 for (i, &byte) in self.data.iter().skip(at).take(8).enumerate() {
                     word |= u64::from(byte) << (8 * i);
@@ -52,6 +53,15 @@ impl<'a> BackwardBits<'a> {
                 (self.word(0) & ((1 << (n - missing)) - 1)) << missing
             }
         }
+    }
+
+    /// The next bits with the first at the top, at least 57 of them; `None`
+    /// when fewer than 64 are left (then `peek` reads them).
+    #[inline]
+    pub fn window(&self) -> Option<u64> {
+        let low = usize::try_from(self.pos - 64).ok()?;
+        let at = low.div_ceil(8);
+        Some(self.word(at) << (at * 8 - low))
     }
 
     #[inline]
@@ -97,6 +107,19 @@ mod tests {
         assert!(bits.overflowed());
         assert!(BackwardBits::new(&[1, 0]).is_err());
         assert!(BackwardBits::new(&[]).is_err());
+    }
+
+    #[test]
+    fn windows_hold_the_next_bits_at_the_top() {
+        let data: Vec<u8> = (1..=12).collect();
+        let mut bits = BackwardBits::new(&data).unwrap();
+        for _ in 0..3 {
+            let window = bits.window().unwrap();
+            assert_eq!(window >> 51, bits.peek(13));
+            bits.consume(7);
+        }
+        bits.consume(bits.pos as u32 - 63);
+        assert!(bits.window().is_none());
     }
 
     #[test]

@@ -84,10 +84,24 @@ impl Huffman {
     /// exactly there.
     pub fn decode(&self, data: &[u8], out: &mut [u8]) -> Result<(), Failure> {
         let mut bits = BackwardBits::new(data)?;
-        for byte in out.iter_mut() {
-            let (symbol, len) = self.entries.get(bits.peek(self.bits) as usize).copied().unwrap_or_default();
-            *byte = symbol;
-            bits.consume(len.into());
+        // Four codes (48 bits at most) from each 57-bit window while there is one.
+        for chunk in out.chunks_mut(4) {
+            if let Some(mut window) = bits.window() {
+                let mut used = 0;
+                for byte in chunk {
+                    let (symbol, len) = self.entries.get((window >> (64 - self.bits)) as usize).copied().unwrap_or_default();
+                    *byte = symbol;
+                    window <<= len;
+                    used += u32::from(len);
+                }
+                bits.consume(used);
+            } else {
+                for byte in chunk {
+                    let (symbol, len) = self.entries.get(bits.peek(self.bits) as usize).copied().unwrap_or_default();
+                    *byte = symbol;
+                    bits.consume(len.into());
+                }
+            }
         }
         if !bits.finished() {
             return Err(Corrupt(b"Huffman stream not consumed exactly"));

@@ -122,8 +122,8 @@ impl Output<'_> {
             let n = (len - done).min(offset + done);
             let (source, target) =
                 bytes.get_mut(from..).and_then(|b| b.split_at_mut_checked(offset + done)).ok_or(Corrupt(b"bad match"))?;
-            for (to, &byte) in target.iter_mut().zip(source.iter().take(n)) {
-                *to = byte;
+            if let (Some(source), Some(target)) = (source.get(..n), target.get_mut(..n)) {
+                target.copy_from_slice(source);
             }
             done += n;
         }
