@@ -23,7 +23,7 @@ impl<'a> BackwardBits<'a> {
     }
 
     /// The 64 bits starting at byte `at` (zeros past the end).
-    #[inline]
+    #[inline(always)]
     fn word(&self, at: usize) -> u64 {
         match self.data.get(at..).and_then(<[u8]>::first_chunk) {
             Some(&word) => u64::from_le_bytes(word),
@@ -38,7 +38,7 @@ impl<'a> BackwardBits<'a> {
     }
 
     /// The next `n` (at most 32) bits, not consumed.
-    #[inline]
+    #[inline(always)]
     pub fn peek(&self, n: u32) -> u64 {
         let low = self.pos - n as isize;
         if low >= 0 {
@@ -70,7 +70,7 @@ impl<'a> BackwardBits<'a> {
     }
 
     /// Read `n` (at most 32) bits.
-    #[inline]
+    #[inline(always)]
     pub fn read(&mut self, n: u32) -> u64 {
         let value = self.peek(n);
         self.consume(n);

@@ -58,6 +58,7 @@ impl Buffer {
     /// Room for `additional` more bytes, growing the capacity at least
     /// twofold when it must grow. `Err` with the length that could not be
     /// allocated.
+    #[inline]
     fn reserve(&mut self, additional: usize) -> Result<(), usize> {
         let needed = self.len.checked_add(additional).ok_or(usize::MAX)?;
         if needed > self.capacity {
@@ -79,6 +80,7 @@ impl Buffer {
 
     /// Append `n` zero bytes, for the caller to overwrite through
     /// `as_mut_slice`. `Err` with the length that could not be allocated.
+    #[inline]
     pub fn grow(&mut self, n: usize) -> Result<(), usize> {
         self.reserve(n)?;
         // SAFETY: `reserve` made room for `len + n` bytes.
@@ -89,12 +91,29 @@ impl Buffer {
 
     /// Append `bytes`, growing the capacity at least twofold when it must
     /// grow. `Err` with the length that could not be allocated.
+    #[inline]
     pub fn extend(&mut self, bytes: &[u8]) -> Result<(), usize> {
         self.reserve(bytes.len())?;
         // SAFETY: `reserve` made room for `len + bytes.len()` bytes; `bytes`
         // is another allocation (or the stack), so the two do not overlap.
         unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.as_ptr().add(self.len), bytes.len()) };
         self.len += bytes.len();
+        Ok(())
+    }
+
+    /// Append a copy of the `len` bytes at `from` (`Vec::extend_from_within`
+    /// without its panic: `Err(0)` when they are not all in the buffer).
+    #[inline]
+    pub fn extend_from_within(&mut self, from: usize, len: usize) -> Result<(), usize> {
+        if from.checked_add(len).is_none_or(|end| end > self.len) {
+            return Err(0);
+        }
+        self.reserve(len)?;
+        // SAFETY: `from..from + len` lies within the `len` initialized bytes,
+        // and `reserve` made room for `len` more past them: the two ranges
+        // are in one allocation and do not overlap.
+        unsafe { core::ptr::copy_nonoverlapping(self.ptr.as_ptr().add(from), self.ptr.as_ptr().add(self.len), len) };
+        self.len += len;
         Ok(())
     }
 

@@ -135,16 +135,19 @@ impl Table {
     }
 
     /// A first state, read from `bits`.
+    #[inline]
     pub fn start(&self, bits: &mut BackwardBits) -> usize {
         bits.read(self.log) as usize
     }
 
     /// The state's entry (its symbol); states stay below the table's size.
+    #[inline]
     pub fn entry(&self, state: usize) -> Entry {
         self.entries.get(state).copied().unwrap_or_default()
     }
 
     /// The state after `state`.
+    #[inline]
     pub fn next(&self, state: usize, bits: &mut BackwardBits) -> usize {
         let entry = self.entry(state);
         entry.base as usize + bits.read(entry.bits.into()) as usize

@@ -102,6 +102,7 @@ pub struct Output<'a> {
 }
 
 impl Output<'_> {
+    #[inline]
     fn push(&mut self, bytes: &[u8]) -> Result<(), Failure> {
         self.out.extend(bytes).map_err(Failure::OutOfMemory)
     }
@@ -112,19 +113,13 @@ impl Output<'_> {
         if offset == 0 || offset > end - self.frame_start {
             return Err(Corrupt(b"match offset past the frame's start"));
         }
-        self.out.grow(len).map_err(Failure::OutOfMemory)?;
-        let bytes = self.out.as_mut_slice();
-        let from = end - offset;
         // Each copy doubles the repeated pattern, keeping the distance a
         // multiple of the offset.
+        let from = end - offset;
         let mut done = 0;
         while done < len {
             let n = (len - done).min(offset + done);
-            let (source, target) =
-                bytes.get_mut(from..).and_then(|b| b.split_at_mut_checked(offset + done)).ok_or(Corrupt(b"bad match"))?;
-            if let (Some(source), Some(target)) = (source.get(..n), target.get_mut(..n)) {
-                target.copy_from_slice(source);
-            }
+            self.out.extend_from_within(from, n).map_err(Failure::OutOfMemory)?;
             done += n;
         }
         Ok(())
@@ -224,6 +219,7 @@ pub fn push_checked(output: &mut Output, bytes: &[u8], block_end: usize) -> Resu
 
 /// A length field's value: codes below `first` are `code + add`, the others
 /// a baseline and extra bits from `table`.
+#[inline]
 fn extra(code: u8, first: u8, add: usize, table: &[(u32, u8)], bits: &mut BackwardBits) -> Result<usize, Failure> {
     match code.checked_sub(first) {
         None => Ok(code as usize + add),
@@ -236,6 +232,7 @@ fn extra(code: u8, first: u8, add: usize, table: &[(u32, u8)], bits: &mut Backwa
 
 /// The offset an offset value names (section 3.1.1.5), the repeat offsets
 /// updated.
+#[inline]
 fn repeat(repeats: &mut [usize; 3], value: usize, no_literals: bool) -> Result<usize, Failure> {
     let [first, second, third] = *repeats;
     if value > 3 {
