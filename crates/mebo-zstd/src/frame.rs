@@ -5,10 +5,13 @@
 use crate::buffer::Buffer;
 use crate::frames::Failure::{self, Corrupt, SizeCap};
 use crate::huffman::Huffman;
-use crate::literals::{self, MAX_BLOCK};
+use crate::literals;
 use crate::sequences::{self, History, Output};
 
 const MAGIC: u32 = 0xfd2f_b528;
+/// The most bytes a block decodes to, and so the most literals it has:
+/// `Block_Maximum_Size` (or the window, when that is smaller).
+pub const MAX_BLOCK: usize = 128 << 10;
 /// Skippable frames' magic numbers: 0x184D2A50 to 0x184D2A5F.
 const SKIPPABLE: u32 = 0x184d_2a50;
 /// The largest window libzstd accepts (2^31 bytes).
@@ -133,7 +136,10 @@ pub fn decode(data: &[u8], out: &mut Buffer, cap: usize, max_window: u64, decode
                 rle(&mut output, byte, size)
             }
             2 => {
-                let block = data.get(at..at + size).filter(|_| size <= MAX_BLOCK).ok_or(Corrupt(b"truncated compressed block"))?;
+                if size > MAX_BLOCK {
+                    return Err(Corrupt(b"block larger than its maximum size"));
+                }
+                let block = data.get(at..at + size).ok_or(Corrupt(b"truncated compressed block"))?;
                 at += size;
                 let (literals, used) = literals::read(block, &mut decoder.huffman, &mut decoder.scratch)?;
                 sequences::execute(block.get(used..).unwrap_or_default(), literals, &mut decoder.history, &mut output)

@@ -6,7 +6,7 @@
 //! reported with the bytes asked.
 
 use crate::buffer::Buffer;
-use crate::frame::{self, Decoder, Header};
+use crate::frame::{self, Decoder, Header, MAX_BLOCK};
 use crate::huffman::Huffman;
 use crate::sequences::History;
 
@@ -51,8 +51,6 @@ pub fn decompress(data: &[u8], cap: usize) -> Result<Buffer, Failure> {
     Ok(out)
 }
 
-/// Largest zstd block: 128 KiB (the format's `Block_Maximum_Size`).
-const MAX_BLOCK: u64 = 128 << 10;
 /// Fewest bytes a block of `MAX_BLOCK` decoded bytes takes: a 3-byte header
 /// and one byte repeated (an RLE block). No block expands more.
 const MIN_FULL_BLOCK: u64 = 4;
@@ -60,7 +58,7 @@ const MIN_FULL_BLOCK: u64 = 4;
 /// The most content `len` bytes of zstd frames can decode to: every 4 bytes
 /// an RLE block of 128 KiB (frame headers only lower it).
 pub fn max_content_size(len: usize) -> u64 {
-    (len as u64).div_ceil(MIN_FULL_BLOCK).saturating_mul(MAX_BLOCK)
+    (len as u64).div_ceil(MIN_FULL_BLOCK).saturating_mul(MAX_BLOCK as u64)
 }
 
 /// Smallest window log that covers `cap` bytes, at least 2^23 (8 MiB,

@@ -3,11 +3,9 @@
 //! (treeless), in one stream or four.
 
 use crate::buffer::Buffer;
+use crate::frame::MAX_BLOCK;
 use crate::frames::Failure::{self, Corrupt};
 use crate::huffman::Huffman;
-
-/// The most literals (and decoded bytes) a block has: `Block_Maximum_Size`.
-pub const MAX_BLOCK: usize = 128 << 10;
 
 /// The literals section at the start of `block`: the literals (in the block
 /// itself when raw, else decoded into `scratch`) and the bytes it took.
