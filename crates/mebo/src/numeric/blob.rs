@@ -352,7 +352,7 @@ impl<'a> NumericBlob<'a> {
 
     /// The metric with this name (by the names payload when present, else by hash).
     pub fn metric_by_name(&self, name: &str) -> Result<NumericMetric<'_, 'a>> {
-        let index = self.position_by_name(name).ok_or_else(|| Error::MetricNotFound { key: format!("name {name:?}") })?;
+        let index = self.position_by_name(name).ok_or_else(|| Error::name_not_found(name))?;
         Ok(NumericMetric { blob: self, index })
     }
 

@@ -284,7 +284,7 @@ impl<'a> TextBlob<'a> {
 
     /// The metric with this name.
     pub fn metric_by_name(&self, name: &str) -> Result<TextMetric<'_>> {
-        let at = self.position_by_name(name).ok_or_else(|| Error::MetricNotFound { key: format!("name {name:?}") })?;
+        let at = self.position_by_name(name).ok_or_else(|| Error::name_not_found(name))?;
         self.metric_at(at)
     }
 

@@ -8,7 +8,7 @@
 //! four values has only their pairs set (the rest zero) and only their bytes.
 //! Fixed widths let a decoder find every value of a group from one table lookup.
 
-use super::packed_layout::{group_len, GROUP, GROUP_LAYOUTS};
+use super::packed_layout::{group_layouts_built, group_len, GroupLayout, GROUP};
 use super::{corrupt, decode_delta_head, DeltaState};
 use crate::byte_order::ByteOrder;
 use crate::encoding::varint;
@@ -132,6 +132,7 @@ impl DeltaPackedTimestamps {
         let col = &bytes[..len.min(bytes.len())];
         let (mut state, rest) = decode_delta_head(col, out)?;
         let mut done = 0;
+        let layouts = group_layouts_built();
         // What the shuffle walks over: its 16-byte windows may pass the column's end.
         let mut walked = bytes;
         loop {
@@ -150,7 +151,7 @@ impl DeltaPackedTimestamps {
             // bytes of the column), or every group without a shuffle.
             let Some(group) = rest.get_mut(done..done + GROUP) else { break };
             let Some(window) = col.get(state.pos..).and_then(<[u8]>::first_chunk::<WINDOW>) else { break };
-            add_up(group, table_group(window, &mut state.pos), &mut state);
+            add_up(group, table_group(layouts, window, &mut state.pos), &mut state);
             done += GROUP;
         }
         // The column's last whole groups, less than a window from its end: from
@@ -164,7 +165,7 @@ impl DeltaPackedTimestamps {
             let mut at = 0;
             while let (Some(group), Some(window)) = (rest.get_mut(done..done + GROUP), padded.get(at..).and_then(<[u8]>::first_chunk)) {
                 let mut next = at;
-                let zigzags = table_group(window, &mut next);
+                let zigzags = table_group(layouts, window, &mut next);
                 if next > left.len() {
                     // Past the column's end: the checked read below names the error.
                     break;
@@ -215,8 +216,8 @@ fn add_up(slots: &mut [i64], zigzags: [u64; GROUP], state: &mut DeltaState) {
 /// 8-byte load masked to its width, placed by a table lookup on the control
 /// byte. Advances `pos` past the group.
 #[inline(always)]
-fn table_group(window: &[u8; WINDOW], pos: &mut usize) -> [u64; GROUP] {
-    let layout = &GROUP_LAYOUTS[usize::from(window[0])];
+fn table_group(layouts: &[GroupLayout; 256], window: &[u8; WINDOW], pos: &mut usize) -> [u64; GROUP] {
+    let layout = &layouts[usize::from(window[0])];
     let zigzags = std::array::from_fn(|lane| {
         // Offsets are at most 24, so the load stays inside the window.
         let offset = 1 + usize::from(layout.offsets[lane]).min(MAX_GROUP_PAYLOAD - 8);

@@ -82,8 +82,14 @@ const fn group_table() -> GroupTable {
     table
 }
 
+/// The group table, built on first use: stored in the module it was 68 KB of
+/// data, 1.1 kB gzipped, more than the code that builds it; built, it takes
+/// the same memory, zeroed until then.
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
-static GROUP_TABLE: GroupTable = group_table();
+fn group_table_built() -> &'static GroupTable {
+    static TABLE: std::sync::OnceLock<GroupTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(group_table)
+}
 
 /// Decode from `walk.start` while a stop window and the loads fit in `bytes`
 /// and four points are left, with the shuffle the target has; returns at
@@ -112,9 +118,9 @@ pub(super) fn decode_groups(bytes: &[u8], valid: usize, walk: &mut StopWalk, out
     }
 }
 
-/// The walk over groups, given the target's `decode_four(bytes, pattern)`:
-/// the four zigzag-decoded delta-of-deltas of a valid `pattern`'s varints at
-/// the start of `bytes`.
+/// The walk over groups, given the target's `decode_four(bytes, shuffle)`:
+/// the four zigzag-decoded delta-of-deltas of the varints at the start of
+/// `bytes` that a valid pattern's `shuffle` moves into lanes.
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 fn walk_groups(
@@ -123,10 +129,11 @@ fn walk_groups(
     walk: &mut StopWalk,
     out: &mut [i64],
     stop_bits: impl Fn(&[u8; STOP_BLOCK]) -> u64,
-    decode_four: impl Fn(&[u8; 16], usize) -> [i64; GROUP],
+    decode_four: impl Fn(&[u8; 16], &[u8; 16]) -> [i64; GROUP],
 ) -> Result<(), usize> {
     let col = &bytes[..valid.min(bytes.len())];
     let StopWalk { mut start, mut done, mut ts, mut delta } = *walk;
+    let table = group_table_built();
     let result = 'windows: loop {
         // A window of stop bits, and room for the last group's 16-byte load.
         let Some(window) = bytes.get(start..start.saturating_add(STOP_BLOCK + 16)) else {
@@ -140,7 +147,7 @@ fn walk_groups(
             let Some(slots) = out.get_mut(done..done + GROUP) else { break 'windows Ok(()) };
             let ahead = stops >> offset;
             let pattern = ahead as usize & ((1 << PATTERN_BITS) - 1);
-            let taken = usize::from(GROUP_TABLE.taken[pattern]);
+            let taken = usize::from(table.taken[pattern]);
             if taken == 0 {
                 // A long varint, or one of 4+ bytes ahead: one the plain way,
                 // then a window from after it.
@@ -158,7 +165,7 @@ fn walk_groups(
             }
             let group = window.get(offset..).and_then(|b| b.first_chunk::<16>());
             let Some(group) = group.filter(|_| start + taken <= valid) else { break 'windows Ok(()) };
-            add_up(slots, decode_four(group, pattern), &mut delta, &mut ts);
+            add_up(slots, decode_four(group, &table.shuffles[pattern]), &mut delta, &mut ts);
             done += GROUP;
             start += taken;
             offset += taken;
@@ -171,8 +178,12 @@ fn walk_groups(
 /// deltapacked: the shuffle of each control byte that moves its group's
 /// four values (the 16 bytes after the control byte) into four 32-bit lanes,
 /// when all are of 1, 2 or 4 bytes; all 0x80 for a control with a value of 8.
+/// Built on first use, as the group table is.
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
-static PACKED_TABLE: [[u8; 16]; 256] = packed_table();
+fn packed_table_built() -> &'static [[u8; 16]; 256] {
+    static TABLE: std::sync::OnceLock<[[u8; 16]; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(packed_table)
+}
 
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 const fn packed_table() -> [[u8; 16]; 256] {
@@ -242,16 +253,23 @@ static PACKED_LENS: [u8; 256] = {
 };
 
 /// The walk over one column's deltapacked groups, given the target's
-/// `packed_four(values, control)`: the four delta-of-deltas of a group of
-/// short values.
+/// `packed_four(values, shuffle)`: the four delta-of-deltas of a group of
+/// short values, `shuffle` its control byte's entry.
 ///
 /// It walks a slice, not a position: the next group's address is then the
 /// chain's only add. (By position, V8 adds the column's address to it before
 /// each control byte's load, a cycle more on a chain of about ten a group.)
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
-fn walk_packed(col: &[u8], state: &mut DeltaState, done: &mut usize, out: &mut [i64], packed_four: impl Fn(&[u8; 16], u8) -> [i64; GROUP]) {
+fn walk_packed(
+    col: &[u8],
+    state: &mut DeltaState,
+    done: &mut usize,
+    out: &mut [i64],
+    packed_four: impl Fn(&[u8; 16], &[u8; 16]) -> [i64; GROUP],
+) {
     let DeltaState { pos, mut ts, mut delta } = *state;
+    let shuffles = packed_table_built();
     let Some(mut rest) = col.get(pos..) else { return };
     let (groups, _) = out.get_mut(*done..).unwrap_or_default().as_chunks_mut::<GROUP>();
     let mut taken = 0;
@@ -260,7 +278,7 @@ fn walk_packed(col: &[u8], state: &mut DeltaState, done: &mut usize, out: &mut [
         let Some((&control, values)) = rest.first_chunk::<17>().and_then(|w| w.split_first()) else { break };
         let len = usize::from(PACKED_LENS[usize::from(control)]);
         let (Some(values), Some(next)) = (values.first_chunk(), rest.get(len..).filter(|_| len != 0)) else { break };
-        add_up(slots, packed_four(values, control), &mut delta, &mut ts);
+        add_up(slots, packed_four(values, &shuffles[usize::from(control)]), &mut delta, &mut ts);
         taken += 1;
         rest = next;
     }
@@ -280,7 +298,7 @@ fn add_up(slots: &mut [i64], dods: [i64; GROUP], delta: &mut i64, ts: &mut i64) 
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{walk_groups, walk_packed, DeltaState, StopWalk, GROUP, GROUP_TABLE, PACKED_TABLE, STOP_BLOCK};
+    use super::{walk_groups, walk_packed, DeltaState, StopWalk, GROUP, STOP_BLOCK};
     use core::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_cvtsi128_si64, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32, _mm_set_epi64x, _mm_setzero_si128,
         _mm_shuffle_epi8, _mm_srli_epi32, _mm_sub_epi32, _mm_unpackhi_epi64, _mm_xor_si128,
@@ -317,8 +335,8 @@ mod x86 {
             }
             !continued
         };
-        walk_groups(bytes, valid, walk, out, stop_bits, |bytes, pattern| {
-            let lanes = _mm_shuffle_epi8(load(bytes), load(&GROUP_TABLE.shuffles[pattern]));
+        walk_groups(bytes, valid, walk, out, stop_bits, |bytes, shuffle| {
+            let lanes = _mm_shuffle_epi8(load(bytes), load(shuffle));
             // Each lane: b0 | b1 << 8 | b2 << 16, stop bits still in; join the 7-bit groups.
             let low = _mm_and_si128(lanes, _mm_set1_epi32(0x7f));
             let mid = _mm_and_si128(_mm_srli_epi32::<1>(lanes), _mm_set1_epi32(0x3f80));
@@ -330,15 +348,13 @@ mod x86 {
     /// [`walk_packed`] with `pshufb`.
     #[target_feature(enable = "ssse3")]
     pub(super) fn decode_packed_groups_ssse3(col: &[u8], state: &mut DeltaState, done: &mut usize, out: &mut [i64]) {
-        walk_packed(col, state, done, out, |values, control| {
-            unzigzag_lanes(_mm_shuffle_epi8(load(values), load(&PACKED_TABLE[usize::from(control)])))
-        })
+        walk_packed(col, state, done, out, |values, shuffle| unzigzag_lanes(_mm_shuffle_epi8(load(values), load(shuffle))))
     }
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm {
-    use super::{GROUP, GROUP_TABLE, PACKED_TABLE, STOP_BLOCK};
+    use super::{GROUP, STOP_BLOCK};
     use core::arch::wasm32::{
         i32x4_splat, i32x4_sub, i64x2, i64x2_extract_lane, i8x16_swizzle, u32x4_shr, u8x16_bitmask, v128, v128_and, v128_or, v128_xor,
     };
@@ -372,8 +388,8 @@ mod wasm {
 
     /// The x86 decode with `i8x16.swizzle` (an index of 0x80 also gives 0).
     #[inline(always)]
-    pub(super) fn decode_four(bytes: &[u8; 16], pattern: usize) -> [i64; GROUP] {
-        let lanes = i8x16_swizzle(load(bytes), load(&GROUP_TABLE.shuffles[pattern]));
+    pub(super) fn decode_four(bytes: &[u8; 16], shuffle: &[u8; 16]) -> [i64; GROUP] {
+        let lanes = i8x16_swizzle(load(bytes), load(shuffle));
         let low = v128_and(lanes, i32x4_splat(0x7f));
         let mid = v128_and(u32x4_shr(lanes, 1), i32x4_splat(0x3f80));
         let high = v128_and(u32x4_shr(lanes, 2), i32x4_splat(0x1f_c000));
@@ -382,7 +398,7 @@ mod wasm {
 
     /// The x86 deltapacked group with `i8x16.swizzle`.
     #[inline(always)]
-    pub(super) fn packed_four(values: &[u8; 16], control: u8) -> [i64; GROUP] {
-        unzigzag_lanes(i8x16_swizzle(load(values), load(&PACKED_TABLE[usize::from(control)])))
+    pub(super) fn packed_four(values: &[u8; 16], shuffle: &[u8; 16]) -> [i64; GROUP] {
+        unzigzag_lanes(i8x16_swizzle(load(values), load(shuffle)))
     }
 }
