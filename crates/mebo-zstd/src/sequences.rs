@@ -65,6 +65,9 @@ pub struct Field {
     table: Table,
     /// A table was set in this frame.
     set: bool,
+    /// The table is the predefined one (kept across frames: it is rebuilt
+    /// only when another replaced it).
+    predefined: bool,
 }
 
 /// What a frame's compressed blocks carry over: the three fields' tables
@@ -80,7 +83,7 @@ const FIELDS: [(fse::Distribution, u32, usize); 3] = [(fse::LITERAL_LENGTHS, 9, 
 
 impl History {
     pub const fn new() -> History {
-        const UNSET: Field = Field { table: Table::new(), set: false };
+        const UNSET: Field = Field { table: Table::new(), set: false, predefined: false };
         History { fields: [UNSET; 3], repeats: [1, 4, 8] }
     }
 
@@ -153,16 +156,24 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
     for (i, (field, ((counts, log), max_log, max_code))) in history.fields.iter_mut().zip(FIELDS).enumerate() {
         let rest = data.get(at..).unwrap_or_default();
         match (modes >> (6 - 2 * i)) & 3 {
-            0 => field.table.build(counts, log)?,
+            0 if field.predefined => {}
+            0 => {
+                field.table.build(counts, log)?;
+                field.predefined = true;
+            }
             1 => {
                 let symbol = *rest.first().ok_or(truncated)?;
                 if symbol as usize > max_code {
                     return Err(Corrupt(b"sequence code out of range"));
                 }
                 field.table.rle(symbol);
+                field.predefined = false;
                 at += 1;
             }
-            2 => at += field.table.read(rest, max_log, max_code)?,
+            2 => {
+                field.predefined = false;
+                at += field.table.read(rest, max_log, max_code)?;
+            }
             _ if field.set => {}
             _ => return Err(Corrupt(b"repeated sequence table without a previous one")),
         }

@@ -187,8 +187,9 @@ fn caps_and_declared_sizes_are_checked() {
 /// Hostile input: no panic, and `Ok` only with libzstd's output. (libzstd
 /// also decodes some frames this decoder refuses: a Huffman stream whose
 /// last code reads past the stream's start, which its double-symbol decoder
-/// lets pass, and windows past the cap's limit, which its one-shot decoder
-/// does not check.) Whether the decoder decoded the input.
+/// lets pass, and windows past the cap's limit and raw or RLE blocks larger
+/// than the window, which its one-shot decoder does not check.) Whether the
+/// decoder decoded the input.
 fn hostile(data: &[u8]) -> bool {
     let expected = libzstd(data, CAP);
     let Ok(out) = ours(data, CAP) else { return false };
