@@ -114,7 +114,7 @@ pub fn decode(data: &[u8], out: &mut Buffer, cap: usize, max_window: u64, decode
     decoder.history.reset();
     let frame_start = out.len();
     // Frame's end as declared: output past it is corruption, not the cap.
-    let declared_end = content_size.map_or(u64::MAX, |size| frame_start as u64 + size);
+    let declared_end = content_size.map_or(u64::MAX, |size| (frame_start as u64).saturating_add(size));
     let block_max = window.min(MAX_BLOCK as u64) as usize;
     loop {
         let header = data.get(at..at + 3).ok_or(Corrupt(b"truncated block header"))?;
@@ -122,13 +122,13 @@ pub fn decode(data: &[u8], out: &mut Buffer, cap: usize, max_window: u64, decode
         at += 3;
         let (last, kind, size) = (header & 1 != 0, (header >> 1) & 3, header >> 3);
         let block_start = out.len();
-        let limit = (cap as u64).min(declared_end).min((block_start + block_max) as u64) as usize;
+        let limit = (cap as u64).min(declared_end).min(block_start as u64 + block_max as u64) as usize;
         let mut output = Output { out, frame_start, limit };
         let result = match kind {
             0 => {
                 let bytes = data.get(at..at + size).ok_or(Corrupt(b"truncated raw block"))?;
                 at += size;
-                sequences::push_checked(&mut output, bytes, block_start + size)
+                sequences::push_checked(&mut output, bytes, (block_start + size) as u64)
             }
             1 => {
                 let byte = *data.get(at).ok_or(Corrupt(b"truncated RLE block"))?;
@@ -147,7 +147,7 @@ pub fn decode(data: &[u8], out: &mut Buffer, cap: usize, max_window: u64, decode
             _ => Err(Corrupt(b"reserved block type")),
         };
         if let Err(SizeCap(block_end)) = result {
-            if block_end - block_start as u64 > block_max as u64 {
+            if block_end.saturating_sub(block_start as u64) > block_max as u64 {
                 return Err(Corrupt(b"block larger than its maximum size"));
             }
             if block_end > declared_end {

@@ -149,6 +149,17 @@ mod tests {
     }
 
     #[test]
+    fn a_later_frame_declaring_the_largest_size_is_corrupt_not_an_overflow() {
+        let mut two = rle_frame(10, 10);
+        two.extend_from_slice(&[0x28, 0xb5, 0x2f, 0xfd, 0xc0, 0x38]);
+        two.extend_from_slice(&[0xff; 8]);
+        let header = 1u32 | (1 << 1) | (10 << 3);
+        two.extend_from_slice(&header.to_le_bytes()[..3]);
+        two.push(b'y');
+        assert_eq!(bytes(decompress(&two, 4096)), Err(Failure::Corrupt(b"frame content size mismatch")));
+    }
+
+    #[test]
     fn allocation_failure_is_a_value() {
         assert_eq!(Buffer::zeroed(usize::MAX).err(), Some(usize::MAX));
         let mut out = Buffer::new();

@@ -146,7 +146,7 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
         if at != data.len() {
             return Err(Corrupt(b"bytes after the sequences section"));
         }
-        return push_checked(output, literals, block_start + literals.len());
+        return push_checked(output, literals, (block_start + literals.len()) as u64);
     }
     let modes = *data.get(at).ok_or(truncated)?;
     at += 1;
@@ -184,7 +184,7 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
     let mut bits = BackwardBits::new(data.get(at..).unwrap_or_default())?;
     let mut states = [lengths.start(&mut bits), offsets.start(&mut bits), matches.start(&mut bits)];
     let mut used = 0;
-    let mut matched = 0usize;
+    let mut matched = 0u64;
     let mut past_limit = false;
     for left in (0..count).rev() {
         let offset_code = offsets.entry(states[1]).symbol as u32;
@@ -195,7 +195,7 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
             states = [lengths.next(states[0], &mut bits), matches.next(states[2], &mut bits), offsets.next(states[1], &mut bits)];
             states.swap(1, 2);
         }
-        matched += match_len;
+        matched = matched.saturating_add(match_len as u64);
         if past_limit {
             // Past the limit, only the block's size is wanted.
             continue;
@@ -213,17 +213,17 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
     if !bits.finished() {
         return Err(Corrupt(b"sequences bitstream not consumed exactly"));
     }
-    let block_end = block_start + literals.len() + matched;
+    let block_end = ((block_start + literals.len()) as u64).saturating_add(matched);
     if past_limit {
-        return Err(SizeCap(block_end as u64));
+        return Err(SizeCap(block_end));
     }
     push_checked(output, literals.get(used..).unwrap_or_default(), block_end)
 }
 
 /// Append `bytes`, unless that passes the limit: then `SizeCap(block_end)`.
-pub fn push_checked(output: &mut Output, bytes: &[u8], block_end: usize) -> Result<(), Failure> {
+pub fn push_checked(output: &mut Output, bytes: &[u8], block_end: u64) -> Result<(), Failure> {
     if output.out.len() + bytes.len() > output.limit {
-        return Err(SizeCap(block_end as u64));
+        return Err(SizeCap(block_end));
     }
     output.push(bytes)
 }
