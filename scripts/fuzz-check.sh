@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(numeric_decode text_decode timestamp_decoders value_decoders compress_decoders round_trip blob_set)
+targets=(numeric_decode text_decode timestamp_decoders value_decoders compress_decoders round_trip blob_set zstd_part)
 seconds="${FUZZ_SECONDS:-8}"
 
 have_cargo_fuzz() {
@@ -24,6 +24,7 @@ have_cargo_fuzz() {
 deterministic() {
   echo "fuzz-check: deterministic mutation run (cargo test --release)"
   cargo test --release -p mebo --test mutations --test hostile
+  cargo test --release -p mebo-zstd --test against_libzstd
 }
 
 if [ "${FUZZ_MODE:-}" = deterministic ] || ! have_cargo_fuzz; then

@@ -25,15 +25,6 @@ const BASE_FEATURES = [
 // clang's command line, so this -Os wins over the -O3 cc-rs puts first.
 const ZSTD_CFLAGS = '-Os';
 
-// The zstd part's libzstd: with bulk memory (which clang 14's default CPU
-// leaves out and every variant has), so that its copies are `memory.copy`
-// rather than calls into compiler-builtins' memmove/memcpy (1.1 kB gzipped
-// less); one Huffman decoder (X1) and one sequence decoder (the short one,
-// without prefetching) instead of both and a choice at run time (5.2 kB
-// less, decoding as fast: 0.97-1.06x, docs/FIRST-LOAD.md). ZSTD_NO_INLINE
-// would save 1.8 kB more at 1.24-1.32x the time.
-const ZSTD_PART_CFLAGS = `-mbulk-memory -DHUF_FORCE_DECOMPRESS_X1 -DZSTD_FORCE_DECOMPRESS_SEQUENCES_SHORT ${ZSTD_CFLAGS}`;
-
 // wasm-opt's optimization: -O3 without binaryen's inliner. Inlining the small
 // functions LLVM had left out of line made every XOR and ALP decode 11-16%
 // slower in Node 20's V8 (11.3) and no faster in Chromium 156's, and the module
@@ -67,11 +58,10 @@ export const MODULES = {
   // Its wasm-bindgen name is the decode-only module's: the module's imports
   // then come from the same namespace, so that one glue serves both.
   mebo_core: { crate: 'mebo-wasm', cargo: ['--no-default-features', '--features', 'light'], encoders: false, handles: true, bindgenName: 'mebo_decode' },
-  // libzstd's decoder alone: the light core's zstd part, no_std and without
-  // wasm-bindgen. `exports` are the ones packages/mebo/src/zstd-part.ts
-  // reads; the rest (zstd-sys's libc shims, which a cdylib exports as it
-  // does every `#[no_mangle]` function) are removed so that wasm-opt drops
-  // what only they reach.
+  // The light core's zstd part: a zstd decoder of our own (crates/mebo-zstd,
+  // written from RFC 8878), no_std and without wasm-bindgen. `exports` are
+  // the ones packages/mebo/src/zstd-part.ts reads; any other export is
+  // removed so that wasm-opt drops what only it reaches.
   mebo_zstd: {
     crate: 'mebo-zstd',
     cargo: [],
@@ -82,8 +72,7 @@ export const MODULES = {
   },
 };
 
-// Built for size: Rust at opt-level "s" and wasm-opt -Oz (the zstd part,
-// whose weight is libzstd's C at -Os).
+// Built for size: Rust at opt-level "s" and wasm-opt -Oz (the zstd part).
 const SIZE = { cargoOptLevel: 's', wasmOpt: ['-Oz'] };
 // The light core, which every page decodes with: Rust at opt-level 2 and
 // wasm-opt -Oz. Against "s" it is 1.9 kB gzipped more and decodes text blobs
@@ -99,7 +88,7 @@ export const VARIANTS = [
   // simd128 only: a host without it loads the decode-only scalar build instead.
   { name: 'core-simd', file: 'mebo_core_simd.wasm', module: 'mebo_core', simd: true, ...SIMD, ...CORE },
   // Without simd128, so that it runs wherever the scalar builds do.
-  { name: 'zstd', file: 'mebo_zstd.wasm', module: 'mebo_zstd', simd: false, ...SCALAR, cflags: ZSTD_PART_CFLAGS, ...SIZE },
+  { name: 'zstd', file: 'mebo_zstd.wasm', module: 'mebo_zstd', simd: false, ...SCALAR, ...SIZE },
 ];
 
 /** The variants named (all when `names` is undefined); throws on a name that is none. */

@@ -1,9 +1,10 @@
 //! The part's allocator: a bump arena over the memory past what the module
-//! started with, emptied at the start of each call (`reset`). libzstd's
-//! context and buffers, the payload and the output are all a call allocates,
-//! and the output is the last of them, so it grows in place; a free of the
-//! newest block gives its bytes back, which is how a context dropped within a
-//! call is reused.
+//! started with, emptied at the start of each call (`reset`). The payload,
+//! the output and the decoded literals' scratch buffer are all a call
+//! allocates: an output of declared size is allocated whole before the
+//! scratch, one of unknown size grows in place while it is the newest block
+//! (and is moved when it is not); a free of the newest block gives its bytes
+//! back.
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::arch::wasm32;

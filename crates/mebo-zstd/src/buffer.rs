@@ -47,15 +47,25 @@ impl Buffer {
         unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 
-    /// Append `bytes`, growing the capacity at least twofold when it must
-    /// grow. `Err` with the length that could not be allocated.
-    pub fn extend(&mut self, bytes: &[u8]) -> Result<(), usize> {
-        let needed = self.len.checked_add(bytes.len()).ok_or(usize::MAX)?;
+    /// An empty buffer with room for `capacity` bytes; `Err(capacity)` when
+    /// they cannot be allocated.
+    pub fn with_capacity(capacity: usize) -> Result<Buffer, usize> {
+        let mut out = Buffer::new();
+        out.reserve(capacity)?;
+        Ok(out)
+    }
+
+    /// Room for `additional` more bytes, growing the capacity at least
+    /// twofold when it must grow. `Err` with the length that could not be
+    /// allocated.
+    #[inline]
+    fn reserve(&mut self, additional: usize) -> Result<(), usize> {
+        let needed = self.len.checked_add(additional).ok_or(usize::MAX)?;
         if needed > self.capacity {
-            let capacity = needed.max(self.capacity.saturating_mul(2)).max(64);
+            let capacity = if self.capacity == 0 { needed } else { needed.max(self.capacity.saturating_mul(2)) };
             let layout = Layout::array::<u8>(capacity).map_err(|_| needed)?;
             let grown = if self.capacity == 0 {
-                // SAFETY: `layout` has a non-zero size.
+                // SAFETY: `layout` has a non-zero size (`needed` > 0 here).
                 unsafe { alloc::alloc::alloc(layout) }
             } else {
                 // SAFETY: `ptr` was allocated with `capacity` bytes at align 1;
@@ -65,10 +75,45 @@ impl Buffer {
             self.ptr = NonNull::new(grown).ok_or(needed)?;
             self.capacity = capacity;
         }
-        // SAFETY: `ptr` has room for `needed` bytes; `bytes` is another
-        // allocation (or the stack), so the two do not overlap.
+        Ok(())
+    }
+
+    /// Append `n` zero bytes, for the caller to overwrite through
+    /// `as_mut_slice`. `Err` with the length that could not be allocated.
+    #[inline]
+    pub fn grow(&mut self, n: usize) -> Result<(), usize> {
+        self.reserve(n)?;
+        // SAFETY: `reserve` made room for `len + n` bytes.
+        unsafe { core::ptr::write_bytes(self.ptr.as_ptr().add(self.len), 0, n) };
+        self.len += n;
+        Ok(())
+    }
+
+    /// Append `bytes`, growing the capacity at least twofold when it must
+    /// grow. `Err` with the length that could not be allocated.
+    #[inline]
+    pub fn extend(&mut self, bytes: &[u8]) -> Result<(), usize> {
+        self.reserve(bytes.len())?;
+        // SAFETY: `reserve` made room for `len + bytes.len()` bytes; `bytes`
+        // is another allocation (or the stack), so the two do not overlap.
         unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.as_ptr().add(self.len), bytes.len()) };
-        self.len = needed;
+        self.len += bytes.len();
+        Ok(())
+    }
+
+    /// Append a copy of the `len` bytes at `from` (`Vec::extend_from_within`
+    /// without its panic: `Err(0)` when they are not all in the buffer).
+    #[inline]
+    pub fn extend_from_within(&mut self, from: usize, len: usize) -> Result<(), usize> {
+        if from.checked_add(len).is_none_or(|end| end > self.len) {
+            return Err(0);
+        }
+        self.reserve(len)?;
+        // SAFETY: `from..from + len` lies within the `len` initialized bytes,
+        // and `reserve` made room for `len` more past them: the two ranges
+        // are in one allocation and do not overlap.
+        unsafe { core::ptr::copy_nonoverlapping(self.ptr.as_ptr().add(from), self.ptr.as_ptr().add(self.len), len) };
+        self.len += len;
         Ok(())
     }
 

@@ -1,12 +1,14 @@
 //! zstd frames decoded with every bound the core crate's decoder has
 //! (crates/mebo/src/compress/zstd/mod.rs), reaching the same outcomes: a
 //! declared size checked against the cap and the ratio ceiling before
-//! anything is allocated, frames without one streamed under a window limit
-//! taken from the cap, output grown in chunks and never past the cap,
-//! allocation failure reported with the bytes asked.
+//! anything is allocated, frames without one decoded under a window limit
+//! taken from the cap, output never past the cap, allocation failure
+//! reported with the bytes asked.
 
 use crate::buffer::Buffer;
-use crate::libzstd::{frame_content_size, DCtx};
+use crate::frame::{self, Decoder, Header, MAX_BLOCK};
+use crate::huffman::Huffman;
+use crate::sequences::History;
 
 /// Why a payload did not decode; the SDK sends each as the core's error code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,66 +17,40 @@ pub enum Failure {
     SizeCap(u64),
     /// `OUT_OF_MEMORY`: this many bytes could not be allocated.
     OutOfMemory(usize),
-    /// `DECOMPRESS`: the frames are not valid zstd (libzstd's error name, or
-    /// which of this decoder's checks failed).
+    /// `DECOMPRESS`: the frames are not valid zstd (which check failed).
     Corrupt(&'static [u8]),
 }
 
-/// Bytes each streaming step decodes into before they are appended to the
-/// output (the core crate reads through a buffer of the same size).
-const CHUNK: usize = 64 << 10;
-
 /// Every frame of `data`, at most `cap` bytes of output.
 pub fn decompress(data: &[u8], cap: usize) -> Result<Buffer, Failure> {
-    // The frame header usually states the content size: check it against the
-    // cap before allocating, then allocate exactly once.
-    let declared = frame_content_size(data).map_err(|_| Failure::Corrupt(b"bad frame header"))?;
-    if let Some(size) = declared {
-        if size > cap as u64 {
-            return Err(Failure::SizeCap(size));
-        }
-        // A frame cannot expand past its ratio ceiling: a declared size beyond
-        // it is a lie, refused before a buffer of that size is allocated.
-        if size > max_content_size(data.len()) {
-            return Err(Failure::Corrupt(b"the frame declares more content than its compressed bytes can hold"));
-        }
-        if let Some(out) = decompress_declared(data, size as usize)? {
-            return Ok(out);
-        }
-        // Anything else (several frames, a size that does not match) goes
-        // through the streaming decoder below, which also names the error.
+    // The first frame's header usually states the content size: check it
+    // against the cap before allocating, then allocate exactly once.
+    let declared = match frame::header(data).map_err(|_| Failure::Corrupt(b"bad frame header"))? {
+        Header::Skippable(_) => 0,
+        Header::Frame { content_size, .. } => content_size.unwrap_or(0),
+    };
+    if declared > cap as u64 {
+        return Err(Failure::SizeCap(declared));
     }
-    let mut context = DCtx::try_create().ok_or(Failure::Corrupt(b"Allocation error : not enough memory"))?;
-    if declared.is_none() {
-        // Without a declared size libzstd sizes its buffers by the frame's
-        // window, up to 128 MiB: a payload of a few bytes could make it
-        // allocate that much. No output may exceed `cap`, so windows beyond
-        // what the cap can use are refused.
-        context.set_window_log_max(window_log_max(cap)).map_err(|code| Failure::Corrupt(code.name()))?;
+    // A frame cannot expand past its ratio ceiling: a declared size beyond
+    // it is a lie, refused before a buffer of that size is allocated.
+    if declared > max_content_size(data.len()) {
+        return Err(Failure::Corrupt(b"the frame declares more content than its compressed bytes can hold"));
     }
-    let mut read = 0;
-    let mut chunk = [0u8; CHUNK];
-    let mut out = Buffer::new();
-    loop {
-        let (n, hint) = context.decompress_stream(&mut chunk, data, &mut read).map_err(|code| Failure::Corrupt(code.name()))?;
-        if out.len() + n > cap {
-            return Err(Failure::SizeCap((out.len() + n) as u64));
-        }
-        out.extend(chunk.get(..n).unwrap_or_default()).map_err(Failure::OutOfMemory)?;
-        let consumed = read == data.len();
-        if hint == 0 && consumed {
-            // The last frame is complete and nothing follows it.
-            return Ok(out);
-        }
-        if consumed && n < CHUNK && hint != 0 {
-            // All input read, room left for output, and the frame wants more.
-            return Err(Failure::Corrupt(b"incomplete frame"));
-        }
+    let mut out = Buffer::with_capacity(declared as usize).map_err(Failure::OutOfMemory)?;
+    let mut decoder = Decoder { huffman: None::<Huffman>, history: History::new(), scratch: Buffer::new() };
+    // A frame without a declared size could otherwise name a window of up to
+    // 2 GiB; no output may exceed `cap`, so windows beyond what the cap can
+    // use are refused.
+    let max_window = 1u64 << window_log_max(cap);
+    let mut rest = data;
+    while !rest.is_empty() {
+        let used = frame::decode(rest, &mut out, cap, max_window, &mut decoder)?;
+        rest = rest.get(used..).unwrap_or_default();
     }
+    Ok(out)
 }
 
-/// Largest zstd block: 128 KiB (the format's `Block_Maximum_Size`).
-const MAX_BLOCK: u64 = 128 << 10;
 /// Fewest bytes a block of `MAX_BLOCK` decoded bytes takes: a 3-byte header
 /// and one byte repeated (an RLE block). No block expands more.
 const MIN_FULL_BLOCK: u64 = 4;
@@ -82,17 +58,7 @@ const MIN_FULL_BLOCK: u64 = 4;
 /// The most content `len` bytes of zstd frames can decode to: every 4 bytes
 /// an RLE block of 128 KiB (frame headers only lower it).
 pub fn max_content_size(len: usize) -> u64 {
-    (len as u64).div_ceil(MIN_FULL_BLOCK).saturating_mul(MAX_BLOCK)
-}
-
-/// A single frame declaring `size` bytes (already checked against the cap
-/// and the ratio ceiling) decoded in one call straight into a buffer of that
-/// size. `None` when the data is not exactly that.
-fn decompress_declared(data: &[u8], size: usize) -> Result<Option<Buffer>, Failure> {
-    let mut out = Buffer::zeroed(size).map_err(Failure::OutOfMemory)?;
-    let Some(mut context) = DCtx::try_create() else { return Ok(None) };
-    let written = context.decompress(out.as_mut_slice(), data);
-    Ok((written == Ok(size)).then_some(out))
+    (len as u64).div_ceil(MIN_FULL_BLOCK).saturating_mul(MAX_BLOCK as u64)
 }
 
 /// Smallest window log that covers `cap` bytes, at least 2^23 (8 MiB,
@@ -172,14 +138,25 @@ mod tests {
         let mut expected = vec![b'x'; 1000];
         expected.extend_from_slice(&[0; 24]);
         assert_eq!(bytes(decompress(&two, 4096)), Ok(expected));
-        // Truncated within the second frame: libzstd wants more input.
-        assert_eq!(bytes(decompress(&two[..two.len() - 1], 4096)), Err(Failure::Corrupt(b"incomplete frame")));
+        // Truncated within the second frame's block.
+        assert_eq!(bytes(decompress(&two[..two.len() - 1], 4096)), Err(Failure::Corrupt(b"truncated RLE block")));
         assert_eq!(bytes(decompress(b"not a frame", 4096)), Err(Failure::Corrupt(b"bad frame header")));
         assert_eq!(bytes(decompress(&[], 4096)), Err(Failure::Corrupt(b"bad frame header")));
-        // Garbage after a complete frame: libzstd's own error name.
+        // Garbage after a complete frame.
         let mut trailing = rle_frame(10, 10);
         trailing.extend_from_slice(b"garbage!");
-        assert!(matches!(decompress(&trailing, 4096), Err(Failure::Corrupt(name)) if name.starts_with(b"Unknown frame descriptor")));
+        assert_eq!(bytes(decompress(&trailing, 4096)), Err(Failure::Corrupt(b"unknown frame magic number")));
+    }
+
+    #[test]
+    fn a_later_frame_declaring_the_largest_size_is_corrupt_not_an_overflow() {
+        let mut two = rle_frame(10, 10);
+        two.extend_from_slice(&[0x28, 0xb5, 0x2f, 0xfd, 0xc0, 0x38]);
+        two.extend_from_slice(&[0xff; 8]);
+        let header = 1u32 | (1 << 1) | (10 << 3);
+        two.extend_from_slice(&header.to_le_bytes()[..3]);
+        two.push(b'y');
+        assert_eq!(bytes(decompress(&two, 4096)), Err(Failure::Corrupt(b"frame content size mismatch")));
     }
 
     #[test]

@@ -1,24 +1,35 @@
 //! # mebo-zstd
 //!
-//! The zstd part of the light wasm core (`mebo-wasm --features light`):
-//! libzstd's decoder in a module of its own, which the SDK loads the first
-//! time a blob has a zstd payload. The core calls it through an import
+//! The zstd part of the light wasm core (`mebo-wasm --features light`): a
+//! zstd decoder in a module of its own, which the SDK loads the first time a
+//! blob has a zstd payload. The core calls it through an import
 //! (packages/mebo/src/zstd-part.ts copies the payload in and the output out)
 //! and rebuilds its own `mebo::Error` from the `[code, number, detail]` that
 //! import throws.
 //!
+//! The decoder is written from RFC 8878 in safe Rust, one module per part of
+//! the format: [`frame`] (frame header, blocks, checksum), [`literals`],
+//! [`huffman`], [`fse`], [`sequences`] (decoding and execution) and [`bits`]
+//! (the backward bit reader). [`frames`] decodes a payload's frames with the
+//! bounds of the core crate's zstd decoder.
+//!
 //! Built for wasm32 the crate is `no_std` and carries no wasm-bindgen, no
-//! `core::fmt` and no general-purpose allocator: its weight is libzstd's
-//! decoder. [`frames`] decodes with the bounds of the core crate's zstd
-//! decoder; [`arena`] is the allocator and [`exports`] the module's exports.
+//! `core::fmt` and no general-purpose allocator: [`arena`] is the allocator,
+//! [`buffer`] the output that fails as a value, [`exports`] the module's
+//! exports.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
 extern crate alloc;
 
+mod bits;
 pub mod buffer;
+mod frame;
 pub mod frames;
-mod libzstd;
+mod fse;
+mod huffman;
+mod literals;
+mod sequences;
 
 #[cfg(target_arch = "wasm32")]
 mod arena;
