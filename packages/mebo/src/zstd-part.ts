@@ -1,4 +1,4 @@
-// The light core's zstd part (crates/mebo-zstd): libzstd's decoder in a
+// The light core's zstd part (crates/mebo-zstd): a zstd decoder in a
 // module of its own, loaded the first time a blob has a zstd payload. The
 // core's glue imports `zstdDecompress` from here (build-sdk.mjs resolves its
 // `mebo-zstd-part` import to this file), so this module imports nothing of

@@ -1,4 +1,4 @@
-// The zstd part (crates/mebo-zstd: libzstd's decoder, no_std, hand-written
+// The zstd part (crates/mebo-zstd: a zstd decoder of our own, no_std, hand-written
 // exports read by src/zstd-part.ts) against the full build, which links
 // libzstd in the core (`mebo`'s default entry): every frame decodes to the
 // same bytes and every hostile frame fails with the same code and number.
