@@ -4,7 +4,7 @@
 //! bits and leave the position negative, which the callers check: a stream
 //! must end exactly at its start.
 
-use crate::frames::Failure::{self, Corrupt};
+use crate::failure::Failure::{self, Corrupt};
 
 pub struct BackwardBits<'a> {
     data: &'a [u8],

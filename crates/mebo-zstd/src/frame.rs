@@ -3,15 +3,13 @@
 //! and the content checksum; skippable frames (section 3.1.2).
 
 use crate::buffer::Buffer;
-use crate::frames::Failure::{self, Corrupt, SizeCap};
+use crate::failure::Failure::{self, Corrupt, SizeCap};
 use crate::huffman::Huffman;
 use crate::literals;
 use crate::sequences::{self, History, Output};
+use crate::MAX_BLOCK;
 
 const MAGIC: u32 = 0xfd2f_b528;
-/// The most bytes a block decodes to, and so the most literals it has:
-/// `Block_Maximum_Size` (or the window, when that is smaller).
-pub const MAX_BLOCK: usize = 128 << 10;
 /// Skippable frames' magic numbers: 0x184D2A50 to 0x184D2A5F.
 const SKIPPABLE: u32 = 0x184d_2a50;
 /// The largest window libzstd accepts (2^31 bytes).

@@ -6,20 +6,11 @@
 //! reported with the bytes asked.
 
 use crate::buffer::Buffer;
-use crate::frame::{self, Decoder, Header, MAX_BLOCK};
+pub use crate::failure::Failure;
+use crate::frame::{self, Decoder, Header};
 use crate::huffman::Huffman;
 use crate::sequences::History;
-
-/// Why a payload did not decode; the SDK sends each as the core's error code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Failure {
-    /// `SIZE_CAP`: the output would reach this many bytes, more than the cap.
-    SizeCap(u64),
-    /// `OUT_OF_MEMORY`: this many bytes could not be allocated.
-    OutOfMemory(usize),
-    /// `DECOMPRESS`: the frames are not valid zstd (which check failed).
-    Corrupt(&'static [u8]),
-}
+use crate::MAX_BLOCK;
 
 /// Every frame of `data`, at most `cap` bytes of output.
 pub fn decompress(data: &[u8], cap: usize) -> Result<Buffer, Failure> {

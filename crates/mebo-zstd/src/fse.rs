@@ -3,7 +3,7 @@
 //! distributions of the sequence fields.
 
 use crate::bits::BackwardBits;
-use crate::frames::Failure::{self, Corrupt};
+use crate::failure::Failure::{self, Corrupt};
 
 /// The largest accuracy log any FSE table of the format has (literal and
 /// match lengths: 9).

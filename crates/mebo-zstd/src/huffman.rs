@@ -3,7 +3,7 @@
 //! from the weights, and the decoding of one stream.
 
 use crate::bits::BackwardBits;
-use crate::frames::Failure::{self, Corrupt};
+use crate::failure::Failure::{self, Corrupt};
 use crate::fse;
 
 /// The longest code libzstd decodes (the format says 11; libzstd takes 12).

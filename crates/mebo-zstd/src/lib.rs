@@ -24,6 +24,7 @@ extern crate alloc;
 
 mod bits;
 pub mod buffer;
+mod failure;
 mod frame;
 pub mod frames;
 mod fse;
@@ -35,3 +36,7 @@ mod sequences;
 mod arena;
 #[cfg(target_arch = "wasm32")]
 mod exports;
+
+/// The most bytes a block decodes to, and so the most literals it has:
+/// `Block_Maximum_Size` (or the window, when that is smaller).
+pub const MAX_BLOCK: usize = 128 << 10;

@@ -3,9 +3,9 @@
 //! (treeless), in one stream or four.
 
 use crate::buffer::Buffer;
-use crate::frame::MAX_BLOCK;
-use crate::frames::Failure::{self, Corrupt};
+use crate::failure::Failure::{self, Corrupt};
 use crate::huffman::Huffman;
+use crate::MAX_BLOCK;
 
 /// The literals section at the start of `block`: the literals (in the block
 /// itself when raw, else decoded into `scratch`) and the bytes it took.

@@ -6,7 +6,7 @@
 
 use crate::bits::BackwardBits;
 use crate::buffer::Buffer;
-use crate::frames::Failure::{self, Corrupt, SizeCap};
+use crate::failure::Failure::{self, Corrupt, SizeCap};
 use crate::fse::{self, Table};
 
 /// Literal lengths' codes 16 to 35: baseline and extra bits (codes below 16
