@@ -21,6 +21,7 @@ const MAX_WINDOW_LOG: u32 = 31;
 const CHUNK: u64 = 64 << 10;
 
 /// A frame header.
+#[derive(Clone, Copy)]
 pub enum Header {
     /// A skippable frame of this many bytes in all.
     Skippable(usize),
@@ -97,11 +98,12 @@ pub struct Decoder {
     pub scratch: Buffer,
 }
 
-/// Decode the frame at the start of `data` onto `out`, which never goes past
-/// `cap`; windows past `max_window` are refused when the frame states no
-/// content size. The bytes the frame took.
-pub fn decode(data: &[u8], out: &mut Buffer, cap: usize, max_window: u64, decoder: &mut Decoder) -> Result<usize, Failure> {
-    let (mut at, window, content_size, checksum) = match header(data)? {
+/// Decode the frame at the start of `data`, whose header (`header(data)`)
+/// is `header`, onto `out`, which never goes past `cap`; windows past
+/// `max_window` are refused when the frame states no content size. The
+/// bytes the frame took.
+pub fn decode(data: &[u8], header: Header, out: &mut Buffer, cap: usize, max_window: u64, decoder: &mut Decoder) -> Result<usize, Failure> {
+    let (mut at, window, content_size, checksum) = match header {
         Header::Skippable(len) => return if len <= data.len() { Ok(len) } else { Err(Corrupt(b"truncated skippable frame")) },
         Header::Frame { len, window, content_size, checksum } => (len, window, content_size, checksum),
     };
@@ -115,10 +117,10 @@ pub fn decode(data: &[u8], out: &mut Buffer, cap: usize, max_window: u64, decode
     let declared_end = content_size.map_or(u64::MAX, |size| (frame_start as u64).saturating_add(size));
     let block_max = window.min(MAX_BLOCK as u64) as usize;
     loop {
-        let header = data.get(at..at + 3).ok_or(Corrupt(b"truncated block header"))?;
-        let header = little_endian(header) as usize;
+        let block = data.get(at..at + 3).ok_or(Corrupt(b"truncated block header"))?;
+        let block = little_endian(block) as usize;
         at += 3;
-        let (last, kind, size) = (header & 1 != 0, (header >> 1) & 3, header >> 3);
+        let (last, kind, size) = (block & 1 != 0, (block >> 1) & 3, block >> 3);
         let block_start = out.len();
         let limit = (cap as u64).min(declared_end).min(block_start as u64 + block_max as u64) as usize;
         let mut output = Output { out, frame_start, limit };

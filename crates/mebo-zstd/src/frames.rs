@@ -15,8 +15,10 @@ use crate::MAX_BLOCK;
 /// Every frame of `data`, at most `cap` bytes of output.
 pub fn decompress(data: &[u8], cap: usize) -> Result<Buffer, Failure> {
     // The first frame's header usually states the content size: check it
-    // against the cap before allocating, then allocate exactly once.
-    let declared = match frame::header(data).map_err(|_| Failure::Corrupt(b"bad frame header"))? {
+    // against the cap before allocating, then allocate exactly once. The
+    // header parsed here is the one its frame is decoded with.
+    let mut header = frame::header(data)?;
+    let declared = match header {
         Header::Skippable(_) => 0,
         Header::Frame { content_size, .. } => content_size.unwrap_or(0),
     };
@@ -35,9 +37,13 @@ pub fn decompress(data: &[u8], cap: usize) -> Result<Buffer, Failure> {
     // use are refused.
     let max_window = 1u64 << window_log_max(cap);
     let mut rest = data;
-    while !rest.is_empty() {
-        let used = frame::decode(rest, &mut out, cap, max_window, &mut decoder)?;
+    loop {
+        let used = frame::decode(rest, header, &mut out, cap, max_window, &mut decoder)?;
         rest = rest.get(used..).unwrap_or_default();
+        if rest.is_empty() {
+            break;
+        }
+        header = frame::header(rest)?;
     }
     Ok(out)
 }
@@ -131,7 +137,7 @@ mod tests {
         assert_eq!(bytes(decompress(&two, 4096)), Ok(expected));
         // Truncated within the second frame's block.
         assert_eq!(bytes(decompress(&two[..two.len() - 1], 4096)), Err(Failure::Corrupt(b"truncated RLE block")));
-        assert_eq!(bytes(decompress(b"not a frame", 4096)), Err(Failure::Corrupt(b"bad frame header")));
+        assert_eq!(bytes(decompress(b"not a frame", 4096)), Err(Failure::Corrupt(b"unknown frame magic number")));
         assert_eq!(bytes(decompress(&[], 4096)), Err(Failure::Corrupt(b"bad frame header")));
         // Garbage after a complete frame.
         let mut trailing = rle_frame(10, 10);
