@@ -78,15 +78,20 @@ impl Buffer {
         Ok(())
     }
 
-    /// Append `n` zero bytes, for the caller to overwrite through
-    /// `as_mut_slice`. `Err` with the length that could not be allocated.
+    /// Append `n` copies of `byte`, each byte written once. `Err` with the
+    /// length that could not be allocated.
     #[inline]
-    pub fn grow(&mut self, n: usize) -> Result<(), usize> {
+    pub fn extend_repeated(&mut self, byte: u8, n: usize) -> Result<(), usize> {
         self.reserve(n)?;
         // SAFETY: `reserve` made room for `len + n` bytes.
-        unsafe { core::ptr::write_bytes(self.ptr.as_ptr().add(self.len), 0, n) };
+        unsafe { core::ptr::write_bytes(self.ptr.as_ptr().add(self.len), byte, n) };
         self.len += n;
         Ok(())
+    }
+
+    /// Forget the bytes, keeping the capacity.
+    pub fn clear(&mut self) {
+        self.len = 0;
     }
 
     /// Append `bytes`, growing the capacity at least twofold when it must
@@ -139,5 +144,26 @@ impl Drop for Buffer {
             // SAFETY: allocated with `capacity` bytes at align 1, freed once.
             unsafe { dealloc(self.ptr.as_ptr(), Layout::from_size_align_unchecked(self.capacity, 1)) };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Buffer;
+
+    #[test]
+    fn repeated_bytes_and_clearing() {
+        let mut out = Buffer::new();
+        out.extend_repeated(7, 3).unwrap();
+        out.extend(b"ab").unwrap();
+        out.extend_repeated(9, 0).unwrap();
+        out.extend_repeated(1, 2).unwrap();
+        assert_eq!(out.as_slice(), b"\x07\x07\x07ab\x01\x01");
+        out.clear();
+        assert!(out.is_empty());
+        out.extend_repeated(5, 2).unwrap();
+        assert_eq!(out.as_slice(), &[5, 5]);
+        assert_eq!(out.extend_repeated(0, usize::MAX), Err(usize::MAX));
+        assert_eq!(out.as_slice(), &[5, 5]);
     }
 }

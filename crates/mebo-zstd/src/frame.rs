@@ -184,7 +184,5 @@ fn rle(output: &mut Output, byte: u8, size: usize) -> Result<(), Failure> {
     if start + size > output.limit {
         return Err(SizeCap((start + size) as u64));
     }
-    output.out.grow(size).map_err(Failure::OutOfMemory)?;
-    output.out.as_mut_slice().get_mut(start..).unwrap_or_default().fill(byte);
-    Ok(())
+    output.out.extend_repeated(byte, size).map_err(Failure::OutOfMemory)
 }

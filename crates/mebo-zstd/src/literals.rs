@@ -34,9 +34,10 @@ pub fn read<'a>(block: &'a [u8], huffman: &mut Option<Huffman>, scratch: &'a mut
             return Ok((block.get(start..start + size).ok_or(truncated)?, start + size));
         }
         let byte = *block.get(start).ok_or(truncated)?;
-        let out = room(scratch, size)?;
-        out.fill(byte);
-        return Ok((out, start + 1));
+        // Written once, not zero-filled first (the scratch keeps its capacity).
+        scratch.clear();
+        scratch.extend_repeated(byte, size).map_err(Failure::OutOfMemory)?;
+        return Ok((scratch.as_slice(), start + 1));
     }
     // Compressed: regenerated and compressed sizes of 10, 14 or 18 bits.
     let (streams, start, width) = match format {
@@ -81,10 +82,38 @@ pub fn read<'a>(block: &'a [u8], huffman: &mut Option<Huffman>, scratch: &'a mut
     Ok((out, start + compressed))
 }
 
-/// The first `size` bytes of `scratch`, grown to hold them.
+/// The first `size` bytes of `scratch` for Huffman decoding to overwrite,
+/// the scratch grown (zero-filled) to hold them when it must grow.
 fn room(scratch: &mut Buffer, size: usize) -> Result<&mut [u8], Failure> {
     if scratch.len() < size {
-        scratch.grow(size - scratch.len()).map_err(Failure::OutOfMemory)?;
+        scratch.extend_repeated(0, size - scratch.len()).map_err(Failure::OutOfMemory)?;
     }
     scratch.as_mut_slice().get_mut(..size).ok_or(Corrupt(b"bad literals size"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An RLE literals section of `size` (below 32) copies of `byte`.
+    fn rle(size: u8, byte: u8) -> [u8; 2] {
+        [1 | (size << 3), byte]
+    }
+
+    #[test]
+    fn rle_literals_are_exactly_their_bytes_in_a_reused_scratch() {
+        let mut scratch = Buffer::new();
+        let mut huffman = None;
+        let (a, b, c) = (rle(20, b'a'), rle(3, b'b'), rle(0, b'c'));
+        let (literals, used) = read(&a, &mut huffman, &mut scratch).unwrap();
+        assert_eq!((literals, used), (&[b'a'; 20][..], 2));
+        let (literals, used) = read(&b, &mut huffman, &mut scratch).unwrap();
+        assert_eq!((literals, used), (&b"bbb"[..], 2));
+        let (literals, _) = read(&c, &mut huffman, &mut scratch).unwrap();
+        assert!(literals.is_empty());
+        // Raw literals are the block's own bytes.
+        let block = [(5 << 3), 1, 2, 3, 4, 5, 9];
+        assert_eq!(read(&block, &mut huffman, &mut scratch).unwrap(), (&[1, 2, 3, 4, 5][..], 6));
+        assert!(read(&[1 | (4 << 3)], &mut huffman, &mut scratch).is_err());
+    }
 }
