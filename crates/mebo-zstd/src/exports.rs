@@ -6,6 +6,7 @@
 
 use crate::arena::ARENA;
 use crate::buffer::Buffer;
+use crate::failure::MESSAGE;
 use crate::frames::{decompress as decode, Failure};
 use core::cell::Cell;
 
@@ -20,13 +21,21 @@ struct Results {
     input: Cell<(usize, usize)>,
     output: Cell<(usize, usize)>,
     number: Cell<f64>,
-    detail: Cell<&'static [u8]>,
+    /// The failure's message (DECOMPRESS): its first `detail_len` bytes.
+    detail: Cell<[u8; MESSAGE]>,
+    detail_len: Cell<usize>,
 }
 
 // SAFETY: the module runs on one thread (wasm32 without the atomics feature).
 unsafe impl Sync for Results {}
 
-static RESULTS: Results = Results { input: Cell::new((0, 0)), output: Cell::new((0, 0)), number: Cell::new(0.0), detail: Cell::new(b"") };
+static RESULTS: Results = Results {
+    input: Cell::new((0, 0)),
+    output: Cell::new((0, 0)),
+    number: Cell::new(0.0),
+    detail: Cell::new([0; MESSAGE]),
+    detail_len: Cell::new(0),
+};
 
 /// Room for a payload of `len` bytes; every earlier allocation is released.
 #[no_mangle]
@@ -55,17 +64,23 @@ pub extern "C" fn decompress(cap: f64) -> u32 {
     // has been allocated or released since; the SDK wrote the payload there.
     let data = unsafe { core::slice::from_raw_parts(at as *const u8, len) };
     // The core passes a cap it computed as a usize: a whole number in range.
-    let (status, number, detail) = match decode(data, cap as usize) {
+    let mut detail = [0; MESSAGE];
+    let mut detail_len = 0;
+    let (status, number) = match decode(data, cap as usize) {
         Ok(out) => {
             RESULTS.output.set(out.leak());
-            (OK, 0.0, &b""[..])
+            (OK, 0.0)
         }
-        Err(Failure::SizeCap(size)) => (SIZE_CAP, size as f64, &b""[..]),
-        Err(Failure::OutOfMemory(bytes)) => (OUT_OF_MEMORY, bytes as f64, &b""[..]),
-        Err(Failure::Corrupt(detail)) => (DECOMPRESS, 0.0, detail),
+        Err(Failure::SizeCap(size)) => (SIZE_CAP, size as f64),
+        Err(Failure::OutOfMemory(bytes)) => (OUT_OF_MEMORY, bytes as f64),
+        Err(failure @ Failure::Corrupt(..)) => {
+            detail_len = failure.message(&mut detail);
+            (DECOMPRESS, 0.0)
+        }
     };
     RESULTS.number.set(number);
     RESULTS.detail.set(detail);
+    RESULTS.detail_len.set(detail_len);
     status
 }
 
@@ -85,15 +100,16 @@ pub extern "C" fn number() -> f64 {
     RESULTS.number.get()
 }
 
-/// The failure's detail (DECOMPRESS), UTF-8 at `detail_ptr`.
+/// The failure's detail (DECOMPRESS): which check failed at which byte of
+/// the payload, UTF-8 at `detail_ptr`.
 #[no_mangle]
 pub extern "C" fn detail_ptr() -> usize {
-    RESULTS.detail.get().as_ptr() as usize
+    RESULTS.detail.as_ptr() as usize
 }
 
 #[no_mangle]
 pub extern "C" fn detail_len() -> usize {
-    RESULTS.detail.get().len()
+    RESULTS.detail_len.get()
 }
 
 /// Nothing here panics on any input; should a bug make it, the module traps

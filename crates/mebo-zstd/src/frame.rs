@@ -43,18 +43,18 @@ fn u32_at(data: &[u8], at: usize) -> Option<u32> {
 
 /// The header at the start of `data`.
 pub fn header(data: &[u8]) -> Result<Header, Failure> {
-    let bad = Corrupt(b"bad frame header");
+    let bad = Corrupt(b"bad frame header", 0);
     let magic = u32_at(data, 0).ok_or(bad)?;
     if magic & !15 == SKIPPABLE {
         let len = u32_at(data, 4).ok_or(bad)? as usize;
         return Ok(Header::Skippable(8usize.checked_add(len).ok_or(bad)?));
     }
     if magic != MAGIC {
-        return Err(Corrupt(b"unknown frame magic number"));
+        return Err(Corrupt(b"unknown frame magic number", 0));
     }
     let descriptor = *data.get(4).ok_or(bad)?;
     if descriptor & 8 != 0 {
-        return Err(Corrupt(b"reserved bit set in the frame header"));
+        return Err(Corrupt(b"reserved bit set in the frame header", 0));
     }
     let single_segment = descriptor & 32 != 0;
     let mut at = 5;
@@ -63,7 +63,7 @@ pub fn header(data: &[u8]) -> Result<Header, Failure> {
         let byte = *data.get(at).ok_or(bad)?;
         let log = 10 + u32::from(byte >> 3);
         if log > MAX_WINDOW_LOG {
-            return Err(Corrupt(b"window too large"));
+            return Err(Corrupt(b"window too large", 0));
         }
         window = (1u64 << log) + (1u64 << log) / 8 * u64::from(byte & 7);
         at += 1;
@@ -71,7 +71,7 @@ pub fn header(data: &[u8]) -> Result<Header, Failure> {
     let dictionary_len = [0, 1, 2, 4][usize::from(descriptor & 3)];
     let dictionary = little_endian(data.get(at..at + dictionary_len).ok_or(bad)?);
     if dictionary != 0 {
-        return Err(Corrupt(b"frame needs a dictionary"));
+        return Err(Corrupt(b"frame needs a dictionary", 0));
     }
     at += dictionary_len;
     let size_len = match descriptor >> 6 {
@@ -104,11 +104,11 @@ pub struct Decoder {
 /// bytes the frame took.
 pub fn decode(data: &[u8], header: Header, out: &mut Buffer, cap: usize, max_window: u64, decoder: &mut Decoder) -> Result<usize, Failure> {
     let (mut at, window, content_size, checksum) = match header {
-        Header::Skippable(len) => return if len <= data.len() { Ok(len) } else { Err(Corrupt(b"truncated skippable frame")) },
+        Header::Skippable(len) => return if len <= data.len() { Ok(len) } else { Err(Corrupt(b"truncated skippable frame", 0)) },
         Header::Frame { len, window, content_size, checksum } => (len, window, content_size, checksum),
     };
     if content_size.is_none() && window > max_window {
-        return Err(Corrupt(b"frame window larger than the cap allows"));
+        return Err(Corrupt(b"frame window larger than the cap allows", 0));
     }
     decoder.huffman = None;
     decoder.history.reset();
@@ -116,8 +116,11 @@ pub fn decode(data: &[u8], header: Header, out: &mut Buffer, cap: usize, max_win
     // Frame's end as declared: output past it is corruption, not the cap.
     let declared_end = content_size.map_or(u64::MAX, |size| (frame_start as u64).saturating_add(size));
     let block_max = window.min(MAX_BLOCK as u64) as usize;
+    // Failures name the frame's start (0: `data` starts there), the block's
+    // or its section's, or the checksum's.
     loop {
-        let block = data.get(at..at + 3).ok_or(Corrupt(b"truncated block header"))?;
+        let block_at = at;
+        let block = data.get(at..at + 3).ok_or(Corrupt(b"truncated block header", block_at))?;
         let block = little_endian(block) as usize;
         at += 3;
         let (last, kind, size) = (block & 1 != 0, (block >> 1) & 3, block >> 3);
@@ -126,32 +129,35 @@ pub fn decode(data: &[u8], header: Header, out: &mut Buffer, cap: usize, max_win
         let mut output = Output { out, frame_start, limit };
         let result = match kind {
             0 => {
-                let bytes = data.get(at..at + size).ok_or(Corrupt(b"truncated raw block"))?;
+                let bytes = data.get(at..at + size).ok_or(Corrupt(b"truncated raw block", block_at))?;
                 at += size;
                 sequences::push_checked(&mut output, bytes, (block_start + size) as u64)
             }
             1 => {
-                let byte = *data.get(at).ok_or(Corrupt(b"truncated RLE block"))?;
+                let byte = *data.get(at).ok_or(Corrupt(b"truncated RLE block", block_at))?;
                 at += 1;
                 rle(&mut output, byte, size)
             }
             2 => {
                 if size > MAX_BLOCK {
-                    return Err(Corrupt(b"block larger than its maximum size"));
+                    return Err(Corrupt(b"block larger than its maximum size", block_at));
                 }
-                let block = data.get(at..at + size).ok_or(Corrupt(b"truncated compressed block"))?;
+                let block = data.get(at..at + size).ok_or(Corrupt(b"truncated compressed block", block_at))?;
+                let (literals, used) = literals::read(block, &mut decoder.huffman, &mut decoder.scratch).map_err(|f| f.after(at))?;
+                let sequences = block.get(used..).unwrap_or_default();
+                let result = sequences::execute(sequences, literals, &mut decoder.history, &mut output);
+                let sequences_at = at + used;
                 at += size;
-                let (literals, used) = literals::read(block, &mut decoder.huffman, &mut decoder.scratch)?;
-                sequences::execute(block.get(used..).unwrap_or_default(), literals, &mut decoder.history, &mut output)
+                result.map_err(|f| f.after(sequences_at))
             }
-            _ => Err(Corrupt(b"reserved block type")),
+            _ => Err(Corrupt(b"reserved block type", block_at)),
         };
         if let Err(SizeCap(block_end)) = result {
             if block_end.saturating_sub(block_start as u64) > block_max as u64 {
-                return Err(Corrupt(b"block larger than its maximum size"));
+                return Err(Corrupt(b"block larger than its maximum size", block_at));
             }
             if block_end > declared_end {
-                return Err(Corrupt(b"frame larger than its declared content size"));
+                return Err(Corrupt(b"frame larger than its declared content size", block_at));
             }
             // The core reports the end of the 64 KiB chunk (counted from the
             // frame's start) that passed the cap, or the frame's end.
@@ -166,12 +172,12 @@ pub fn decode(data: &[u8], header: Header, out: &mut Buffer, cap: usize, max_win
     }
     let content = out.as_slice().get(frame_start..).unwrap_or_default();
     if content_size.is_some_and(|size| size != content.len() as u64) {
-        return Err(Corrupt(b"frame content size mismatch"));
+        return Err(Corrupt(b"frame content size mismatch", 0));
     }
     if checksum {
-        let stored = u32_at(data, at).ok_or(Corrupt(b"truncated checksum"))?;
+        let stored = u32_at(data, at).ok_or(Corrupt(b"truncated checksum", at))?;
         if stored != xxhash_rust::xxh64::xxh64(content, 0) as u32 {
-            return Err(Corrupt(b"checksum mismatch"));
+            return Err(Corrupt(b"checksum mismatch", at));
         }
         at += 4;
     }

@@ -28,7 +28,7 @@ pub fn decompress(data: &[u8], cap: usize) -> Result<Buffer, Failure> {
     // A frame cannot expand past its ratio ceiling: a declared size beyond
     // it is a lie, refused before a buffer of that size is allocated.
     if declared > max_content_size(data.len()) {
-        return Err(Failure::Corrupt(b"the frame declares more content than its compressed bytes can hold"));
+        return Err(Failure::Corrupt(b"the frame declares more content than its compressed bytes can hold", 0));
     }
     let mut out = Buffer::with_capacity(declared as usize).map_err(Failure::OutOfMemory)?;
     let mut decoder = Decoder { huffman: None::<Huffman>, history: History::new(), scratch: Buffer::new() };
@@ -36,14 +36,13 @@ pub fn decompress(data: &[u8], cap: usize) -> Result<Buffer, Failure> {
     // 2 GiB; no output may exceed `cap`, so windows beyond what the cap can
     // use are refused.
     let max_window = 1u64 << window_log_max(cap);
-    let mut rest = data;
+    // Each frame's failures count from its start: moved to the payload's.
+    let mut at = 0;
     loop {
-        let used = frame::decode(rest, header, &mut out, cap, max_window, &mut decoder)?;
-        rest = rest.get(used..).unwrap_or_default();
-        if rest.is_empty() {
-            break;
-        }
-        header = frame::header(rest)?;
+        let frame = data.get(at..).unwrap_or_default();
+        at += frame::decode(frame, header, &mut out, cap, max_window, &mut decoder).map_err(|f| f.after(at))?;
+        let Some(next) = data.get(at..).filter(|next| !next.is_empty()) else { break };
+        header = frame::header(next).map_err(|f| f.after(at))?;
     }
     Ok(out)
 }
@@ -102,9 +101,9 @@ mod tests {
         assert_eq!(bytes(decompress(&rle_frame(1000, 1000), 999)), Err(Failure::SizeCap(1000)));
         // 13 bytes can hold at most 4 RLE blocks: 512 KiB.
         assert_eq!(max_content_size(13), 4 * (128 << 10));
-        assert!(matches!(decompress(&rle_frame(256 << 20, 1000), 256 << 20), Err(Failure::Corrupt(_))));
+        assert!(matches!(decompress(&rle_frame(256 << 20, 1000), 256 << 20), Err(Failure::Corrupt(..))));
         // A claim within the ceiling that the frame does not fill is an error too.
-        assert!(matches!(decompress(&rle_frame(400 << 10, 1000), 1 << 20), Err(Failure::Corrupt(_))));
+        assert!(matches!(decompress(&rle_frame(400 << 10, 1000), 1 << 20), Err(Failure::Corrupt(..))));
         assert_eq!(bytes(decompress(&rle_frame(1000, 1000), 1000)), Ok(vec![b'x'; 1000]));
     }
 
@@ -122,7 +121,7 @@ mod tests {
         assert_eq!(window_log_max(64 << 20), 26);
         assert_eq!(window_log_max(usize::MAX), 27);
         for log in [24, 26, 27] {
-            assert!(matches!(decompress(&frame_with_window(log, 1), 4096), Err(Failure::Corrupt(_))), "window 2^{log}");
+            assert!(matches!(decompress(&frame_with_window(log, 1), 4096), Err(Failure::Corrupt(..))), "window 2^{log}");
         }
         assert_eq!(bytes(decompress(&frame_with_window(23, 1), 4096)), Ok(vec![0]));
         assert_eq!(bytes(decompress(&frame_with_window(26, 1), 64 << 20)), Ok(vec![0]));
@@ -135,14 +134,14 @@ mod tests {
         let mut expected = vec![b'x'; 1000];
         expected.extend_from_slice(&[0; 24]);
         assert_eq!(bytes(decompress(&two, 4096)), Ok(expected));
-        // Truncated within the second frame's block.
-        assert_eq!(bytes(decompress(&two[..two.len() - 1], 4096)), Err(Failure::Corrupt(b"truncated RLE block")));
-        assert_eq!(bytes(decompress(b"not a frame", 4096)), Err(Failure::Corrupt(b"unknown frame magic number")));
-        assert_eq!(bytes(decompress(&[], 4096)), Err(Failure::Corrupt(b"bad frame header")));
+        // Truncated within the second frame's block, which starts at 13 + 6.
+        assert_eq!(bytes(decompress(&two[..two.len() - 1], 4096)), Err(Failure::Corrupt(b"truncated RLE block", 19)));
+        assert_eq!(bytes(decompress(b"not a frame", 4096)), Err(Failure::Corrupt(b"unknown frame magic number", 0)));
+        assert_eq!(bytes(decompress(&[], 4096)), Err(Failure::Corrupt(b"bad frame header", 0)));
         // Garbage after a complete frame.
         let mut trailing = rle_frame(10, 10);
         trailing.extend_from_slice(b"garbage!");
-        assert_eq!(bytes(decompress(&trailing, 4096)), Err(Failure::Corrupt(b"unknown frame magic number")));
+        assert_eq!(bytes(decompress(&trailing, 4096)), Err(Failure::Corrupt(b"unknown frame magic number", 13)));
     }
 
     #[test]
@@ -153,7 +152,7 @@ mod tests {
         let header = 1u32 | (1 << 1) | (10 << 3);
         two.extend_from_slice(&header.to_le_bytes()[..3]);
         two.push(b'y');
-        assert_eq!(bytes(decompress(&two, 4096)), Err(Failure::Corrupt(b"frame content size mismatch")));
+        assert_eq!(bytes(decompress(&two, 4096)), Err(Failure::Corrupt(b"frame content size mismatch", 13)));
     }
 
     #[test]
