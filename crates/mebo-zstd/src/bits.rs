@@ -14,9 +14,9 @@ pub struct BackwardBits<'a> {
 
 impl<'a> BackwardBits<'a> {
     pub fn new(data: &'a [u8]) -> Result<Self, Failure> {
-        let last = *data.last().ok_or(Corrupt(b"empty bitstream", 0))?;
+        let last = *data.last().ok_or(Corrupt(b"empty bitstream"))?;
         if last == 0 {
-            return Err(Corrupt(b"bitstream without its end mark", 0));
+            return Err(Corrupt(b"bitstream without its end mark"));
         }
         let pos = data.len() as isize * 8 - 1 - last.leading_zeros() as isize;
         Ok(BackwardBits { data, pos })

@@ -6,8 +6,7 @@
 
 use crate::arena::ARENA;
 use crate::buffer::Buffer;
-use crate::failure::MESSAGE;
-use crate::frames::{decompress as decode, Failure};
+use crate::frames::{decompress as decode, Error, Failure};
 use core::cell::Cell;
 
 /// `decompress`'s statuses; zstd-part.ts turns each into the core's code.
@@ -21,21 +20,13 @@ struct Results {
     input: Cell<(usize, usize)>,
     output: Cell<(usize, usize)>,
     number: Cell<f64>,
-    /// The failure's message (DECOMPRESS): its first `detail_len` bytes.
-    detail: Cell<[u8; MESSAGE]>,
-    detail_len: Cell<usize>,
+    detail: Cell<&'static [u8]>,
 }
 
 // SAFETY: the module runs on one thread (wasm32 without the atomics feature).
 unsafe impl Sync for Results {}
 
-static RESULTS: Results = Results {
-    input: Cell::new((0, 0)),
-    output: Cell::new((0, 0)),
-    number: Cell::new(0.0),
-    detail: Cell::new([0; MESSAGE]),
-    detail_len: Cell::new(0),
-};
+static RESULTS: Results = Results { input: Cell::new((0, 0)), output: Cell::new((0, 0)), number: Cell::new(0.0), detail: Cell::new(b"") };
 
 /// Room for a payload of `len` bytes; every earlier allocation is released.
 #[no_mangle]
@@ -64,23 +55,20 @@ pub extern "C" fn decompress(cap: f64) -> u32 {
     // has been allocated or released since; the SDK wrote the payload there.
     let data = unsafe { core::slice::from_raw_parts(at as *const u8, len) };
     // The core passes a cap it computed as a usize: a whole number in range.
-    let mut detail = [0; MESSAGE];
-    let mut detail_len = 0;
-    let (status, number) = match decode(data, cap as usize) {
+    let (status, number, detail) = match decode(data, cap as usize) {
         Ok(out) => {
             RESULTS.output.set(out.leak());
-            (OK, 0.0)
+            (OK, 0.0, &b""[..])
         }
-        Err(Failure::SizeCap(size)) => (SIZE_CAP, size as f64),
-        Err(Failure::OutOfMemory(bytes)) => (OUT_OF_MEMORY, bytes as f64),
-        Err(failure @ Failure::Corrupt(..)) => {
-            detail_len = failure.message(&mut detail);
-            (DECOMPRESS, 0.0)
-        }
+        Err(Error { failure, at }) => match failure {
+            Failure::SizeCap(size) => (SIZE_CAP, size as f64, &b""[..]),
+            Failure::OutOfMemory(bytes) => (OUT_OF_MEMORY, bytes as f64, &b""[..]),
+            // zstd-part.ts writes the message: "<detail> at byte <number>".
+            Failure::Corrupt(detail) => (DECOMPRESS, at as f64, detail),
+        },
     };
     RESULTS.number.set(number);
     RESULTS.detail.set(detail);
-    RESULTS.detail_len.set(detail_len);
     status
 }
 
@@ -94,22 +82,23 @@ pub extern "C" fn output_len() -> usize {
     RESULTS.output.get().1
 }
 
-/// The failure's number: the size reached (SIZE_CAP) or the bytes asked (OUT_OF_MEMORY).
+/// The failure's number: the size reached (SIZE_CAP), the bytes asked
+/// (OUT_OF_MEMORY), or the byte of the payload where the frame, block or
+/// section that failed its check starts (DECOMPRESS).
 #[no_mangle]
 pub extern "C" fn number() -> f64 {
     RESULTS.number.get()
 }
 
-/// The failure's detail (DECOMPRESS): which check failed at which byte of
-/// the payload, UTF-8 at `detail_ptr`.
+/// The failure's detail (DECOMPRESS: which check failed), UTF-8 at `detail_ptr`.
 #[no_mangle]
 pub extern "C" fn detail_ptr() -> usize {
-    RESULTS.detail.as_ptr() as usize
+    RESULTS.detail.get().as_ptr() as usize
 }
 
 #[no_mangle]
 pub extern "C" fn detail_len() -> usize {
-    RESULTS.detail_len.get()
+    RESULTS.detail.get().len()
 }
 
 /// Nothing here panics on any input; should a bug make it, the module traps

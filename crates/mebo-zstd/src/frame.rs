@@ -43,18 +43,18 @@ fn u32_at(data: &[u8], at: usize) -> Option<u32> {
 
 /// The header at the start of `data`.
 pub fn header(data: &[u8]) -> Result<Header, Failure> {
-    let bad = Corrupt(b"bad frame header", 0);
+    let bad = Corrupt(b"bad frame header");
     let magic = u32_at(data, 0).ok_or(bad)?;
     if magic & !15 == SKIPPABLE {
         let len = u32_at(data, 4).ok_or(bad)? as usize;
         return Ok(Header::Skippable(8usize.checked_add(len).ok_or(bad)?));
     }
     if magic != MAGIC {
-        return Err(Corrupt(b"unknown frame magic number", 0));
+        return Err(Corrupt(b"unknown frame magic number"));
     }
     let descriptor = *data.get(4).ok_or(bad)?;
     if descriptor & 8 != 0 {
-        return Err(Corrupt(b"reserved bit set in the frame header", 0));
+        return Err(Corrupt(b"reserved bit set in the frame header"));
     }
     let single_segment = descriptor & 32 != 0;
     let mut at = 5;
@@ -63,7 +63,7 @@ pub fn header(data: &[u8]) -> Result<Header, Failure> {
         let byte = *data.get(at).ok_or(bad)?;
         let log = 10 + u32::from(byte >> 3);
         if log > MAX_WINDOW_LOG {
-            return Err(Corrupt(b"window too large", 0));
+            return Err(Corrupt(b"window too large"));
         }
         window = (1u64 << log) + (1u64 << log) / 8 * u64::from(byte & 7);
         at += 1;
@@ -71,7 +71,7 @@ pub fn header(data: &[u8]) -> Result<Header, Failure> {
     let dictionary_len = [0, 1, 2, 4][usize::from(descriptor & 3)];
     let dictionary = little_endian(data.get(at..at + dictionary_len).ok_or(bad)?);
     if dictionary != 0 {
-        return Err(Corrupt(b"frame needs a dictionary", 0));
+        return Err(Corrupt(b"frame needs a dictionary"));
     }
     at += dictionary_len;
     let size_len = match descriptor >> 6 {
@@ -91,24 +91,39 @@ fn little_endian(bytes: &[u8]) -> u64 {
 }
 
 /// What frames share while decoding: the last Huffman tree and sequence
-/// tables (reset at each frame) and the literals' scratch buffer.
+/// tables (reset at each frame), the literals' scratch buffer, and where
+/// the frame, block or section being read starts in the payload (a
+/// failure's place: kept here rather than in every `Failure`, which would
+/// cost each of the checks' returns a field).
 pub struct Decoder {
     pub huffman: Option<Huffman>,
     pub history: History,
     pub scratch: Buffer,
+    pub at: usize,
 }
 
-/// Decode the frame at the start of `data`, whose header (`header(data)`)
-/// is `header`, onto `out`, which never goes past `cap`; windows past
-/// `max_window` are refused when the frame states no content size. The
-/// bytes the frame took.
-pub fn decode(data: &[u8], header: Header, out: &mut Buffer, cap: usize, max_window: u64, decoder: &mut Decoder) -> Result<usize, Failure> {
+/// Decode the frame at `start` in `data`, whose header
+/// (`header(&data[start..])`) is `header`, onto `out`, which never goes past
+/// `cap`; windows past `max_window` are refused when the frame states no
+/// content size. Where the frame ends.
+pub fn decode(
+    data: &[u8],
+    start: usize,
+    header: Header,
+    out: &mut Buffer,
+    cap: usize,
+    max_window: u64,
+    decoder: &mut Decoder,
+) -> Result<usize, Failure> {
+    decoder.at = start;
     let (mut at, window, content_size, checksum) = match header {
-        Header::Skippable(len) => return if len <= data.len() { Ok(len) } else { Err(Corrupt(b"truncated skippable frame", 0)) },
-        Header::Frame { len, window, content_size, checksum } => (len, window, content_size, checksum),
+        Header::Skippable(len) => {
+            return start.checked_add(len).filter(|&end| end <= data.len()).ok_or(Corrupt(b"truncated skippable frame"))
+        }
+        Header::Frame { len, window, content_size, checksum } => (start + len, window, content_size, checksum),
     };
     if content_size.is_none() && window > max_window {
-        return Err(Corrupt(b"frame window larger than the cap allows", 0));
+        return Err(Corrupt(b"frame window larger than the cap allows"));
     }
     decoder.huffman = None;
     decoder.history.reset();
@@ -116,11 +131,10 @@ pub fn decode(data: &[u8], header: Header, out: &mut Buffer, cap: usize, max_win
     // Frame's end as declared: output past it is corruption, not the cap.
     let declared_end = content_size.map_or(u64::MAX, |size| (frame_start as u64).saturating_add(size));
     let block_max = window.min(MAX_BLOCK as u64) as usize;
-    // Failures name the frame's start (0: `data` starts there), the block's
-    // or its section's, or the checksum's.
     loop {
         let block_at = at;
-        let block = data.get(at..at + 3).ok_or(Corrupt(b"truncated block header", block_at))?;
+        decoder.at = block_at;
+        let block = data.get(at..at + 3).ok_or(Corrupt(b"truncated block header"))?;
         let block = little_endian(block) as usize;
         at += 3;
         let (last, kind, size) = (block & 1 != 0, (block >> 1) & 3, block >> 3);
@@ -129,35 +143,35 @@ pub fn decode(data: &[u8], header: Header, out: &mut Buffer, cap: usize, max_win
         let mut output = Output { out, frame_start, limit };
         let result = match kind {
             0 => {
-                let bytes = data.get(at..at + size).ok_or(Corrupt(b"truncated raw block", block_at))?;
+                let bytes = data.get(at..at + size).ok_or(Corrupt(b"truncated raw block"))?;
                 at += size;
                 sequences::push_checked(&mut output, bytes, (block_start + size) as u64)
             }
             1 => {
-                let byte = *data.get(at).ok_or(Corrupt(b"truncated RLE block", block_at))?;
+                let byte = *data.get(at).ok_or(Corrupt(b"truncated RLE block"))?;
                 at += 1;
                 rle(&mut output, byte, size)
             }
             2 => {
                 if size > MAX_BLOCK {
-                    return Err(Corrupt(b"block larger than its maximum size", block_at));
+                    return Err(Corrupt(b"block larger than its maximum size"));
                 }
-                let block = data.get(at..at + size).ok_or(Corrupt(b"truncated compressed block", block_at))?;
-                let (literals, used) = literals::read(block, &mut decoder.huffman, &mut decoder.scratch).map_err(|f| f.after(at))?;
-                let sequences = block.get(used..).unwrap_or_default();
-                let result = sequences::execute(sequences, literals, &mut decoder.history, &mut output);
-                let sequences_at = at + used;
+                let block = data.get(at..at + size).ok_or(Corrupt(b"truncated compressed block"))?;
+                decoder.at = at;
+                let (literals, used) = literals::read(block, &mut decoder.huffman, &mut decoder.scratch)?;
+                decoder.at = at + used;
                 at += size;
-                result.map_err(|f| f.after(sequences_at))
+                sequences::execute(block.get(used..).unwrap_or_default(), literals, &mut decoder.history, &mut output)
             }
-            _ => Err(Corrupt(b"reserved block type", block_at)),
+            _ => Err(Corrupt(b"reserved block type")),
         };
         if let Err(SizeCap(block_end)) = result {
+            decoder.at = block_at;
             if block_end.saturating_sub(block_start as u64) > block_max as u64 {
-                return Err(Corrupt(b"block larger than its maximum size", block_at));
+                return Err(Corrupt(b"block larger than its maximum size"));
             }
             if block_end > declared_end {
-                return Err(Corrupt(b"frame larger than its declared content size", block_at));
+                return Err(Corrupt(b"frame larger than its declared content size"));
             }
             // The core reports the end of the 64 KiB chunk (counted from the
             // frame's start) that passed the cap, or the frame's end.
@@ -172,12 +186,14 @@ pub fn decode(data: &[u8], header: Header, out: &mut Buffer, cap: usize, max_win
     }
     let content = out.as_slice().get(frame_start..).unwrap_or_default();
     if content_size.is_some_and(|size| size != content.len() as u64) {
-        return Err(Corrupt(b"frame content size mismatch", 0));
+        decoder.at = start;
+        return Err(Corrupt(b"frame content size mismatch"));
     }
     if checksum {
-        let stored = u32_at(data, at).ok_or(Corrupt(b"truncated checksum", at))?;
+        decoder.at = at;
+        let stored = u32_at(data, at).ok_or(Corrupt(b"truncated checksum"))?;
         if stored != xxhash_rust::xxh64::xxh64(content, 0) as u32 {
-            return Err(Corrupt(b"checksum mismatch", at));
+            return Err(Corrupt(b"checksum mismatch"));
         }
         at += 4;
     }

@@ -12,8 +12,23 @@ use crate::huffman::Huffman;
 use crate::sequences::History;
 use crate::MAX_BLOCK;
 
+/// Why a payload did not decode, and where: the byte of the payload at
+/// which the frame, block or section being read starts (a frame's header,
+/// each block, a compressed block's literals and sequences sections, the
+/// checksum). For `Failure::Corrupt` that is the part whose check failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Error {
+    pub failure: Failure,
+    pub at: usize,
+}
+
 /// Every frame of `data`, at most `cap` bytes of output.
-pub fn decompress(data: &[u8], cap: usize) -> Result<Buffer, Failure> {
+pub fn decompress(data: &[u8], cap: usize) -> Result<Buffer, Error> {
+    let mut decoder = Decoder { huffman: None::<Huffman>, history: History::new(), scratch: Buffer::new(), at: 0 };
+    frames(data, cap, &mut decoder).map_err(|failure| Error { failure, at: decoder.at })
+}
+
+fn frames(data: &[u8], cap: usize, decoder: &mut Decoder) -> Result<Buffer, Failure> {
     // The first frame's header usually states the content size: check it
     // against the cap before allocating, then allocate exactly once. The
     // header parsed here is the one its frame is decoded with.
@@ -28,21 +43,19 @@ pub fn decompress(data: &[u8], cap: usize) -> Result<Buffer, Failure> {
     // A frame cannot expand past its ratio ceiling: a declared size beyond
     // it is a lie, refused before a buffer of that size is allocated.
     if declared > max_content_size(data.len()) {
-        return Err(Failure::Corrupt(b"the frame declares more content than its compressed bytes can hold", 0));
+        return Err(Failure::Corrupt(b"the frame declares more content than its compressed bytes can hold"));
     }
     let mut out = Buffer::with_capacity(declared as usize).map_err(Failure::OutOfMemory)?;
-    let mut decoder = Decoder { huffman: None::<Huffman>, history: History::new(), scratch: Buffer::new() };
     // A frame without a declared size could otherwise name a window of up to
     // 2 GiB; no output may exceed `cap`, so windows beyond what the cap can
     // use are refused.
     let max_window = 1u64 << window_log_max(cap);
-    // Each frame's failures count from its start: moved to the payload's.
     let mut at = 0;
     loop {
-        let frame = data.get(at..).unwrap_or_default();
-        at += frame::decode(frame, header, &mut out, cap, max_window, &mut decoder).map_err(|f| f.after(at))?;
+        at = frame::decode(data, at, header, &mut out, cap, max_window, decoder)?;
         let Some(next) = data.get(at..).filter(|next| !next.is_empty()) else { break };
-        header = frame::header(next).map_err(|f| f.after(at))?;
+        decoder.at = at;
+        header = frame::header(next)?;
     }
     Ok(out)
 }
@@ -92,8 +105,12 @@ mod tests {
         f
     }
 
-    fn bytes(result: Result<Buffer, Failure>) -> Result<Vec<u8>, Failure> {
-        result.map(|out| out.as_slice().to_vec())
+    fn bytes(result: Result<Buffer, Error>) -> Result<Vec<u8>, Failure> {
+        result.map(|out| out.as_slice().to_vec()).map_err(|e| e.failure)
+    }
+
+    fn failure(data: &[u8], cap: usize) -> Error {
+        decompress(data, cap).err().unwrap()
     }
 
     #[test]
@@ -101,9 +118,9 @@ mod tests {
         assert_eq!(bytes(decompress(&rle_frame(1000, 1000), 999)), Err(Failure::SizeCap(1000)));
         // 13 bytes can hold at most 4 RLE blocks: 512 KiB.
         assert_eq!(max_content_size(13), 4 * (128 << 10));
-        assert!(matches!(decompress(&rle_frame(256 << 20, 1000), 256 << 20), Err(Failure::Corrupt(..))));
+        assert!(matches!(bytes(decompress(&rle_frame(256 << 20, 1000), 256 << 20)), Err(Failure::Corrupt(_))));
         // A claim within the ceiling that the frame does not fill is an error too.
-        assert!(matches!(decompress(&rle_frame(400 << 10, 1000), 1 << 20), Err(Failure::Corrupt(..))));
+        assert!(matches!(bytes(decompress(&rle_frame(400 << 10, 1000), 1 << 20)), Err(Failure::Corrupt(_))));
         assert_eq!(bytes(decompress(&rle_frame(1000, 1000), 1000)), Ok(vec![b'x'; 1000]));
     }
 
@@ -121,7 +138,7 @@ mod tests {
         assert_eq!(window_log_max(64 << 20), 26);
         assert_eq!(window_log_max(usize::MAX), 27);
         for log in [24, 26, 27] {
-            assert!(matches!(decompress(&frame_with_window(log, 1), 4096), Err(Failure::Corrupt(..))), "window 2^{log}");
+            assert!(matches!(bytes(decompress(&frame_with_window(log, 1), 4096)), Err(Failure::Corrupt(_))), "window 2^{log}");
         }
         assert_eq!(bytes(decompress(&frame_with_window(23, 1), 4096)), Ok(vec![0]));
         assert_eq!(bytes(decompress(&frame_with_window(26, 1), 64 << 20)), Ok(vec![0]));
@@ -135,13 +152,13 @@ mod tests {
         expected.extend_from_slice(&[0; 24]);
         assert_eq!(bytes(decompress(&two, 4096)), Ok(expected));
         // Truncated within the second frame's block, which starts at 13 + 6.
-        assert_eq!(bytes(decompress(&two[..two.len() - 1], 4096)), Err(Failure::Corrupt(b"truncated RLE block", 19)));
-        assert_eq!(bytes(decompress(b"not a frame", 4096)), Err(Failure::Corrupt(b"unknown frame magic number", 0)));
-        assert_eq!(bytes(decompress(&[], 4096)), Err(Failure::Corrupt(b"bad frame header", 0)));
-        // Garbage after a complete frame.
+        assert_eq!(failure(&two[..two.len() - 1], 4096), Error { failure: Failure::Corrupt(b"truncated RLE block"), at: 19 });
+        assert_eq!(failure(b"not a frame", 4096), Error { failure: Failure::Corrupt(b"unknown frame magic number"), at: 0 });
+        assert_eq!(failure(&[], 4096), Error { failure: Failure::Corrupt(b"bad frame header"), at: 0 });
+        // Garbage after a complete frame of 13 bytes.
         let mut trailing = rle_frame(10, 10);
         trailing.extend_from_slice(b"garbage!");
-        assert_eq!(bytes(decompress(&trailing, 4096)), Err(Failure::Corrupt(b"unknown frame magic number", 13)));
+        assert_eq!(failure(&trailing, 4096), Error { failure: Failure::Corrupt(b"unknown frame magic number"), at: 13 });
     }
 
     #[test]
@@ -152,7 +169,7 @@ mod tests {
         let header = 1u32 | (1 << 1) | (10 << 3);
         two.extend_from_slice(&header.to_le_bytes()[..3]);
         two.push(b'y');
-        assert_eq!(bytes(decompress(&two, 4096)), Err(Failure::Corrupt(b"frame content size mismatch", 13)));
+        assert_eq!(failure(&two, 4096), Error { failure: Failure::Corrupt(b"frame content size mismatch"), at: 13 });
     }
 
     #[test]

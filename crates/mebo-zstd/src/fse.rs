@@ -41,7 +41,7 @@ impl Table {
         let mut bits = ForwardBits { data, pos: 0 };
         let log = bits.read(4) + 5;
         if log > max_log {
-            return Err(Corrupt(b"FSE accuracy log too large", 0));
+            return Err(Corrupt(b"FSE accuracy log too large"));
         }
         let mut remaining = (1 << log) + 1;
         let mut threshold = 1 << log;
@@ -49,7 +49,7 @@ impl Table {
         let mut symbol = 0;
         while remaining > 1 {
             if symbol > max_symbol {
-                return Err(Corrupt(b"FSE table has too many symbols", 0));
+                return Err(Corrupt(b"FSE table has too many symbols"));
             }
             // Values below `small` take one bit less (section 4.1.1).
             let small = 2 * threshold - 1 - remaining;
@@ -68,7 +68,7 @@ impl Table {
             };
             let count = value as i32 - 1;
             remaining -= count.unsigned_abs();
-            *counts.get_mut(symbol).ok_or(Corrupt(b"FSE table has too many symbols", 0))? = count as i16;
+            *counts.get_mut(symbol).ok_or(Corrupt(b"FSE table has too many symbols"))? = count as i16;
             symbol += 1;
             if count == 0 {
                 // Zero counts are followed by 2-bit repeat flags.
@@ -87,7 +87,7 @@ impl Table {
         }
         let used = bits.pos.div_ceil(8);
         if remaining != 1 || symbol > max_symbol + 1 || used > data.len() {
-            return Err(Corrupt(b"corrupt FSE table description", 0));
+            return Err(Corrupt(b"corrupt FSE table description"));
         }
         self.build(counts.get(..symbol).unwrap_or_default(), log)?;
         Ok(used)
@@ -101,7 +101,7 @@ impl Table {
         for ((symbol, &count), next) in counts.iter().enumerate().zip(&mut next) {
             if count == -1 {
                 high -= 1;
-                *self.entries.get_mut(high).ok_or(Corrupt(b"corrupt FSE table", 0))? = Entry { symbol: symbol as u8, bits: 0, base: 0 };
+                *self.entries.get_mut(high).ok_or(Corrupt(b"corrupt FSE table"))? = Entry { symbol: symbol as u8, bits: 0, base: 0 };
                 *next = 1;
             } else {
                 *next = count as u16;
@@ -112,7 +112,7 @@ impl Table {
         let mut pos = 0;
         for (symbol, &count) in counts.iter().enumerate() {
             for _ in 0..count.max(0) {
-                *self.entries.get_mut(pos).ok_or(Corrupt(b"corrupt FSE table", 0))? = Entry { symbol: symbol as u8, bits: 0, base: 0 };
+                *self.entries.get_mut(pos).ok_or(Corrupt(b"corrupt FSE table"))? = Entry { symbol: symbol as u8, bits: 0, base: 0 };
                 pos = (pos + step) & mask;
                 while pos >= high {
                     pos = (pos + step) & mask;
@@ -120,13 +120,13 @@ impl Table {
             }
         }
         if pos != 0 {
-            return Err(Corrupt(b"corrupt FSE table", 0));
+            return Err(Corrupt(b"corrupt FSE table"));
         }
         for entry in self.entries.iter_mut().take(size) {
-            let n = next.get_mut(entry.symbol as usize).ok_or(Corrupt(b"corrupt FSE table", 0))?;
+            let n = next.get_mut(entry.symbol as usize).ok_or(Corrupt(b"corrupt FSE table"))?;
             let state = *n as u32;
             *n += 1;
-            let bits = state.checked_ilog2().and_then(|high| log.checked_sub(high)).ok_or(Corrupt(b"corrupt FSE table", 0))?;
+            let bits = state.checked_ilog2().and_then(|high| log.checked_sub(high)).ok_or(Corrupt(b"corrupt FSE table"))?;
             entry.bits = bits as u8;
             entry.base = ((state << bits).wrapping_sub(size as u32)) as u16;
         }

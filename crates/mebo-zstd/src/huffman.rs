@@ -23,14 +23,14 @@ impl Huffman {
     /// The table of the tree description at the start of `data`; the bytes
     /// it took.
     pub fn read(&mut self, data: &[u8]) -> Result<usize, Failure> {
-        let header = *data.first().ok_or(Corrupt(b"missing Huffman tree description", 0))? as usize;
+        let header = *data.first().ok_or(Corrupt(b"missing Huffman tree description"))? as usize;
         let mut weights = [0u8; 256];
         let (mut count, used) = if header < 128 {
-            (fse_weights(data.get(1..1 + header).ok_or(Corrupt(b"truncated Huffman weights", 0))?, &mut weights)?, 1 + header)
+            (fse_weights(data.get(1..1 + header).ok_or(Corrupt(b"truncated Huffman weights"))?, &mut weights)?, 1 + header)
         } else {
             // Two 4-bit weights a byte, the first in the high half.
             let count = header - 127;
-            let bytes = data.get(1..1 + count.div_ceil(2)).ok_or(Corrupt(b"truncated Huffman weights", 0))?;
+            let bytes = data.get(1..1 + count.div_ceil(2)).ok_or(Corrupt(b"truncated Huffman weights"))?;
             for (i, weight) in weights.iter_mut().take(count).enumerate() {
                 let byte = bytes.get(i / 2).copied().unwrap_or(0);
                 *weight = if i % 2 == 0 { byte >> 4 } else { byte & 15 };
@@ -41,26 +41,26 @@ impl Huffman {
         let mut total = 0u32;
         for &weight in weights.iter().take(count) {
             if weight as u32 > MAX_BITS {
-                return Err(Corrupt(b"Huffman weight too large", 0));
+                return Err(Corrupt(b"Huffman weight too large"));
             }
             if weight > 0 {
                 total += 1 << (weight - 1);
             }
         }
-        let bits = total.checked_ilog2().ok_or(Corrupt(b"Huffman weights all zero", 0))? + 1;
+        let bits = total.checked_ilog2().ok_or(Corrupt(b"Huffman weights all zero"))? + 1;
         let rest = (1u32 << bits) - total;
         if bits > MAX_BITS || !rest.is_power_of_two() {
-            return Err(Corrupt(b"Huffman weights do not complete a tree", 0));
+            return Err(Corrupt(b"Huffman weights do not complete a tree"));
         }
-        *weights.get_mut(count).ok_or(Corrupt(b"too many Huffman weights", 0))? = rest.ilog2() as u8 + 1;
+        *weights.get_mut(count).ok_or(Corrupt(b"too many Huffman weights"))? = rest.ilog2() as u8 + 1;
         count += 1;
         let mut ranks = [0u32; MAX_BITS as usize + 1];
         for &weight in weights.iter().take(count) {
-            *ranks.get_mut(weight as usize).ok_or(Corrupt(b"Huffman weight too large", 0))? += 1;
+            *ranks.get_mut(weight as usize).ok_or(Corrupt(b"Huffman weight too large"))? += 1;
         }
         // A complete tree has an even number (at least two) of the longest codes.
         if ranks[1] < 2 || ranks[1] % 2 != 0 {
-            return Err(Corrupt(b"Huffman weights do not complete a tree", 0));
+            return Err(Corrupt(b"Huffman weights do not complete a tree"));
         }
         // Codes from the longest (weight 1) up, symbols in order within each.
         let mut start = [0usize; MAX_BITS as usize + 1];
@@ -73,7 +73,7 @@ impl Huffman {
             let Some(at) = start.get_mut(weight as usize).filter(|_| weight > 0) else { continue };
             let len = 1 << (weight - 1);
             let entry = (symbol as u8, (bits + 1 - weight as u32) as u8);
-            self.entries.get_mut(*at..*at + len).ok_or(Corrupt(b"corrupt Huffman table", 0))?.fill(entry);
+            self.entries.get_mut(*at..*at + len).ok_or(Corrupt(b"corrupt Huffman table"))?.fill(entry);
             *at += len;
         }
         self.bits = bits;
@@ -104,7 +104,7 @@ impl Huffman {
             }
         }
         if !bits.finished() {
-            return Err(Corrupt(b"Huffman stream not consumed exactly", 0));
+            return Err(Corrupt(b"Huffman stream not consumed exactly"));
         }
         Ok(())
     }
@@ -120,12 +120,12 @@ fn fse_weights(data: &[u8], weights: &mut [u8; 256]) -> Result<usize, Failure> {
     let mut other = table.start(&mut bits);
     let mut count = 0;
     loop {
-        *weights.get_mut(count).filter(|_| count < 254).ok_or(Corrupt(b"too many Huffman weights", 0))? = table.entry(current).symbol;
+        *weights.get_mut(count).filter(|_| count < 254).ok_or(Corrupt(b"too many Huffman weights"))? = table.entry(current).symbol;
         count += 1;
         current = table.next(current, &mut bits);
         if bits.overflowed() {
             // The other state's symbol is the last weight.
-            *weights.get_mut(count).ok_or(Corrupt(b"too many Huffman weights", 0))? = table.entry(other).symbol;
+            *weights.get_mut(count).ok_or(Corrupt(b"too many Huffman weights"))? = table.entry(other).symbol;
             return Ok(count + 1);
         }
         core::mem::swap(&mut current, &mut other);

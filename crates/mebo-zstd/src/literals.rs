@@ -11,7 +11,7 @@ use crate::MAX_BLOCK;
 /// itself when raw, else decoded into `scratch`) and the bytes it took.
 /// `huffman` is the frame's last tree, `None` before its first.
 pub fn read<'a>(block: &'a [u8], huffman: &mut Option<Huffman>, scratch: &'a mut Buffer) -> Result<(&'a [u8], usize), Failure> {
-    let truncated = Corrupt(b"truncated literals section", 0);
+    let truncated = Corrupt(b"truncated literals section");
     let mut header = [0u8; 5];
     for (byte, &value) in header.iter_mut().zip(block) {
         *byte = value;
@@ -28,7 +28,7 @@ pub fn read<'a>(block: &'a [u8], huffman: &mut Option<Huffman>, scratch: &'a mut
         };
         let size = size as usize;
         if size > MAX_BLOCK || start > block.len() {
-            return Err(Corrupt(b"literals section too large", 0));
+            return Err(Corrupt(b"literals section too large"));
         }
         if kind == 0 {
             return Ok((block.get(start..start + size).ok_or(truncated)?, start + size));
@@ -50,7 +50,7 @@ pub fn read<'a>(block: &'a [u8], huffman: &mut Option<Huffman>, scratch: &'a mut
     let size = ((value >> 4) & mask) as usize;
     let compressed = ((value >> (4 + width)) & mask) as usize;
     if size > MAX_BLOCK || (streams == 4 && size < 6) {
-        return Err(Corrupt(b"bad literals size", 0));
+        return Err(Corrupt(b"bad literals size"));
     }
     let mut body = block.get(start..start + compressed).ok_or(truncated)?;
     if kind == 2 {
@@ -58,7 +58,7 @@ pub fn read<'a>(block: &'a [u8], huffman: &mut Option<Huffman>, scratch: &'a mut
         let used = tree.read(body)?;
         body = body.get(used..).unwrap_or_default();
     }
-    let tree = huffman.as_ref().ok_or(Corrupt(b"treeless literals without a previous tree", 0))?;
+    let tree = huffman.as_ref().ok_or(Corrupt(b"treeless literals without a previous tree"))?;
     let out = room(scratch, size)?;
     if streams == 1 {
         tree.decode(body, out)?;
@@ -73,10 +73,10 @@ pub fn read<'a>(block: &'a [u8], huffman: &mut Option<Huffman>, scratch: &'a mut
                 Some(&[a, b]) if i < 3 => u16::from_le_bytes([a, b]) as usize,
                 _ => streams.len().saturating_sub(at),
             };
-            let stream = streams.get(at..at + len).ok_or(Corrupt(b"bad literals jump table", 0))?;
+            let stream = streams.get(at..at + len).ok_or(Corrupt(b"bad literals jump table"))?;
             at += len;
             let end = if i == 3 { size } else { quarter * (i + 1) };
-            tree.decode(stream, out.get_mut(quarter * i..end).ok_or(Corrupt(b"bad literals size", 0))?)?;
+            tree.decode(stream, out.get_mut(quarter * i..end).ok_or(Corrupt(b"bad literals size"))?)?;
         }
     }
     Ok((out, start + compressed))
@@ -88,7 +88,7 @@ fn room(scratch: &mut Buffer, size: usize) -> Result<&mut [u8], Failure> {
     if scratch.len() < size {
         scratch.extend_repeated(0, size - scratch.len()).map_err(Failure::OutOfMemory)?;
     }
-    scratch.as_mut_slice().get_mut(..size).ok_or(Corrupt(b"bad literals size", 0))
+    scratch.as_mut_slice().get_mut(..size).ok_or(Corrupt(b"bad literals size"))
 }
 
 #[cfg(test)]

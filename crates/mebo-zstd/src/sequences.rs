@@ -114,7 +114,7 @@ impl Output<'_> {
     fn copy(&mut self, offset: usize, len: usize) -> Result<(), Failure> {
         let end = self.out.len();
         if offset == 0 || offset > end - self.frame_start {
-            return Err(Corrupt(b"match offset past the frame's start", 0));
+            return Err(Corrupt(b"match offset past the frame's start"));
         }
         // Each copy doubles the repeated pattern, keeping the distance a
         // multiple of the offset.
@@ -132,7 +132,7 @@ impl Output<'_> {
 /// The sequences section `data` executed with `literals` into `output`.
 /// Past the limit: `SizeCap` with the size the block would end at.
 pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut Output) -> Result<(), Failure> {
-    let truncated = Corrupt(b"truncated sequences section", 0);
+    let truncated = Corrupt(b"truncated sequences section");
     let (count, mut at) = match *data {
         [] => return Err(truncated),
         [0, ..] => (0, 1),
@@ -144,14 +144,14 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
     let block_start = output.out.len();
     if count == 0 {
         if at != data.len() {
-            return Err(Corrupt(b"bytes after the sequences section", 0));
+            return Err(Corrupt(b"bytes after the sequences section"));
         }
         return push_checked(output, literals, (block_start + literals.len()) as u64);
     }
     let modes = *data.get(at).ok_or(truncated)?;
     at += 1;
     if modes & 3 != 0 {
-        return Err(Corrupt(b"reserved bits set in the sequence modes", 0));
+        return Err(Corrupt(b"reserved bits set in the sequence modes"));
     }
     for (i, (field, ((counts, log), max_log, max_code))) in history.fields.iter_mut().zip(FIELDS).enumerate() {
         let rest = data.get(at..).unwrap_or_default();
@@ -164,7 +164,7 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
             1 => {
                 let symbol = *rest.first().ok_or(truncated)?;
                 if symbol as usize > max_code {
-                    return Err(Corrupt(b"sequence code out of range", 0));
+                    return Err(Corrupt(b"sequence code out of range"));
                 }
                 field.table.rle(symbol);
                 field.predefined = false;
@@ -175,7 +175,7 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
                 at += field.table.read(rest, max_log, max_code)?;
             }
             _ if field.set => {}
-            _ => return Err(Corrupt(b"repeated sequence table without a previous one", 0)),
+            _ => return Err(Corrupt(b"repeated sequence table without a previous one")),
         }
         field.set = true;
     }
@@ -201,7 +201,7 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
             continue;
         }
         let offset = repeat(&mut history.repeats, offset, literal_len == 0)?;
-        let literal = literals.get(used..used + literal_len).ok_or(Corrupt(b"sequences use more literals than there are", 0))?;
+        let literal = literals.get(used..used + literal_len).ok_or(Corrupt(b"sequences use more literals than there are"))?;
         used += literal_len;
         if output.out.len() + literal_len + match_len > output.limit {
             past_limit = true;
@@ -211,7 +211,7 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
         output.copy(offset, match_len)?;
     }
     if !bits.finished() {
-        return Err(Corrupt(b"sequences bitstream not consumed exactly", 0));
+        return Err(Corrupt(b"sequences bitstream not consumed exactly"));
     }
     let block_end = ((block_start + literals.len()) as u64).saturating_add(matched);
     if past_limit {
@@ -235,7 +235,7 @@ fn extra(code: u8, first: u8, add: usize, table: &[(u32, u8)], bits: &mut Backwa
     match code.checked_sub(first) {
         None => Ok(code as usize + add),
         Some(i) => {
-            let (base, n) = *table.get(i as usize).ok_or(Corrupt(b"sequence code out of range", 0))?;
+            let (base, n) = *table.get(i as usize).ok_or(Corrupt(b"sequence code out of range"))?;
             Ok(base as usize + bits.read(n.into()) as usize)
         }
     }
@@ -262,7 +262,7 @@ fn repeat(repeats: &mut [usize; 3], value: usize, no_literals: bool) -> Result<u
             third
         }
         _ => {
-            let offset = first.checked_sub(1).filter(|&o| o > 0).ok_or(Corrupt(b"repeat offset of zero", 0))?;
+            let offset = first.checked_sub(1).filter(|&o| o > 0).ok_or(Corrupt(b"repeat offset of zero"))?;
             *repeats = [offset, first, second];
             offset
         }

@@ -10,7 +10,7 @@ use zstd::zstd_safe::{CCtx, CParameter};
 const CAP: usize = 64 << 20;
 
 fn ours(data: &[u8], cap: usize) -> Result<Vec<u8>, Failure> {
-    decompress(data, cap).map(|out| out.as_slice().to_vec())
+    decompress(data, cap).map(|out| out.as_slice().to_vec()).map_err(|e| e.failure)
 }
 
 /// libzstd's one-shot decoder (every frame, skippable ones skipped).
@@ -122,7 +122,7 @@ proptest! {
 
 #[test]
 fn empty_input_and_empty_frames() {
-    assert_eq!(ours(&[], 100), Err(Failure::Corrupt(b"bad frame header", 0)));
+    assert_eq!(ours(&[], 100), Err(Failure::Corrupt(b"bad frame header")));
     for checksum in [false, true] {
         for content_size in [false, true] {
             let frame = compress(&[], &Options { level: 3, checksum, content_size, window_log: None });

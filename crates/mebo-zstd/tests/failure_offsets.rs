@@ -2,15 +2,16 @@
 //! so the byte of the frame, block or section that fails is known without
 //! the decoder, and the failure must name it.
 
-use mebo_zstd::frames::{decompress, Failure};
+use mebo_zstd::frames::{decompress, Error, Failure};
 
 const CAP: usize = 1 << 20;
 
-/// What decoding `data` fails with.
-fn failure(data: &[u8]) -> Failure {
+/// What decoding `data` fails with: the check's name and where.
+fn failure(data: &[u8]) -> (&'static str, usize) {
     match decompress(data, CAP) {
         Ok(out) => panic!("decoded {} bytes", out.len()),
-        Err(failure) => failure,
+        Err(Error { failure: Failure::Corrupt(what), at }) => (std::str::from_utf8(what).unwrap(), at),
+        Err(e) => panic!("{e:?}"),
     }
 }
 
@@ -41,13 +42,15 @@ fn raw_frame(blocks: &[&[u8]]) -> Vec<u8> {
 fn a_frame_cut_inside_its_second_block_names_that_block() {
     let frame = raw_frame(&[&[1; 100], &[2; 50]]);
     // 6 header bytes, the first block's 3 + 100: the second block at 109.
-    assert_eq!(failure(&frame[..frame.len() - 1]), Failure::Corrupt(b"truncated raw block", 109));
-    assert_eq!(failure(&frame[..110]), Failure::Corrupt(b"truncated block header", 109));
+    assert_eq!(failure(&frame[..frame.len() - 1]), ("truncated raw block", 109));
+    assert_eq!(failure(&frame[..110]), ("truncated block header", 109));
     // The same frame after another one: every offset moves by its length.
     let mut two = raw_frame(&[&[9; 7]]);
     assert_eq!(two.len(), 16);
     two.extend_from_slice(&frame[..frame.len() - 1]);
-    assert_eq!(failure(&two), Failure::Corrupt(b"truncated raw block", 16 + 109));
+    assert_eq!(failure(&two), ("truncated raw block", 16 + 109));
+    // Output past the cap: where the block that passed it starts.
+    assert_eq!(decompress(&frame, 120).err(), Some(Error { failure: Failure::SizeCap(150), at: 109 }));
 }
 
 #[test]
@@ -56,16 +59,16 @@ fn an_rle_block_cut_after_its_header_and_a_reserved_block_type() {
     frame.extend(block(false, 1, 1000));
     frame.push(7);
     frame.extend(block(true, 1, 10));
-    assert_eq!(failure(&frame), Failure::Corrupt(b"truncated RLE block", 10));
+    assert_eq!(failure(&frame), ("truncated RLE block", 10));
     frame.push(8);
     frame.extend(block(true, 3, 0));
     // The second block is the last: what follows is read as a frame.
-    assert_eq!(failure(&frame), Failure::Corrupt(b"bad frame header", 14));
+    assert_eq!(failure(&frame), ("bad frame header", 14));
     let mut reserved = header(false);
     reserved.extend(block(false, 0, 2));
     reserved.extend([1, 2]);
     reserved.extend(block(true, 3, 0));
-    assert_eq!(failure(&reserved), Failure::Corrupt(b"reserved block type", 11));
+    assert_eq!(failure(&reserved), ("reserved block type", 11));
 }
 
 #[test]
@@ -81,8 +84,8 @@ fn a_checksum_mismatch_names_the_checksum_of_the_frame_that_fails() {
         data.extend(frame);
     }
     // 12, then two frames of 6 + 3 + 3 + 4 bytes: the second checksum at 12 + 16 + 12.
-    assert_eq!(failure(&data), Failure::Corrupt(b"checksum mismatch", 40));
-    assert_eq!(failure(&data[..data.len() - 2]), Failure::Corrupt(b"truncated checksum", 40));
+    assert_eq!(failure(&data), ("checksum mismatch", 40));
+    assert_eq!(failure(&data[..data.len() - 2]), ("truncated checksum", 40));
     // The first frame's checksum is xxh64("abc")'s low 32 bits: alone, it decodes.
     assert_eq!(decompress(&data[..28], CAP).map(|out| out.as_slice().to_vec()), Ok(b"abc".to_vec()));
 }
@@ -100,7 +103,7 @@ fn a_compressed_block_names_its_failing_section() {
     let literals = [0x13, 0x40, 0x00, 0xff]; // treeless, one stream, 1 byte from 1
     treeless.extend(block(true, 2, literals.len()));
     treeless.extend(literals);
-    assert_eq!(failure(&treeless), Failure::Corrupt(b"treeless literals without a previous tree", 16));
+    assert_eq!(failure(&treeless), ("treeless literals without a previous tree", 16));
 
     // Raw literals "ab" (3 bytes: 1 header, 2 literals), then a sequences
     // section of one sequence whose modes byte has its reserved bits set:
@@ -109,22 +112,22 @@ fn a_compressed_block_names_its_failing_section() {
     let body = [2 << 3, b'a', b'b', 1, 0b11, 0x80];
     reserved.extend(block(true, 2, body.len()));
     reserved.extend(body);
-    assert_eq!(failure(&reserved), Failure::Corrupt(b"reserved bits set in the sequence modes", 19));
+    assert_eq!(failure(&reserved), ("reserved bits set in the sequence modes", 19));
 
     // The same, its literals section cut short: the literals section again.
     let mut cut = first;
     let body = [5 << 3, b'a', b'b'];
     cut.extend(block(true, 2, body.len()));
     cut.extend(body);
-    assert_eq!(failure(&cut), Failure::Corrupt(b"truncated literals section", 16));
+    assert_eq!(failure(&cut), ("truncated literals section", 16));
 }
 
 #[test]
 fn the_first_frames_header_and_declared_size() {
-    assert_eq!(failure(b"not a frame"), Failure::Corrupt(b"unknown frame magic number", 0));
-    assert_eq!(failure(&[0x28, 0xb5, 0x2f, 0xfd, 0x08]), Failure::Corrupt(b"reserved bit set in the frame header", 0));
+    assert_eq!(failure(b"not a frame"), ("unknown frame magic number", 0));
+    assert_eq!(failure(&[0x28, 0xb5, 0x2f, 0xfd, 0x08]), ("reserved bit set in the frame header", 0));
     // A later frame's header: at that frame's start.
     let mut data = raw_frame(&[b"abc"]);
     data.extend([0x28, 0xb5, 0x2f, 0xfd, 0x08]);
-    assert_eq!(failure(&data), Failure::Corrupt(b"reserved bit set in the frame header", 12));
+    assert_eq!(failure(&data), ("reserved bit set in the frame header", 12));
 }

@@ -14,6 +14,7 @@ interface PartExports {
   decompress(cap: number): number;
   output_ptr(): number;
   output_len(): number;
+  /** SIZE_CAP: the size reached; OUT_OF_MEMORY: the bytes asked; DECOMPRESS: the byte of the payload where the failing frame, block or section starts. */
   number(): number;
   detail_ptr(): number;
   detail_len(): number;
@@ -59,6 +60,9 @@ function decompress(part: PartExports, data: Uint8Array, cap: number): Uint8Arra
   new Uint8Array(part.memory.buffer, at, data.length).set(data);
   const status = part.decompress(cap);
   if (status === 0) return new Uint8Array(part.memory.buffer, part.output_ptr(), part.output_len()).slice();
+  const code = CODES[status] ?? 'DECOMPRESS';
+  if (code !== 'DECOMPRESS') throw [code, part.number(), ''];
+  // The check that failed, and (the part's number) where in the payload.
   const detail = new TextDecoder().decode(new Uint8Array(part.memory.buffer, part.detail_ptr(), part.detail_len()));
-  throw [CODES[status] ?? 'DECOMPRESS', part.number(), detail];
+  throw [code, 0, `${detail} at byte ${part.number()}`];
 }
