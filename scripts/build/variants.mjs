@@ -2,8 +2,8 @@
 //
 // The full module (`mebo`) and the decode-only one (`mebo/decode`: mebo-wasm
 // without its default `encode` feature), each built with and without simd128
-// and served by one glue; the light core of `mebo/decode` in a page and its
-// zstd part, built for size. Each is a release build (workspace
+// and served by one glue; the light core of `mebo/decode` in a page (Rust at
+// opt-level 2) and its zstd part (built for size). Each is a release build (workspace
 // profile: LTO, one codegen unit, opt-level 3; zstd's C at -Os, see
 // ZSTD_CFLAGS) in its own target directory, then `wasm-bindgen --target web`.
 
@@ -75,9 +75,11 @@ export const MODULES = {
 // Built for size: Rust at opt-level "s" and wasm-opt -Oz (the zstd part).
 const SIZE = { cargoOptLevel: 's', wasmOpt: ['-Oz'] };
 // The light core, which every page decodes with: Rust at opt-level 2 and
-// wasm-opt -Oz. Against "s" it is 1.9 kB gzipped more and decodes text blobs
-// 2.4-3.3x and lz4 payloads 4.7x faster (docs/FIRST-LOAD.md).
-const CORE = { cargoOptLevel: '2', wasmOpt: ['-Oz'] };
+// wasm-opt's passes of the other builds. Against "s" it is 1.9 kB gzipped
+// more and decodes text blobs 2.4-3.3x and lz4 payloads 4.7x faster; -Oz,
+// whose inliner the passes skip, made it 2.1 kB larger and no faster
+// (docs/FIRST-LOAD.md).
+const CORE = { cargoOptLevel: '2' };
 
 /** Every variant: its name (for `--only`), its installed file, its module, its flags. */
 export const VARIANTS = [
