@@ -3,7 +3,8 @@
 //! declared size checked against the cap and the ratio ceiling before
 //! anything is allocated, frames without one decoded under a window limit
 //! taken from the cap, output never past the cap, allocation failure
-//! reported with the bytes asked.
+//! reported with the bytes asked; each failure with where in the payload
+//! it happened.
 
 use crate::buffer::Buffer;
 pub use crate::failure::Failure;

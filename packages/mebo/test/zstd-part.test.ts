@@ -232,6 +232,25 @@ describe('the zstd part refuses, as the full build does', () => {
     expect(part(frame(content), 1 << 20)).toEqual(content);
   });
 
+  it('names the check that failed and where in the payload: the frame, block or section it read', () => {
+    // frame(): a 13-byte header (magic, descriptor, 8-byte size), then blocks.
+    const whole = frame(content);
+    const cases: [Uint8Array, string][] = [
+      [whole.subarray(0, 2000), 'truncated raw block at byte 13'],
+      [concat(whole, Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8])), `unknown frame magic number at byte ${whole.length}`],
+      // The second of two frames, cut inside its RLE block (after its header of 13 and the block's 3 bytes).
+      [concat(whole, frame(new Uint8Array(50).fill(3)).subarray(0, 16)), `truncated RLE block at byte ${whole.length + 13}`],
+      [new TextEncoder().encode('not a zstd frame at all'), 'unknown frame magic number at byte 0'],
+    ];
+    for (const [data, detail] of cases) {
+      expect(part(data, content.length + 100), detail).toEqual(['DECOMPRESS', 0, detail]);
+      // The light core's error carries the part's detail.
+      const b = outcome(light, textBlob(data, content.length));
+      expect(b, detail).toHaveProperty('code', 'DECOMPRESS');
+      expect((b as { message: string }).message, detail).toContain(`: ${detail}`);
+    }
+  });
+
   it('the part keeps working after each refusal', () => {
     for (const [, data, cap] of hostile) part(data, cap);
     expect(part(frame(content), 1 << 20)).toEqual(content);
