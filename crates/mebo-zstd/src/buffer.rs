@@ -89,6 +89,11 @@ impl Buffer {
         Ok(())
     }
 
+    /// Keep the first `len` bytes (all of them when there are fewer).
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     /// Forget the bytes, keeping the capacity.
     pub fn clear(&mut self) {
         self.len = 0;
@@ -103,22 +108,6 @@ impl Buffer {
         // is another allocation (or the stack), so the two do not overlap.
         unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.as_ptr().add(self.len), bytes.len()) };
         self.len += bytes.len();
-        Ok(())
-    }
-
-    /// Append a copy of the `len` bytes at `from` (`Vec::extend_from_within`
-    /// without its panic: `Err(0)` when they are not all in the buffer).
-    #[inline]
-    pub fn extend_from_within(&mut self, from: usize, len: usize) -> Result<(), usize> {
-        if from.checked_add(len).is_none_or(|end| end > self.len) {
-            return Err(0);
-        }
-        self.reserve(len)?;
-        // SAFETY: `from..from + len` lies within the `len` initialized bytes,
-        // and `reserve` made room for `len` more past them: the two ranges
-        // are in one allocation and do not overlap.
-        unsafe { core::ptr::copy_nonoverlapping(self.ptr.as_ptr().add(from), self.ptr.as_ptr().add(self.len), len) };
-        self.len += len;
         Ok(())
     }
 

@@ -109,24 +109,6 @@ impl Output<'_> {
     fn push(&mut self, bytes: &[u8]) -> Result<(), Failure> {
         self.out.extend(bytes).map_err(Failure::OutOfMemory)
     }
-
-    /// `len` bytes copied from `offset` back (the copy may overlap itself).
-    fn copy(&mut self, offset: usize, len: usize) -> Result<(), Failure> {
-        let end = self.out.len();
-        if offset == 0 || offset > end - self.frame_start {
-            return Err(Corrupt(b"match offset past the frame's start"));
-        }
-        // Each copy doubles the repeated pattern, keeping the distance a
-        // multiple of the offset.
-        let from = end - offset;
-        let mut done = 0;
-        while done < len {
-            let n = (len - done).min(offset + done);
-            self.out.extend_from_within(from, n).map_err(Failure::OutOfMemory)?;
-            done += n;
-        }
-        Ok(())
-    }
 }
 
 /// The sequences section `data` executed with `literals` into `output`.
@@ -183,6 +165,12 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
     let (lengths, offsets, matches) = (&lengths.table, &offsets.table, &matches.table);
     let mut bits = BackwardBits::new(data.get(at..).unwrap_or_default())?;
     let mut states = [lengths.start(&mut bits), offsets.start(&mut bits), matches.start(&mut bits)];
+    // The block is written in place: the output grown (zero-filled) to its
+    // limit, written through bounds-checked slices (short copies as 8-byte
+    // words, not a memory.copy each), then cut back to what the block made.
+    output.out.extend_repeated(0, output.limit.saturating_sub(block_start)).map_err(Failure::OutOfMemory)?;
+    let dst = output.out.as_mut_slice();
+    let mut pos = block_start;
     let mut used = 0;
     let mut matched = 0u64;
     let mut past_limit = false;
@@ -201,15 +189,22 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
             continue;
         }
         let offset = repeat(&mut history.repeats, offset, literal_len == 0)?;
-        let literal = literals.get(used..used + literal_len).ok_or(Corrupt(b"sequences use more literals than there are"))?;
+        let literal =
+            literals.get(used..).filter(|rest| rest.len() >= literal_len).ok_or(Corrupt(b"sequences use more literals than there are"))?;
         used += literal_len;
-        if output.out.len() + literal_len + match_len > output.limit {
+        if pos + literal_len + match_len > dst.len() {
             past_limit = true;
             continue;
         }
-        output.push(literal)?;
-        output.copy(offset, match_len)?;
+        copy_literals(dst, pos, literal, literal_len).ok_or(Corrupt(b"sequences use more literals than there are"))?;
+        pos += literal_len;
+        if offset == 0 || offset > pos - output.frame_start {
+            return Err(Corrupt(b"match offset past the frame's start"));
+        }
+        copy_match(dst, pos, offset, match_len).ok_or(Corrupt(b"match offset past the frame's start"))?;
+        pos += match_len;
     }
+    output.out.truncate(pos);
     if !bits.finished() {
         return Err(Corrupt(b"sequences bitstream not consumed exactly"));
     }
@@ -218,6 +213,57 @@ pub fn execute(data: &[u8], literals: &[u8], history: &mut History, output: &mut
         return Err(SizeCap(block_end));
     }
     push_checked(output, literals.get(used..).unwrap_or_default(), block_end)
+}
+
+/// The first `len` bytes of `src` written at `pos`: up to 16 as two words
+/// when both sides have room for them (the bytes past `len` are overwritten
+/// later, or cut). `None` only when `len` does not fit, which the caller
+/// checked.
+#[inline(always)]
+fn copy_literals(dst: &mut [u8], pos: usize, src: &[u8], len: usize) -> Option<()> {
+    if len <= 16 {
+        if let (Some(to), Some(from)) = (dst.get_mut(pos..).and_then(<[u8]>::first_chunk_mut::<16>), src.first_chunk::<16>()) {
+            *to = *from;
+            return Some(());
+        }
+    }
+    dst.get_mut(pos..pos + len)?.copy_from_slice(src.get(..len)?);
+    Some(())
+}
+
+/// The match of `len` bytes `offset` back from `pos` (`offset` at most
+/// `pos`), copied within `dst`, where it may overlap itself. Copied as 8-byte
+/// words from at least 8 bytes back: an offset below 8 first writes one
+/// pattern's worth byte by byte, then copies from a multiple of the offset.
+/// Words may run up to 7 bytes past the match where `dst` has room.
+#[inline(always)]
+fn copy_match(dst: &mut [u8], pos: usize, offset: usize, len: usize) -> Option<()> {
+    let from = pos.checked_sub(offset)?;
+    let end = pos + len;
+    if len >= 32 && offset >= len {
+        dst.copy_within(from..from + len, pos);
+        return Some(());
+    }
+    let mut at = pos;
+    let mut distance = offset;
+    if offset < 8 {
+        distance = offset * 8usize.div_ceil(offset);
+        while at < end.min(pos + distance) {
+            *dst.get_mut(at)? = *dst.get(at - offset)?;
+            at += 1;
+        }
+    }
+    let stop = if end + 8 <= dst.len() { end } else { end.saturating_sub(7) };
+    while at < stop {
+        let word = *dst.get(at - distance..)?.first_chunk::<8>()?;
+        *dst.get_mut(at..)?.first_chunk_mut::<8>()? = word;
+        at += 8;
+    }
+    while at < end {
+        *dst.get_mut(at)? = *dst.get(at - distance)?;
+        at += 1;
+    }
+    Some(())
 }
 
 /// Append `bytes`, unless that passes the limit: then `SizeCap(block_end)`.
