@@ -39,7 +39,8 @@ export async function installZstdPart(module: WebAssembly.Module): Promise<void>
 
 /**
  * @internal The core's zstd decoder (its import): the payload copied into
- * the part, its output copied out. Throws what the core reads back into its
+ * the part, its output returned as a view of the part's memory, good until
+ * the part's next call (the core's glue copies it at once). Throws what the core reads back into its
  * own error: `[code, number, detail]`.
  */
 export function zstdDecompress(data: Uint8Array, cap: number): Uint8Array {
@@ -59,7 +60,9 @@ function decompress(part: PartExports, data: Uint8Array, cap: number): Uint8Arra
   // The memory's buffer is read after each call: growing it detaches the old one.
   new Uint8Array(part.memory.buffer, at, data.length).set(data);
   const status = part.decompress(cap);
-  if (status === 0) return new Uint8Array(part.memory.buffer, part.output_ptr(), part.output_len()).slice();
+  // The output in place, not copied: the core's glue copies it into its own
+  // memory before anything calls the part again (a view is only good until then).
+  if (status === 0) return new Uint8Array(part.memory.buffer, part.output_ptr(), part.output_len());
   const code = CODES[status] ?? 'DECOMPRESS';
   if (code !== 'DECOMPRESS') throw [code, part.number(), ''];
   // The check that failed, and (the part's number) where in the payload.
