@@ -61,7 +61,9 @@ impl<'a> BackwardBits<'a> {
     pub fn window(&self) -> Option<u64> {
         let low = usize::try_from(self.pos - 64).ok()?;
         let at = low.div_ceil(8);
-        Some(self.word(at) << (at * 8 - low))
+        // Always 8 bytes there (64 bits left): no fallback to read bytewise.
+        let word = u64::from_le_bytes(*self.data.get(at..)?.first_chunk()?);
+        Some(word << (at * 8 - low))
     }
 
     #[inline]

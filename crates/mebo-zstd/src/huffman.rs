@@ -83,21 +83,72 @@ impl Huffman {
     /// Decode the stream `data` into every byte of `out`; the stream must end
     /// exactly there.
     pub fn decode(&self, data: &[u8], out: &mut [u8]) -> Result<(), Failure> {
-        let mut bits = BackwardBits::new(data)?;
+        self.finish(BackwardBits::new(data)?, out)
+    }
+
+    /// Decode four streams into `out`: a quarter of it (rounded up) each, the
+    /// last the rest. While each has a window left the streams take turns a
+    /// symbol at a time: four independent chains of table lookups, which the
+    /// processor overlaps, where one stream is a chain of dependent ones.
+    /// Each stream must end exactly at its part.
+    pub fn decode4(&self, [a, b, c, d]: [&[u8]; 4], out: &mut [u8]) -> Result<(), Failure> {
+        let bad = Corrupt(b"bad literals size");
+        let (mut a, mut b, mut c, mut d) = (BackwardBits::new(a)?, BackwardBits::new(b)?, BackwardBits::new(c)?, BackwardBits::new(d)?);
+        let quarter = out.len().div_ceil(4);
+        let (oa, rest) = out.split_at_mut_checked(quarter).ok_or(bad)?;
+        let (ob, rest) = rest.split_at_mut_checked(quarter).ok_or(bad)?;
+        let (oc, od) = rest.split_at_mut_checked(quarter).ok_or(bad)?;
+        let shift = 64 - self.bits;
+        let mut done = 0;
+        while let (Some(mut wa), Some(mut wb), Some(mut wc), Some(mut wd)) = (a.window(), b.window(), c.window(), d.window()) {
+            let (Some(ca), Some(cb), Some(cc), Some(cd)) = (chunk(oa, done), chunk(ob, done), chunk(oc, done), chunk(od, done)) else {
+                break;
+            };
+            let (mut ua, mut ub, mut uc, mut ud) = (0, 0, 0, 0);
+            for i in 0..4 {
+                ca[i] = self.symbol(&mut wa, &mut ua, shift);
+                cb[i] = self.symbol(&mut wb, &mut ub, shift);
+                cc[i] = self.symbol(&mut wc, &mut uc, shift);
+                cd[i] = self.symbol(&mut wd, &mut ud, shift);
+            }
+            a.consume(ua);
+            b.consume(ub);
+            c.consume(uc);
+            d.consume(ud);
+            done += 4;
+        }
+        for (bits, out) in [(a, oa), (b, ob), (c, oc), (d, od)] {
+            self.finish(bits, out.get_mut(done..).unwrap_or_default())?;
+        }
+        Ok(())
+    }
+
+    /// The symbol at the top of `window`, its code shifted out and its
+    /// length added to `used`.
+    #[inline(always)]
+    fn symbol(&self, window: &mut u64, used: &mut u32, shift: u32) -> u8 {
+        // Masked to the table's size: no bounds check.
+        let (symbol, len) = self.entries[(*window >> shift) as usize & ((1 << MAX_BITS) - 1)];
+        *window <<= len;
+        *used += u32::from(len);
+        symbol
+    }
+
+    /// Decode from `bits` into every byte of `out`; the stream must end
+    /// exactly there.
+    fn finish(&self, mut bits: BackwardBits, out: &mut [u8]) -> Result<(), Failure> {
+        let shift = 64 - self.bits;
         // Four codes (48 bits at most) from each 57-bit window while there is one.
         for chunk in out.chunks_mut(4) {
             if let Some(mut window) = bits.window() {
                 let mut used = 0;
                 for byte in chunk {
-                    let (symbol, len) = self.entries.get((window >> (64 - self.bits)) as usize).copied().unwrap_or_default();
-                    *byte = symbol;
-                    window <<= len;
-                    used += u32::from(len);
+                    *byte = self.symbol(&mut window, &mut used, shift);
                 }
                 bits.consume(used);
             } else {
                 for byte in chunk {
-                    let (symbol, len) = self.entries.get(bits.peek(self.bits) as usize).copied().unwrap_or_default();
+                    let (symbol, len) = self.entries[bits.peek(self.bits) as usize & ((1 << MAX_BITS) - 1)];
                     *byte = symbol;
                     bits.consume(len.into());
                 }
@@ -108,6 +159,12 @@ impl Huffman {
         }
         Ok(())
     }
+}
+
+/// The 4 bytes of `out` at `at`, when it has them.
+#[inline(always)]
+fn chunk(out: &mut [u8], at: usize) -> Option<&mut [u8; 4]> {
+    out.get_mut(at..)?.first_chunk_mut()
 }
 
 /// FSE-compressed weights (section 4.2.1.2): two states taking turns until

@@ -63,21 +63,19 @@ pub fn read<'a>(block: &'a [u8], huffman: &mut Option<Huffman>, scratch: &'a mut
     if streams == 1 {
         tree.decode(body, out)?;
     } else {
-        // A jump table of the first three streams' sizes, then the streams;
-        // each decodes a quarter (rounded up) of the literals, the last the rest.
+        // A jump table of the first three streams' sizes, then the streams.
         let (jump, streams) = body.split_at_checked(6).ok_or(truncated)?;
-        let quarter = size.div_ceil(4);
         let mut at = 0;
-        for i in 0..4 {
+        let mut parts = [&[][..]; 4];
+        for (i, part) in parts.iter_mut().enumerate() {
             let len = match jump.get(2 * i..2 * i + 2) {
                 Some(&[a, b]) if i < 3 => u16::from_le_bytes([a, b]) as usize,
                 _ => streams.len().saturating_sub(at),
             };
-            let stream = streams.get(at..at + len).ok_or(Corrupt(b"bad literals jump table"))?;
+            *part = streams.get(at..at + len).ok_or(Corrupt(b"bad literals jump table"))?;
             at += len;
-            let end = if i == 3 { size } else { quarter * (i + 1) };
-            tree.decode(stream, out.get_mut(quarter * i..end).ok_or(Corrupt(b"bad literals size"))?)?;
         }
+        tree.decode4(parts, out)?;
     }
     Ok((out, start + compressed))
 }

@@ -232,36 +232,27 @@ fn copy_literals(dst: &mut [u8], pos: usize, src: &[u8], len: usize) -> Option<(
 }
 
 /// The match of `len` bytes `offset` back from `pos` (`offset` at most
-/// `pos`), copied within `dst`, where it may overlap itself. Copied as 8-byte
-/// words from at least 8 bytes back: an offset below 8 first writes one
-/// pattern's worth byte by byte, then copies from a multiple of the offset.
-/// Words may run up to 7 bytes past the match where `dst` has room.
+/// `pos`), copied within `dst`, where it may overlap itself: as 8-byte words
+/// when the offset is at least 8 (each word then reads bytes already
+/// written) and `dst` has room for the last word to run up to 7 bytes past
+/// the match, else byte by byte.
 #[inline(always)]
 fn copy_match(dst: &mut [u8], pos: usize, offset: usize, len: usize) -> Option<()> {
-    let from = pos.checked_sub(offset)?;
     let end = pos + len;
     if len >= 32 && offset >= len {
-        dst.copy_within(from..from + len, pos);
-        return Some(());
-    }
-    let mut at = pos;
-    let mut distance = offset;
-    if offset < 8 {
-        distance = offset * 8usize.div_ceil(offset);
-        while at < end.min(pos + distance) {
-            *dst.get_mut(at)? = *dst.get(at - offset)?;
-            at += 1;
+        // Long and apart: one memory.copy.
+        let (before, from_pos) = dst.split_at_mut_checked(pos)?;
+        let from = pos.checked_sub(offset)?;
+        from_pos.get_mut(..len)?.copy_from_slice(before.get(from..from + len)?);
+    } else if offset >= 8 && end + 8 <= dst.len() {
+        for at in (pos..end).step_by(8) {
+            let word = *dst.get(at - offset..)?.first_chunk::<8>()?;
+            *dst.get_mut(at..)?.first_chunk_mut::<8>()? = word;
         }
-    }
-    let stop = if end + 8 <= dst.len() { end } else { end.saturating_sub(7) };
-    while at < stop {
-        let word = *dst.get(at - distance..)?.first_chunk::<8>()?;
-        *dst.get_mut(at..)?.first_chunk_mut::<8>()? = word;
-        at += 8;
-    }
-    while at < end {
-        *dst.get_mut(at)? = *dst.get(at - distance)?;
-        at += 1;
+    } else {
+        for at in pos..end {
+            *dst.get_mut(at)? = *dst.get(at.checked_sub(offset)?)?;
+        }
     }
     Some(())
 }
@@ -314,4 +305,28 @@ fn repeat(repeats: &mut [usize; 3], value: usize, no_literals: bool) -> Result<u
         }
     };
     Ok(offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::copy_match;
+
+    #[test]
+    fn match_copies_are_the_bytewise_copy_with_or_without_room() {
+        for offset in 1..24 {
+            for len in 0..70 {
+                // Room for words past the match, then none.
+                for room in [16, 0] {
+                    let pos = 40;
+                    let mut dst: Vec<u8> = (0..pos + len + room).map(|i| (i * 7 + 3) as u8).collect();
+                    let mut expected = dst.clone();
+                    for at in pos..pos + len {
+                        expected[at] = expected[at - offset];
+                    }
+                    copy_match(&mut dst, pos, offset, len).unwrap();
+                    assert_eq!(dst[..pos + len], expected[..pos + len], "offset {offset}, length {len}, room {room}");
+                }
+            }
+        }
+    }
 }

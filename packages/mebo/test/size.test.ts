@@ -62,15 +62,15 @@ import { PACKAGE_ROOT } from './helpers/vectors.js';
 // use instead of stored, and metric names in errors no longer went through
 // `Debug` (Unicode's printable tables): 218.3 / 220.4 / 152.7 / 156.6 kB, the
 // core 91.8 kB. The zstd part 8.6 kB with a zstd decoder of our own in place
-// of libzstd (crates/mebo-zstd); 9.2 kB with its sequences written in place
-// (short copies as 8-byte words).
+// of libzstd (crates/mebo-zstd); 9.5 kB with its sequences written in place
+// (short copies as 8-byte words) and its four Huffman streams interleaved.
 const BUDGETS: [file: string, gzipBytes: number][] = [
   ['mebo_simd.wasm', 218_800],
   ['mebo_scalar.wasm', 220_900],
   ['mebo_decode_simd.wasm', 153_200],
   ['mebo_decode_scalar.wasm', 157_100],
   ['mebo_core_simd.wasm', 92_300],
-  ['mebo_zstd.wasm', 9_500],
+  ['mebo_zstd.wasm', 9_800],
 ];
 
 it.each(BUDGETS)('%s is at most %d bytes gzipped (-9)', (file, budget) => {
