@@ -77,7 +77,7 @@ const SIZE = { cargoOptLevel: 's', wasmOpt: ['-Oz'] };
 // The light core, which every page decodes with: Rust at opt-level 2 and
 // wasm-opt's passes of the other builds. Against "s" it is 1.9 kB gzipped
 // more and decodes text blobs 2.4-3.3x and lz4 payloads 4.7x faster; -Oz,
-// whose inliner the passes skip, made it 2.1 kB larger and no faster
+// whose inliner the passes skip, made it 2.0 kB larger and no faster
 // (docs/FIRST-LOAD.md).
 const CORE = { cargoOptLevel: '2' };
 

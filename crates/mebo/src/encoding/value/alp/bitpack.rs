@@ -143,30 +143,36 @@ macro_rules! map_codes_for_widths {
     }};
 }
 
-/// [`map_codes_any`] for the codes of a partial last group: each from one
-/// 8-byte load (and a ninth byte) where `packed` has room for them all, as
-/// when a column is followed by others.
+/// [`map_codes_any`] for the codes of a partial last group, and every code
+/// built for size: each from one 8-byte load (and a ninth byte for codes of
+/// more than 56 bits) where `packed` has room for them all, as when a column
+/// is followed by others.
 #[inline(never)]
 fn map_codes_few(packed: &[u8], width: u32, out: &mut [f64], map: impl Fn(u64, f64) -> f64) {
     let bits = out.len() * width as usize;
-    if packed.len() < bits.div_ceil(8) + 9 {
+    let Some(packed) = packed.get(..bits.div_ceil(8) + 9) else {
         return map_codes_any(packed, width, out, map);
-    }
+    };
     let mask = low_mask(width);
-    for (i, slot) in out.iter_mut().enumerate() {
-        let bit = i * width as usize;
+    // Always there: `packed` holds the codes' bytes and 9 more.
+    let word_at = |byte: usize| packed.get(byte..byte + 8).and_then(|w| w.first_chunk::<8>()).map_or(0, |w| u64::from_le_bytes(*w));
+    let mut bit = 0;
+    if width <= 56 {
+        // A code of at most 56 bits at a shift of at most 7 lies within its load.
+        for slot in out.iter_mut() {
+            *slot = map((word_at(bit / 8) >> (bit % 8)) & mask, *slot);
+            bit += width as usize;
+        }
+        return;
+    }
+    for slot in out.iter_mut() {
         let (byte, shift) = (bit / 8, (bit % 8) as u32);
-        // Always there: `packed` holds the codes' bytes and 9 more (checked above).
-        let Some((word, &ninth)) =
-            packed.get(byte..byte + 9).and_then(|w| w.split_first_chunk::<8>()).and_then(|(w, rest)| Some((w, rest.first()?)))
-        else {
-            return;
-        };
-        let mut code = u64::from_le_bytes(*word) >> shift;
+        let mut code = word_at(byte) >> shift;
         if shift != 0 {
-            code |= u64::from(ninth) << (64 - shift);
+            code |= u64::from(packed.get(byte + 8).copied().unwrap_or(0)) << (64 - shift);
         }
         *slot = map(code & mask, *slot);
+        bit += width as usize;
     }
 }
 
