@@ -235,7 +235,7 @@ fn copy_literals(dst: &mut [u8], pos: usize, src: &[u8], len: usize) -> Option<(
 /// `pos`), copied within `dst`, where it may overlap itself: as 8-byte words
 /// when the offset is at least 8 (each word then reads bytes already
 /// written) and `dst` has room for the last word to run up to 7 bytes past
-/// the match, else byte by byte.
+/// the match, else in copies that double the pattern.
 #[inline(always)]
 fn copy_match(dst: &mut [u8], pos: usize, offset: usize, len: usize) -> Option<()> {
     let end = pos + len;
@@ -250,8 +250,17 @@ fn copy_match(dst: &mut [u8], pos: usize, offset: usize, len: usize) -> Option<(
             *dst.get_mut(at..)?.first_chunk_mut::<8>()? = word;
         }
     } else {
-        for at in pos..end {
-            *dst.get_mut(at)? = *dst.get(at.checked_sub(offset)?)?;
+        // A short offset (a run of a pattern), or the block's end: each copy
+        // from the match's source doubles the pattern written, so source and
+        // destination never overlap and the distance stays a multiple of the
+        // offset.
+        let from = pos.checked_sub(offset)?;
+        let mut at = pos;
+        while at < end {
+            let n = (end - at).min(at - from);
+            let (before, rest) = dst.split_at_mut_checked(at)?;
+            rest.get_mut(..n)?.copy_from_slice(before.get(from..from + n)?);
+            at += n;
         }
     }
     Some(())
