@@ -322,11 +322,11 @@ mod tests {
 
     #[test]
     fn match_copies_are_the_bytewise_copy_with_or_without_room() {
-        for offset in 1..24 {
+        for offset in 1..80 {
             for len in 0..70 {
                 // Room for words past the match, then none.
                 for room in [16, 0] {
-                    let pos = 40;
+                    let pos = 80;
                     let mut dst: Vec<u8> = (0..pos + len + room).map(|i| (i * 7 + 3) as u8).collect();
                     let mut expected = dst.clone();
                     for at in pos..pos + len {
