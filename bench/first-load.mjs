@@ -29,7 +29,7 @@ const get = async (name) => new Uint8Array(await (await fetch('/vectors/' + name
 const fetched = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/mebo/')).reduce((n, e) => n + e.encodedBodySize, 0);
 try {
   const [plain, zstd] = await Promise.all([get(${JSON.stringify(PLAIN)}), get(${JSON.stringify(ZSTD)})]);
-  const mebo = await import('/mebo/dist/decode.js');
+  const mebo = await import('/mebo/dist/decode.min.js');
   await mebo.init(${parts === 'all' ? "{ parts: 'all' }" : ''});
   const init = performance.now();
   const initBytes = fetched();

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds dist/: index.js (one ESM bundle of src/ and the wasm-bindgen glue,
 // by esbuild), decode.js (`mebo/decode`: the read side of src/ bundled with the
-// decode-only builds' glue), worker/pool.js and worker/thread.js
+// decode-only builds' glue; decode.min.js, the same minified, for a page with
+// no bundler), worker/pool.js and worker/thread.js
 // (`mebo/worker`: they import ../index.js, not a copy of it) and the .d.ts
 // files (by tsc). Needs wasm/ built first (scripts/build.mjs at the repository
 // root).
@@ -95,6 +96,10 @@ for (const [what, bad] of [
 ]) {
   if (bundled.includes(bad)) throw new Error(`build-sdk: dist/decode.js bundles ${what} (${bad})`);
 }
+// The same bundle minified, for a page that imports the package straight from
+// a CDN with no bundler to minify it (its own URLs are decode.js's: the same
+// folder). decode.js stays the readable one, and the one bundlers are given.
+await sdkBuild({ ...common, entryPoints: ['src/entries/decode.ts'], outfile: 'dist/decode.min.js', plugins: [decodeOnly], minify: true });
 
 // `mebo/worker`. The pool shares the main bundle (../index.js, of
 // src/entries/index.ts: one module instance per realm) and starts its workers

@@ -133,6 +133,11 @@ abstract class BlobSetReader<H extends SetHandle<unknown, unknown>> extends Owne
 
 /** Numeric blobs of consecutive windows. Free it with `free()` (or `using`). */
 export class NumericBlobSet extends BlobSetReader<NumericSetHandle> {
+  /** `'NumericBlobSet'`, in messages and `String(x)` even where a minifier renamed the class. */
+  get [Symbol.toStringTag](): string {
+    return 'NumericBlobSet';
+  }
+
   private constructor(handle: NumericSetHandle) {
     super(handle);
   }
@@ -175,6 +180,11 @@ export class NumericBlobSet extends BlobSetReader<NumericSetHandle> {
 
 /** Text blobs of consecutive windows. Free it with `free()` (or `using`). */
 export class TextBlobSet extends BlobSetReader<TextSetHandle> {
+  /** `'TextBlobSet'`, in messages and `String(x)` even where a minifier renamed the class. */
+  get [Symbol.toStringTag](): string {
+    return 'TextBlobSet';
+  }
+
   private constructor(handle: TextSetHandle) {
     super(handle);
   }

@@ -33,6 +33,11 @@ type AutoPrefer = NonNullable<NumericEncodeOptions['prefer']>;
  * it was: more metrics may follow and the blob be finished again.
  */
 export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly number[], Float64Array, NumericEncoderBindings> {
+  /** `'NumericEncoder'`, in messages and `String(x)` even where a minifier renamed the class. */
+  get [Symbol.toStringTag](): string {
+    return 'NumericEncoder';
+  }
+
   /** The v1 layout, whose 16-bit offsets cap the points of a metric (named in that error). */
   readonly #v1: boolean;
 

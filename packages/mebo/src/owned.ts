@@ -33,6 +33,12 @@ export interface Freeable {
 }
 
 export abstract class Owned<H extends Freeable> {
+  /**
+   * The class's name, for messages and `Object.prototype.toString`: a literal
+   * in each class, as a minifier renames classes (`constructor.name`).
+   */
+  abstract get [Symbol.toStringTag](): string;
+
   #handle: H | undefined;
   /** The instance the handle lives in (`instance.generation` when made). */
   readonly #generation: number;
@@ -41,7 +47,8 @@ export abstract class Owned<H extends Freeable> {
   protected constructor(handle: H, made = false) {
     // Blobs and sets have no public constructor; from JavaScript one can still be called.
     if (!made && !HANDLE_CLASSES.some((C) => handle instanceof C)) {
-      throw new MeboError('INVALID_ARGUMENT', `${new.target.name} is not constructed directly: use ${new.target.name}.from(...)`);
+      const name = new.target.prototype[Symbol.toStringTag];
+      throw new MeboError('INVALID_ARGUMENT', `${name} is not constructed directly: use ${name}.from(...)`);
     }
     this.#handle = handle;
     this.#generation = instance.generation;
@@ -55,12 +62,12 @@ export abstract class Owned<H extends Freeable> {
    * next call works).
    */
   protected live(): H {
-    if (this.#handle === undefined) throw new MeboError('FREED', `this ${this.constructor.name} was freed`);
+    if (this.#handle === undefined) throw new MeboError('FREED', `this ${this[Symbol.toStringTag]} was freed`);
     ready();
     if (this.#generation !== instance.generation) {
       throw new MeboError(
         'STALE_HANDLE',
-        `this ${this.constructor.name} lived in a module instance replaced after a trap (memoryInfo().trapRecoveries): make it again`,
+        `this ${this[Symbol.toStringTag]} lived in a module instance replaced after a trap (memoryInfo().trapRecoveries): make it again`,
       );
     }
     return this.#handle;

@@ -1,7 +1,8 @@
 // `mebo/decode` as it ships (dist/decode.js on the decode-only builds): every
 // conformance vector decodes exactly with both builds, it holds nothing of
 // the encoders, and it behaves as `mebo` does (init, the simd self-check,
-// errors, reset).
+// errors, reset). dist/decode.min.js, the same minified for a page with no
+// bundler, too.
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,15 +18,16 @@ type Decode = typeof import('../src/entries/decode.js');
 
 const DIST = join(PACKAGE_ROOT, 'dist');
 const DECODE_URL = pathToFileURL(join(DIST, 'decode.js')).href;
+const DECODE_MIN_URL = pathToFileURL(join(DIST, 'decode.min.js')).href;
 const WASM = join(PACKAGE_ROOT, 'wasm');
 /** What `mebo` has and `mebo/decode` must not. */
 // The writers: the encoders, and frameBlobs (the writing half of a stream of blobs; decodeStream is in both).
 const ENCODERS = ['NumericEncoder', 'encodeNumeric', 'TextBlobEncoder', 'encodeText', 'frameBlobs'];
 
 /** A fresh instance of the built `mebo/decode`, initialized with one build. */
-async function loadDecode(variant: 'simd' | 'scalar'): Promise<Decode> {
+async function loadDecode(variant: 'simd' | 'scalar', url = DECODE_URL): Promise<Decode> {
   vi.resetModules();
-  const sdk = (await import(/* @vite-ignore */ DECODE_URL)) as Decode;
+  const sdk = (await import(/* @vite-ignore */ url)) as Decode;
   await sdk.init({ variant });
   expect(sdk.wasmVariant()).toBe(variant);
   return sdk;
@@ -112,6 +114,31 @@ describe('mebo/decode has no encoders', () => {
     const text = await browserBundle(`import { init, NumericBlob } from 'mebo/decode'; await init(); console.log(NumericBlob);`);
     expect(text).toContain('mebo_decode_simd.wasm');
     expect(text).not.toMatch(/mebo_simd\.wasm|EncoderHandle/);
+  });
+});
+
+describe('dist/decode.min.js: mebo/decode minified, for a page with no bundler', () => {
+  it('exports what dist/decode.js exports, and names the same builds', async () => {
+    const [readable, minified] = await Promise.all([import(/* @vite-ignore */ DECODE_URL), import(/* @vite-ignore */ DECODE_MIN_URL)]);
+    expect(Object.keys(minified).sort()).toEqual(Object.keys(readable).sort());
+    const bundle = readFileSync(join(DIST, 'decode.min.js'), 'utf8');
+    const urls = (text: string) => [...text.matchAll(/new URL\("([^"]+\.wasm)",\s*import\.meta\.url\)/g)].map((m) => m[1]).sort();
+    expect(urls(bundle)).toEqual(urls(readFileSync(join(DIST, 'decode.js'), 'utf8')));
+    expect(urls(bundle)).toContain('../wasm/mebo_core_simd.wasm');
+    expect(bundle.length).toBeLessThan(readFileSync(join(DIST, 'decode.js'), 'utf8').length * 0.6);
+  });
+
+  it('decodes every vector exactly', async () => decodesEveryVector(await loadDecode('simd', DECODE_MIN_URL), 'minified'));
+
+  it('names its classes in messages, though a minifier renamed them', async () => {
+    const sdk = await loadDecode('simd', DECODE_MIN_URL);
+    const c = manifest().find((v) => v.name === 'num-gauge1-delta-none-gorilla-none-notags-le-v1')!;
+    const blob = sdk.NumericBlob.from(readBlob(c));
+    expect(sdk.NumericBlob.name).not.toBe('NumericBlob');
+    expect(String(blob)).toBe('[object NumericBlob]');
+    blob.free();
+    expect(() => blob.length).toThrow('this NumericBlob was freed');
+    expect(() => new (sdk.TextBlobSet as unknown as new (x: unknown) => unknown)(42)).toThrow('TextBlobSet is not constructed directly: use TextBlobSet.from(...)');
   });
 });
 

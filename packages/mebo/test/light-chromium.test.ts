@@ -1,6 +1,7 @@
 // `mebo/decode` with no bundler, in headless Chromium: the files of the packed
 // tarball laid out under /npm/mebo@VERSION/ as jsDelivr and unpkg serve them,
-// and a plain page that imports dist/decode.js from there. `init()` loads the
+// and a plain page that imports dist/decode.min.js from there (the README's
+// snippet; the page without the zstd part imports dist/decode.js). `init()` loads the
 // light core alone; a blob without zstd then decodes with nothing more
 // fetched (held to FIRST_LOAD_BUDGET, gzipped JavaScript and wasm), a zstd
 // blob is MISSING_PART for `from()` until `load()` fetched the zstd part, and
@@ -35,7 +36,7 @@ const SAMPLE = sampleCases().map((c) => ({ name: c.name, url: `/vectors/${c.file
 function lightPage(root: string): string {
   return `<!doctype html><meta charset="utf-8"><title>mebo from a CDN</title><link rel="icon" href="data:,">
 <script type="module">
-import * as mebo from '${root}/dist/decode.js';
+import * as mebo from '${root}/dist/decode.min.js';
 import { decodeSample } from '/hosts/decode-document.js';
 const fetched = () => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.startsWith('${root}/'));
 try {
@@ -147,7 +148,7 @@ describe('mebo/decode from a CDN layout, no bundler', () => {
   it('loads the light core alone, then the zstd part for the first zstd blob; the sample decodes exactly', async () => {
     const { ok } = await pageOutcome<LightOutcome>(browser!, `${base}/light.html`);
     const at = (name: string) => `${CDN}/${name}`;
-    expect(ok.steps.init.sort()).toEqual([at('dist/decode.js'), at('wasm/mebo_core_simd.wasm')].sort());
+    expect(ok.steps.init.sort()).toEqual([at('dist/decode.min.js'), at('wasm/mebo_core_simd.wasm')].sort());
     expect(ok.steps.plain.sort()).toEqual(ok.steps.init.sort());
     expect(ok.steps.all.sort()).toEqual([...ok.steps.init, at('wasm/mebo_zstd.wasm')].sort());
     expect(ok.plainPoints).toBeGreaterThan(0);

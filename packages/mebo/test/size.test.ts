@@ -81,12 +81,12 @@ it.each(BUDGETS)('%s is at most %d bytes gzipped (-9)', (file, budget) => {
   expect(gzipped).toBeLessThanOrEqual(budget);
 });
 
-// What a page fetches before its first decode through `mebo/decode` (the
-// bundle and the light core), and once it has met a zstd blob (plus the zstd
-// part).
+// What a page with no bundler fetches before its first decode through
+// `mebo/decode` (the minified bundle and the light core), and once it has met
+// a zstd blob (plus the zstd part).
 const FIRST_LOAD: [what: string, files: string[], gzipBytes: number][] = [
-  ['the first numeric blob without zstd', ['dist/decode.js', 'wasm/mebo_core_simd.wasm'], FIRST_LOAD_BUDGET.firstBlob],
-  ['a zstd blob and a text blob too', ['dist/decode.js', 'wasm/mebo_core_simd.wasm', 'wasm/mebo_zstd.wasm'], FIRST_LOAD_BUDGET.everyPart],
+  ['the first numeric blob without zstd', ['dist/decode.min.js', 'wasm/mebo_core_simd.wasm'], FIRST_LOAD_BUDGET.firstBlob],
+  ['a zstd blob and a text blob too', ['dist/decode.min.js', 'wasm/mebo_core_simd.wasm', 'wasm/mebo_zstd.wasm'], FIRST_LOAD_BUDGET.everyPart],
 ];
 
 it.each(FIRST_LOAD)('mebo/decode in a page, %s (%j): at most %d bytes gzipped', (what, files, budget) => {
