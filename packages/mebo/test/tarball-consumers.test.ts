@@ -73,6 +73,7 @@ const TARBALL_FILES = [
   'dist/decode.d.cts',
   'dist/decode.d.ts',
   'dist/decode.js',
+  'dist/decode.min.js',
   'dist/document.js',
   'dist/encoder.d.cts',
   'dist/encoder.d.ts',
