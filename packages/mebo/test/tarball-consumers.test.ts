@@ -573,13 +573,14 @@ it('Vite: a vanilla-ts page on mebo/decode fetches the light core, then the zstd
   const dir = await consumer('vite-decode');
   const dist = join(dir, 'dist');
   const { ok } = await inChromium(`${await serveStatic(dist)}/`);
-  const page = ok as unknown as PageResult & { steps: { init: string[]; plain: string[]; all: string[] }; plainPoints: number; textPoints: number };
+  const page = ok as unknown as PageResult & { steps: { init: string[]; plain: string[]; all: string[] }; plainPoints: number; freed: string; textPoints: number };
   const wasm = (paths: string[]) => paths.filter((p) => p.endsWith('.wasm')).map((p) => p.replace(/-[\w-]+\.wasm$/, '.wasm'));
   // init() fetched the light core alone; the plain blob needed nothing more; the zstd blob fetched the zstd part.
   expect(wasm(page.steps.init)).toEqual(['/assets/mebo_core_simd.wasm']);
   expect(page.steps.plain).toEqual(page.steps.init);
   expect(wasm(page.steps.all)).toEqual(['/assets/mebo_core_simd.wasm', '/assets/mebo_zstd.wasm']);
   expect(page.plainPoints).toBe(pointsOf('num-gauge1-deltapacked-lz4-chimp-lz4-notags-le-v1'));
+  expect(page.freed).toBe('this NumericBlob was freed');
   expect(page.textPoints).toBe(pointsOf('txt-status1-tagged-delta-zstd-tags-be'));
   expect(ok.info).toEqual({ variant: 'simd', simdCheck: 'passed' });
   expectSampleDecoded(ok.results);

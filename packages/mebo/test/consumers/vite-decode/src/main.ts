@@ -34,6 +34,13 @@ async function run() {
   const plain = await NumericBlob.load(bytes('num-gauge1-deltapacked-lz4-chimp-lz4-notags-le-v1'));
   const plainPoints = plain.totalPoints;
   plain.free();
+  // The production build renamed the SDK's classes: the message still names this one.
+  let freed = '';
+  try {
+    void plain.totalPoints;
+  } catch (error) {
+    freed = String((error as Error).message);
+  }
   steps.plain = fetched();
   const zstd = await NumericBlob.load(bytes('num-gauge1-delta-zstd-gorilla-s2-notags-le-v1'));
   zstd.free();
@@ -41,7 +48,7 @@ async function run() {
   const textPoints = text.totalPoints;
   text.free();
   steps.all = fetched();
-  return { info: wasmInfo(), steps, plainPoints, textPoints, ...decodeSample({ blobKind, NumericBlob, TextBlob, simdSupported, wasmVariant }, sample) };
+  return { info: wasmInfo(), steps, plainPoints, freed, textPoints, ...decodeSample({ blobKind, NumericBlob, TextBlob, simdSupported, wasmVariant }, sample) };
 }
 
 run().then(
