@@ -133,13 +133,8 @@ abstract class BlobSetReader<H extends SetHandle<unknown, unknown>> extends Owne
 
 /** Numeric blobs of consecutive windows. Free it with `free()` (or `using`). */
 export class NumericBlobSet extends BlobSetReader<NumericSetHandle> {
-  /** `'NumericBlobSet'`, in messages and `String(x)` even where a minifier renamed the class. */
-  get [Symbol.toStringTag](): string {
-    return 'NumericBlobSet';
-  }
-
   private constructor(handle: NumericSetHandle) {
-    super(handle);
+    super('NumericBlobSet', handle);
   }
 
   /** Open every blob (copied, not kept) and order them by start time. */
@@ -180,13 +175,8 @@ export class NumericBlobSet extends BlobSetReader<NumericSetHandle> {
 
 /** Text blobs of consecutive windows. Free it with `free()` (or `using`). */
 export class TextBlobSet extends BlobSetReader<TextSetHandle> {
-  /** `'TextBlobSet'`, in messages and `String(x)` even where a minifier renamed the class. */
-  get [Symbol.toStringTag](): string {
-    return 'TextBlobSet';
-  }
-
   private constructor(handle: TextSetHandle) {
-    super(handle);
+    super('TextBlobSet', handle);
   }
 
   /** Open every blob (copied, not kept) and order them by start time. */

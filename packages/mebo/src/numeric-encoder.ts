@@ -33,18 +33,13 @@ type AutoPrefer = NonNullable<NumericEncodeOptions['prefer']>;
  * it was: more metrics may follow and the blob be finished again.
  */
 export class NumericEncoder extends BlobEncoder<number, Float64Array | readonly number[], Float64Array, NumericEncoderBindings> {
-  /** `'NumericEncoder'`, in messages and `String(x)` even where a minifier renamed the class. */
-  get [Symbol.toStringTag](): string {
-    return 'NumericEncoder';
-  }
-
   /** The v1 layout, whose 16-bit offsets cap the points of a metric (named in that error). */
   readonly #v1: boolean;
 
   constructor(startTime: bigint, options: NumericEncodeOptions | string = {}) {
     const [start, o] = encoderArgs<NumericEncodeOptions>(startTime, typeof options === 'string' ? { config: options } : options);
     const v1 = o.layout === undefined || o.layout === 'v1';
-    super(encoderHandle(() => new NumericEncoderHandle(start, o)), true);
+    super('NumericEncoder', encoderHandle(() => new NumericEncoderHandle(start, o)), true);
     this.#v1 = v1;
   }
 

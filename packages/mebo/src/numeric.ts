@@ -44,15 +44,10 @@ interface NumericHandle extends BlobHandle {
 
 /** An opened numeric blob. Free it with `free()` (or `using`) when done. */
 export class NumericBlob extends BlobReader<NumericHandle> {
-  /** `'NumericBlob'`, in messages and `String(x)` even where a minifier renamed the class. */
-  get [Symbol.toStringTag](): string {
-    return 'NumericBlob';
-  }
-
   #options: NumericBlobOptions | undefined;
 
   private constructor(handle: NumericHandle) {
-    super(handle);
+    super('NumericBlob', handle);
   }
 
   /**

@@ -33,23 +33,22 @@ export interface Freeable {
 }
 
 export abstract class Owned<H extends Freeable> {
-  /**
-   * The class's name, for messages and `Object.prototype.toString`: a literal
-   * in each class, as a minifier renames classes (`constructor.name`).
-   */
-  abstract get [Symbol.toStringTag](): string;
-
+  /** The class's name, given by each class: a minifier renames classes (`constructor.name`). */
+  readonly #name: string;
   #handle: H | undefined;
   /** The instance the handle lives in (`instance.generation` when made). */
   readonly #generation: number;
 
-  /** `made`: the subclass made `handle` itself (the encoders); otherwise it must be a reading handle. */
-  protected constructor(handle: H, made = false) {
+  /**
+   * `name`: the class's (`'NumericBlob'`, …). `made`: the subclass made
+   * `handle` itself (the encoders); otherwise it must be a reading handle.
+   */
+  protected constructor(name: string, handle: H, made = false) {
     // Blobs and sets have no public constructor; from JavaScript one can still be called.
     if (!made && !HANDLE_CLASSES.some((C) => handle instanceof C)) {
-      const name = new.target.prototype[Symbol.toStringTag];
       throw new MeboError('INVALID_ARGUMENT', `${name} is not constructed directly: use ${name}.from(...)`);
     }
+    this.#name = name;
     this.#handle = handle;
     this.#generation = instance.generation;
     instance.liveHandles++;
@@ -62,15 +61,20 @@ export abstract class Owned<H extends Freeable> {
    * next call works).
    */
   protected live(): H {
-    if (this.#handle === undefined) throw new MeboError('FREED', `this ${this[Symbol.toStringTag]} was freed`);
+    if (this.#handle === undefined) throw new MeboError('FREED', `this ${this.#name} was freed`);
     ready();
     if (this.#generation !== instance.generation) {
       throw new MeboError(
         'STALE_HANDLE',
-        `this ${this[Symbol.toStringTag]} lived in a module instance replaced after a trap (memoryInfo().trapRecoveries): make it again`,
+        `this ${this.#name} lived in a module instance replaced after a trap (memoryInfo().trapRecoveries): make it again`,
       );
     }
     return this.#handle;
+  }
+
+  /** The class's name (`'NumericBlob'`, …): what messages and `String(x)` call it, minified or not. */
+  get [Symbol.toStringTag](): string {
+    return this.#name;
   }
 
   /** True once `free()` was called. */

@@ -31,14 +31,9 @@ type TextEncoderBindings = EncoderBindings<string, JoinedStrings> & {
  * follow and the blob be finished again).
  */
 export class TextBlobEncoder extends BlobEncoder<string, readonly string[], JoinedStrings, TextEncoderBindings> {
-  /** `'TextBlobEncoder'`, in messages and `String(x)` even where a minifier renamed the class. */
-  get [Symbol.toStringTag](): string {
-    return 'TextBlobEncoder';
-  }
-
   constructor(startTime: bigint, options: TextEncodeOptions = {}) {
     const [start, o] = encoderArgs<TextEncodeOptions>(startTime, options);
-    super(encoderHandle(() => new TextEncoderHandle(start, o)), true);
+    super('TextBlobEncoder', encoderHandle(() => new TextEncoderHandle(start, o)), true);
   }
 
   /** @internal */

@@ -126,15 +126,10 @@ interface TextHandle extends BlobHandle {
 
 /** An opened text blob. Free it with `free()` (or `using`) when done. */
 export class TextBlob extends BlobReader<TextHandle> {
-  /** `'TextBlob'`, in messages and `String(x)` even where a minifier renamed the class. */
-  get [Symbol.toStringTag](): string {
-    return 'TextBlob';
-  }
-
   #options: TextBlobOptions | undefined;
 
   private constructor(handle: TextHandle) {
-    super(handle);
+    super('TextBlob', handle);
   }
 
   /**
