@@ -91,7 +91,7 @@ impl FileFormat for MeboFormat {
             match blob_kind(&head, None) {
                 Ok(kind) => return Ok(mebo_arrow::schema_of(kind)),
                 Err(_) if self.options.skip_bad_files => continue,
-                Err(e) => return Err(e.at(object.location.as_ref())),
+                Err(e) => return Err(e.at(object.location.as_ref()).into_datafusion()),
             }
         }
         // No file (yet): numeric, the common kind.

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use arrow::record_batch::RecordBatch;
 use datafusion::common::Result;
-use datafusion::error::DataFusionError;
 use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet, MetricBuilder};
 use datafusion_datasource::file_stream::{FileOpenFuture, FileOpener};
 use datafusion_datasource::PartitionedFile;
@@ -50,9 +49,9 @@ pub(crate) struct BlobError {
 }
 
 impl BlobError {
-    /// The error of the query, naming the file.
-    pub(crate) fn at(self, path: &str) -> DataFusionError {
-        FileError { path: path.to_owned(), code: self.code, message: self.message }.into_datafusion()
+    /// The error, naming the file.
+    pub(crate) fn at(self, path: &str) -> FileError {
+        FileError { path: path.to_owned(), code: self.code, message: self.message }
     }
 }
 
@@ -164,11 +163,14 @@ impl FileOpener for MeboOpener {
                         (0..rows).step_by(batch_size).map(|at| Ok(batch.slice(at, batch_size.min(rows - at)))).collect();
                     Ok(futures::stream::iter(slices).boxed())
                 }
-                Err(_) if skip => {
+                // Named where the process logs (mebo-sql's stderr, an
+                // executor's log): the count alone does not say which to mend.
+                Err(e) if skip => {
+                    log::warn!("skipped {}", e.at(&format!("{store_url}{location}")));
                     counters.files_skipped.add(1);
                     Ok(futures::stream::empty().boxed())
                 }
-                Err(e) => Err(e.at(&format!("{store_url}{location}"))),
+                Err(e) => Err(e.at(&format!("{store_url}{location}")).into_datafusion()),
             }
         }))
     }

@@ -240,6 +240,39 @@ async fn a_bad_file_fails_naming_it_or_is_skipped_and_counted() {
 }
 
 #[test]
+fn the_command_names_each_file_it_skips() {
+    let f = fixture();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("skipped-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for w in 0..3 {
+        let name = format!("w{w:04}.mebo");
+        std::fs::copy(f.numeric_dir.join(&name), dir.join(&name)).unwrap();
+    }
+    std::fs::write(dir.join("foreign.mebo"), [&b"PAR1"[..], &[7u8; 60]].concat()).unwrap();
+    let cut = &std::fs::read(f.numeric_dir.join("w0003.mebo")).unwrap()[..40];
+    std::fs::write(dir.join("cut.mebo"), cut).unwrap();
+    let cut_code = match mebo::numeric::NumericBlob::open(cut) {
+        Err(e) => e.code(),
+        Ok(_) => panic!("40 bytes are not a whole blob"),
+    };
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mebo-sql"))
+        .args(["--table", &format!("m={}", dir.display()), "--skip-bad-files", "--format", "csv", "SELECT count(*) AS n FROM m"])
+        .env_remove("MEBO_LOG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let points: usize = (0..3).map(|w| fixture_points_of_blob(w).len()).sum();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("n\n{points}\n"));
+    let named: Vec<&str> = stderr.lines().filter(|l| l.contains(" WARN ") && l.contains("skipped mebo file file:///")).collect();
+    assert_eq!(named.len(), 2, "{stderr}");
+    assert!(named.iter().any(|l| l.contains("foreign.mebo: BAD_MAGIC: ")), "{stderr}");
+    assert!(named.iter().any(|l| l.contains(&format!("cut.mebo: {cut_code}: "))), "{stderr}");
+    assert!(stderr.lines().any(|l| l == "mebo-sql: skipped 2 unreadable file(s)"), "{stderr}");
+}
+
+#[test]
 fn the_command_prints_csv_with_decimal_ids() {
     let f = fixture();
     let exe = env!("CARGO_BIN_EXE_mebo-sql");

@@ -9,8 +9,10 @@
 //! binary) and stops them after; `--scheduler df://HOST:PORT` runs on a
 //! cluster already running. `--timeout SECONDS` bounds the whole run (a
 //! cluster that lost an executor can stall a job: Ballista 55 does not
-//! always re-run the stages it rolls back). Exit status 1 on an error, 2 on
-//! a bad command line.
+//! always re-run the stages it rolls back). `--skip-bad-files` reads past a
+//! file that is not a blob of the table's kind, naming it and why on stderr
+//! (`MEBO_LOG=error` silences that). Exit status 1 on an error, 2 on a bad
+//! command line.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -79,6 +81,7 @@ async fn run(args: &Args, ctx: &SessionContext) -> datafusion::common::Result<us
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    mebo_datafusion::cli::log_to_stderr();
     let args = match parse(std::env::args().skip(1)) {
         Ok(args) => args,
         Err(why) => return Flags::usage_error(&why.is_empty().then(String::new).unwrap_or(format!("mebo-sql: {why}")), USAGE),
