@@ -179,16 +179,23 @@ fn fixture_points_of_blob(w: usize) -> Vec<Point> {
         .collect()
 }
 
+/// A new directory holding the fixture's first `blobs` numeric blobs, for
+/// a test to spoil.
+fn fresh_dir_of_blobs(name: &str, blobs: usize) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for w in 0..blobs {
+        let file = format!("w{w:04}.mebo");
+        std::fs::copy(fixture().numeric_dir.join(&file), dir.join(&file)).unwrap();
+    }
+    dir
+}
+
 #[tokio::test]
 async fn a_bad_file_fails_naming_it_or_is_skipped_and_counted() {
     let f = fixture();
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bad-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for w in 0..20 {
-        let name = format!("w{w:04}.mebo");
-        std::fs::copy(f.numeric_dir.join(&name), dir.join(&name)).unwrap();
-    }
+    let dir = fresh_dir_of_blobs("bad", 20);
     let good = std::fs::read(dir.join("w0005.mebo")).unwrap();
     let truncated = &good[..good.len() - 9];
     std::fs::write(dir.join("w0005.mebo"), truncated).unwrap();
@@ -242,13 +249,7 @@ async fn a_bad_file_fails_naming_it_or_is_skipped_and_counted() {
 #[test]
 fn the_command_names_each_file_it_skips() {
     let f = fixture();
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("skipped-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for w in 0..3 {
-        let name = format!("w{w:04}.mebo");
-        std::fs::copy(f.numeric_dir.join(&name), dir.join(&name)).unwrap();
-    }
+    let dir = fresh_dir_of_blobs("skipped", 3);
     std::fs::write(dir.join("foreign.mebo"), [&b"PAR1"[..], &[7u8; 60]].concat()).unwrap();
     let cut = &std::fs::read(f.numeric_dir.join("w0003.mebo")).unwrap()[..40];
     std::fs::write(dir.join("cut.mebo"), cut).unwrap();
