@@ -87,7 +87,10 @@ impl FileFormat for MeboFormat {
             return Ok(mebo_arrow::schema_of(kind));
         }
         for object in objects {
-            let head = store.get_range(&object.location, 0..object.size.min(2)).await?;
+            // A header's length, not the flag word's two bytes: a foreign
+            // file is then told apart from a short one (`BAD_MAGIC`, not
+            // `TRUNCATED`), as the scan tells it.
+            let head = store.get_range(&object.location, 0..object.size.min(mebo::HEADER_SIZE as u64)).await?;
             match blob_kind(&head, None) {
                 Ok(kind) => return Ok(mebo_arrow::schema_of(kind)),
                 Err(_) if self.options.skip_bad_files => continue,

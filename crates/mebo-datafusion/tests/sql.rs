@@ -246,6 +246,23 @@ async fn a_bad_file_fails_naming_it_or_is_skipped_and_counted() {
     assert_eq!(FileError::find(&err).map(|e| e.code), Some("WRONG_KIND"), "{err}");
 }
 
+#[tokio::test]
+async fn a_table_of_one_unreadable_file_says_why_from_its_header() {
+    let dir = fresh_dir_of_blobs("unreadable", 0);
+    for (bytes, code) in [([&b"PAR1"[..], &[7u8; 60]].concat(), "BAD_MAGIC"), (b"PA".to_vec(), "TRUNCATED"), (vec![0x10], "TRUNCATED")] {
+        std::fs::write(dir.join("only.mebo"), &bytes).unwrap();
+        let ctx = SessionContext::new();
+        ctx.enable_mebo().unwrap();
+        let err = match ctx.register_mebo("t", dir.to_str().unwrap()).await {
+            Err(e) => e,
+            Ok(()) => query(&ctx, "SELECT count(*) FROM t").await.err().expect("an unreadable file fails the query"),
+        };
+        let file = FileError::find(&err).unwrap_or_else(|| panic!("no file error in {err}"));
+        assert!(file.path.ends_with("only.mebo"), "{file}");
+        assert_eq!(file.code, code, "{} bytes: {file}", bytes.len());
+    }
+}
+
 #[test]
 fn the_command_names_each_file_it_skips() {
     let f = fixture();

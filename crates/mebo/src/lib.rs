@@ -53,7 +53,7 @@ pub use error::{Error, Result};
 pub use format::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
 pub use hash::metric_id;
 pub use limits::DecodeLimits;
-pub use section::flags::{uses_compression, BlobKind};
+pub use section::flags::{uses_compression, BlobKind, HEADER_SIZE};
 
 /// The repository README's Rust example, compiled and run as a doctest
 /// (`cargo test --doc -p mebo`).
