@@ -1,5 +1,6 @@
 //! mebo as a DataFusion file format: the schema of the table's kind of
-//! blob, each file's exact row count from its index, and the scan.
+//! blob, each file's exact row count from its index, the scan, and the
+//! writer.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -7,12 +8,16 @@ use std::sync::Arc;
 use arrow::datatypes::SchemaRef;
 use async_trait::async_trait;
 use datafusion::common::stats::Precision;
-use datafusion::common::{config_datafusion_err, internal_datafusion_err, GetExt, Result, Statistics};
+use datafusion::common::{config_datafusion_err, internal_datafusion_err, plan_datafusion_err, GetExt, Result, Statistics};
+use datafusion::logical_expr::dml::InsertOp;
+use datafusion::physical_expr::LexRequirement;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion_datasource::file::FileSource;
 use datafusion_datasource::file_compression_type::FileCompressionType;
 use datafusion_datasource::file_format::{FileFormat, FileFormatFactory};
 use datafusion_datasource::file_scan_config::{FileScanConfig, FileScanConfigBuilder};
+use datafusion_datasource::file_sink_config::FileSinkConfig;
+use datafusion_datasource::sink::DataSinkExec;
 use datafusion_datasource::source::DataSourceExec;
 use datafusion_datasource::{TableSchema, TableSchemaBuilder};
 use datafusion_session::Session;
@@ -20,7 +25,9 @@ use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 
 use crate::opener::{blob_kind, OpenedBlob};
 use crate::options::{kind_of, MeboOptions};
+use crate::sink::MeboSink;
 use crate::source::MeboSource;
+use crate::table::register_s3_store;
 
 /// The extension of a blob file.
 pub const EXTENSION: &str = "mebo";
@@ -132,6 +139,30 @@ impl FileFormat for MeboFormat {
                 source.try_pushdown_projection(projection)?.ok_or_else(|| internal_datafusion_err!("mebo source refused a projection"))?;
         }
         Ok(DataSourceExec::from_data_source(FileScanConfigBuilder::from(conf).with_source(source).build()))
+    }
+
+    /// `COPY … TO … STORED AS MEBO` and `INSERT INTO` a table of blobs:
+    /// rows whose columns cannot be blobs are refused here, before a file
+    /// is written.
+    async fn create_writer_physical_plan(
+        &self,
+        input: Arc<dyn ExecutionPlan>,
+        state: &dyn Session,
+        conf: FileSinkConfig,
+        order_requirements: Option<LexRequirement>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        if conf.insert_op != InsertOp::Append {
+            return Err(plan_datafusion_err!("a table of blobs takes new files, not {}: remove the files to replace", conf.insert_op));
+        }
+        if !conf.table_partition_cols.is_empty() {
+            return Err(plan_datafusion_err!("blobs are not written PARTITIONED BY: a table of blobs has no partition columns"));
+        }
+        let url = &conf.table_paths[0];
+        if url.scheme() == "s3" && state.runtime_env().object_store(url.object_store()).is_err() {
+            register_s3_store(state.runtime_env(), url.as_str())?;
+        }
+        let sink = MeboSink::try_new(conf, self.options)?;
+        Ok(Arc::new(DataSinkExec::new(input, Arc::new(sink), order_requirements)))
     }
 
     fn file_source(&self, table_schema: TableSchema) -> Arc<dyn FileSource> {

@@ -21,6 +21,7 @@
 
 pub mod cli;
 pub mod cluster;
+mod conform;
 mod error;
 mod format;
 mod opener;
@@ -28,13 +29,14 @@ mod options;
 mod pushdown;
 mod run;
 mod session;
+mod sink;
 mod source;
 mod table;
 mod udf;
 
 pub use error::FileError;
 pub use format::{MeboFormat, MeboFormatFactory};
-pub use options::MeboOptions;
+pub use options::{MeboOptions, WriteOptions, DEFAULT_MAX_POINTS_PER_BLOB};
 pub use pushdown::ScanFilter;
 pub use run::{query, query_all, run_statements, scan_counter, OutputFormat, QueryResult};
 pub use session::{enable_mebo_on, mebo_session_config, MeboContextExt};

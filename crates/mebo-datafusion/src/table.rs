@@ -31,12 +31,17 @@ pub struct MeboTable {
 }
 
 impl MeboTable {
-    /// A table over `paths`, its schema taken from the options' kind or the
-    /// first file's.
+    /// A table over `paths`, its schema taken from the options' kind (the
+    /// locations may then be empty, to be written) or the first file's.
     pub async fn try_new(state: &dyn Session, paths: &[String], options: MeboOptions) -> Result<MeboTable> {
-        let (urls, listing) = listing_of(state.runtime_env(), paths, options)?;
-        let first = urls.first().ok_or_else(|| plan_datafusion_err!("a mebo table needs a location"))?;
-        let schema = listing.infer_schema(state, first).await?;
+        let schema = match options.kind {
+            Some(kind) => mebo_arrow::schema_of(kind),
+            None => {
+                let (urls, listing) = listing_of(state.runtime_env(), paths, options)?;
+                let first = urls.first().ok_or_else(|| plan_datafusion_err!("a mebo table needs a location"))?;
+                listing.infer_schema(state, first).await?
+            }
+        };
         MeboTable::with_schema(state.runtime_env(), paths, options, schema)
     }
 
@@ -118,10 +123,9 @@ impl TableProvider for MeboTable {
         self.listing.statistics()
     }
 
-    async fn insert_into(&self, _state: &dyn Session, _input: Arc<dyn ExecutionPlan>, _op: InsertOp) -> Result<Arc<dyn ExecutionPlan>> {
-        Err(plan_datafusion_err!(
-            "mebo tables are read-only: write blobs with the mebo encoders (mebo-arrow turns record batches into a blob)"
-        ))
+    /// New blob files in the table's first location (a directory).
+    async fn insert_into(&self, state: &dyn Session, input: Arc<dyn ExecutionPlan>, op: InsertOp) -> Result<Arc<dyn ExecutionPlan>> {
+        self.listing.insert_into(state, input, op).await
     }
 }
 

@@ -227,7 +227,7 @@ async fn a_bad_file_fails_naming_it_or_is_skipped_and_counted() {
 
     let ctx = SessionContext::new();
     ctx.enable_mebo().unwrap();
-    ctx.register_mebo_with("bad", dir.to_str().unwrap(), MeboOptions { skip_bad_files: true, kind: None }).await.unwrap();
+    ctx.register_mebo_with("bad", dir.to_str().unwrap(), MeboOptions { skip_bad_files: true, ..MeboOptions::default() }).await.unwrap();
     let r = query(&ctx, "SELECT count(*), sum(value) FROM bad").await.unwrap();
     assert_eq!(i64s(&r.batches, 0), vec![expected.len() as i64]);
     assert_eq!(f64s(&r.batches, 1), vec![expected.iter().map(|p| p.value).sum::<f64>()]);
@@ -239,7 +239,7 @@ async fn a_bad_file_fails_naming_it_or_is_skipped_and_counted() {
     std::fs::write(dir.join("w0005.mebo"), &good).unwrap();
     let ctx = SessionContext::new();
     ctx.enable_mebo().unwrap();
-    ctx.register_mebo_with("bad", dir.to_str().unwrap(), MeboOptions { skip_bad_files: false, kind: Some(mebo::BlobKind::Numeric) })
+    ctx.register_mebo_with("bad", dir.to_str().unwrap(), MeboOptions { kind: Some(mebo::BlobKind::Numeric), ..MeboOptions::default() })
         .await
         .ok();
     let err = query(&ctx, "SELECT sum(value) FROM bad").await.err().expect("a text blob fails a numeric table");

@@ -71,7 +71,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
 }
 
 async fn run(args: &Args, ctx: &SessionContext) -> datafusion::common::Result<usize> {
-    let options = MeboOptions { skip_bad_files: args.skip_bad_files, kind: None };
+    let options = MeboOptions { skip_bad_files: args.skip_bad_files, ..MeboOptions::default() };
     for (name, path) in &args.tables {
         ctx.register_mebo_with(name, path, options).await?;
     }

@@ -2,7 +2,9 @@
 //! logical plan, where a [`MeboTable`] is written as its paths and options;
 //! the scheduler sends each stage's physical plan to executors, where a mebo
 //! `DataSourceExec` is written as DataFusion's file scan config plus the
-//! scan's options and narrowing. Everything else goes to Ballista's codecs.
+//! scan's options and narrowing, and a writer of blobs (`COPY … TO`,
+//! `INSERT INTO`) as DataFusion's file sink config plus the options.
+//! Everything else goes to Ballista's codecs.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -16,17 +18,19 @@ use datafusion::execution::TaskContext;
 use datafusion::logical_expr::{Extension, LogicalPlan, ScalarUDF};
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion_datasource::file_scan_config::FileScanConfig;
+use datafusion_datasource::file_sink_config::{FileSink, FileSinkConfig};
+use datafusion_datasource::sink::DataSinkExec;
 use datafusion_datasource::source::DataSourceExec;
 use datafusion_proto::logical_plan::LogicalExtensionCodec;
 use datafusion_proto::physical_plan::from_proto::parse_protobuf_file_scan_config;
 use datafusion_proto::physical_plan::to_proto::serialize_file_scan_config;
 use datafusion_proto::physical_plan::{PhysicalExtensionCodec, PhysicalPlanDecodeContext, PhysicalProtoConverterExtension};
-use datafusion_proto::protobuf::FileScanExecConf;
-use mebo::BlobKind;
+use datafusion_proto::protobuf::{self, FileScanExecConf};
 use prost::Message;
 
 use crate::options::MeboOptions;
 use crate::pushdown::ScanFilter;
+use crate::sink::MeboSink;
 use crate::source::MeboSource;
 use crate::table::MeboTable;
 use crate::udf::{mebo_id_udf, MEBO_ID};
@@ -34,9 +38,11 @@ use crate::udf::{mebo_id_udf, MEBO_ID};
 /// Leads a mebo table as written by [`MeboLogicalCodec`]. A protobuf
 /// message never starts with a zero byte (field 0 does not exist), so the
 /// codec tells its own nodes from Ballista's by the first bytes.
-const TABLE_TAG: &[u8] = b"\0mebo-table/1";
+const TABLE_TAG: &[u8] = b"\0mebo-table/2";
 /// Leads a mebo scan as written by [`MeboPhysicalCodec`].
-const SCAN_TAG: &[u8] = b"\0mebo-scan/1";
+const SCAN_TAG: &[u8] = b"\0mebo-scan/2";
+/// Leads a writer of blobs as written by [`MeboPhysicalCodec`].
+const SINK_TAG: &[u8] = b"\0mebo-sink/1";
 
 #[derive(Clone, PartialEq, Message)]
 struct TableNode {
@@ -46,13 +52,27 @@ struct TableNode {
     options: Option<OptionsNode>,
 }
 
+/// [`MeboOptions`] as the pairs of [`MeboOptions::to_pairs`].
 #[derive(Clone, PartialEq, Message)]
 struct OptionsNode {
-    #[prost(bool, tag = "1")]
-    skip_bad_files: bool,
-    /// 0: the first file's kind, 1: numeric, 2: text.
-    #[prost(uint32, tag = "2")]
-    kind: u32,
+    #[prost(message, repeated, tag = "1")]
+    pairs: Vec<OptionPair>,
+}
+
+#[derive(Clone, PartialEq, Message)]
+struct OptionPair {
+    #[prost(string, tag = "1")]
+    key: String,
+    #[prost(string, tag = "2")]
+    value: String,
+}
+
+#[derive(Clone, PartialEq, Message)]
+struct SinkNode {
+    #[prost(message, optional, tag = "1")]
+    config: Option<protobuf::FileSinkConfig>,
+    #[prost(message, optional, tag = "2")]
+    options: Option<OptionsNode>,
 }
 
 #[derive(Clone, PartialEq, Message)]
@@ -74,12 +94,7 @@ struct ScanNode {
 
 impl From<MeboOptions> for OptionsNode {
     fn from(o: MeboOptions) -> Self {
-        let kind = match o.kind {
-            None => 0,
-            Some(BlobKind::Numeric) => 1,
-            Some(BlobKind::Text) => 2,
-        };
-        OptionsNode { skip_bad_files: o.skip_bad_files, kind }
+        OptionsNode { pairs: o.to_pairs().into_iter().map(|(key, value)| OptionPair { key, value }).collect() }
     }
 }
 
@@ -87,14 +102,7 @@ impl TryFrom<Option<OptionsNode>> for MeboOptions {
     type Error = datafusion::error::DataFusionError;
 
     fn try_from(node: Option<OptionsNode>) -> Result<Self> {
-        let node = node.unwrap_or_default();
-        let kind = match node.kind {
-            0 => None,
-            1 => Some(BlobKind::Numeric),
-            2 => Some(BlobKind::Text),
-            other => return Err(internal_datafusion_err!("mebo table options: no kind {other}")),
-        };
-        Ok(MeboOptions { skip_bad_files: node.skip_bad_files, kind })
+        MeboOptions::from_pairs(node.iter().flat_map(|n| &n.pairs).map(|p| (&p.key, &p.value)))
     }
 }
 
@@ -185,6 +193,16 @@ impl PhysicalExtensionCodec for MeboPhysicalCodec {
         ctx: &TaskContext,
         converter: &dyn PhysicalProtoConverterExtension,
     ) -> Result<Arc<dyn ExecutionPlan>> {
+        if let Some(bytes) = tagged(buf, SINK_TAG) {
+            let node: SinkNode = decode(bytes, "writer")?;
+            let config = node.config.as_ref().ok_or_else(|| internal_datafusion_err!("a mebo writer without its file sink config"))?;
+            let sink = MeboSink::try_new(FileSinkConfig::try_from(config)?, MeboOptions::try_from(node.options)?)?;
+            let [input] = inputs else {
+                return Err(internal_datafusion_err!("a mebo writer with {} inputs", inputs.len()));
+            };
+            // The input was planned to any order the table asks for.
+            return Ok(Arc::new(DataSinkExec::new(Arc::clone(input), Arc::new(sink), None)));
+        }
         let Some(bytes) = tagged(buf, SCAN_TAG) else {
             return self.ballista.try_decode(buf, inputs, ctx, converter);
         };
@@ -203,6 +221,11 @@ impl PhysicalExtensionCodec for MeboPhysicalCodec {
     }
 
     fn try_encode(&self, node: Arc<dyn ExecutionPlan>, buf: &mut Vec<u8>, converter: &dyn PhysicalProtoConverterExtension) -> Result<()> {
+        if let Some(sink) = node.downcast_ref::<DataSinkExec>().and_then(|exec| exec.sink().downcast_ref::<MeboSink>()) {
+            let message = SinkNode { config: Some(sink.config().try_into()?), options: Some(sink.options().into()) };
+            write_tagged(SINK_TAG, &message, buf);
+            return Ok(());
+        }
         let scan = node
             .downcast_ref::<DataSourceExec>()
             .and_then(|exec| exec.data_source().downcast_ref::<FileScanConfig>())

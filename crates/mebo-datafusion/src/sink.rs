@@ -1,0 +1,283 @@
+//! `COPY … TO … STORED AS MEBO` and `INSERT INTO` a table of blobs: each
+//! file DataFusion's demultiplexer opens becomes one or more blobs, one per
+//! file. A blob is written once it holds `max_points_per_blob` points (or a
+//! metric as many as its kind allows, or as many metrics as a blob names),
+//! so the writer buffers one blob's rows at most, under the session's
+//! memory pool.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use arrow::array::{Array, RecordBatch};
+use arrow::compute::{filter_record_batch, is_not_null, not};
+use arrow::datatypes::SchemaRef;
+use async_trait::async_trait;
+use datafusion::common::runtime::SpawnedTask;
+use datafusion::common::{exec_datafusion_err, DataFusionError, Result};
+use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::physical_plan::{DisplayAs, DisplayFormatType};
+use datafusion_datasource::file_sink_config::{FileSink, FileSinkConfig};
+use datafusion_datasource::sink::DataSink;
+use datafusion_datasource::write::demux::DemuxedStreamReceiver;
+use mebo::BlobKind;
+use object_store::path::Path;
+use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
+use tokio::task::JoinSet;
+
+use crate::conform::{self, Conform};
+use crate::options::{kind_name, MeboOptions};
+
+/// Writes the rows it is given as blob files.
+pub(crate) struct MeboSink {
+    config: FileSinkConfig,
+    options: MeboOptions,
+    conform: Conform,
+}
+
+impl MeboSink {
+    /// A sink for rows of `config`'s output schema, refused here (when the
+    /// statement is planned) if they cannot be blobs.
+    pub(crate) fn try_new(config: FileSinkConfig, options: MeboOptions) -> Result<MeboSink> {
+        let conform = Conform::new(config.output_schema(), options.kind)?;
+        Ok(MeboSink { config, options, conform })
+    }
+
+    /// The options it writes with.
+    pub(crate) fn options(&self) -> MeboOptions {
+        self.options
+    }
+}
+
+impl fmt::Debug for MeboSink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MeboSink").field("url", &self.config.original_url).field("kind", &self.conform.kind()).finish()
+    }
+}
+
+impl DisplayAs for MeboSink {
+    fn fmt_as(&self, t: DisplayFormatType, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match t {
+            DisplayFormatType::TreeRender => write!(f, "format: mebo ({})", kind_name(self.conform.kind())),
+            _ => write!(f, "MeboSink({} blobs)", kind_name(self.conform.kind())),
+        }
+    }
+}
+
+#[async_trait]
+impl DataSink for MeboSink {
+    fn schema(&self) -> &SchemaRef {
+        self.config.output_schema()
+    }
+
+    async fn write_all(&self, data: SendableRecordBatchStream, context: &Arc<TaskContext>) -> Result<u64> {
+        FileSink::write_all(self, data, context).await
+    }
+}
+
+#[async_trait]
+impl FileSink for MeboSink {
+    fn config(&self) -> &FileSinkConfig {
+        &self.config
+    }
+
+    async fn spawn_writer_tasks_and_join(
+        &self,
+        context: &Arc<TaskContext>,
+        demux_task: SpawnedTask<Result<()>>,
+        mut file_stream_rx: DemuxedStreamReceiver,
+        store: Arc<dyn ObjectStore>,
+    ) -> Result<u64> {
+        let single = self.config.file_output_mode.single_file_output(&self.config.table_paths[0]);
+        let mut tasks: JoinSet<Result<u64>> = JoinSet::new();
+        while let Some((path, mut rx)) = file_stream_rx.recv().await {
+            let reservation = MemoryConsumer::new(format!("MeboSink[{path}]")).register(context.memory_pool());
+            let mut file = BlobFile::new(path, single, self.options, self.conform.clone(), Arc::clone(&store), reservation);
+            tasks.spawn(async move {
+                while let Some(batch) = rx.recv().await {
+                    file.push(batch).await?;
+                }
+                file.finish().await
+            });
+        }
+        let mut rows = 0;
+        while let Some(done) = tasks.join_next().await {
+            match done {
+                Ok(written) => rows += written?,
+                Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+                Err(e) => return Err(DataFusionError::ExecutionJoin(Box::new(e))),
+            }
+        }
+        demux_task.join_unwind().await.map_err(|e| DataFusionError::ExecutionJoin(Box::new(e)))??;
+        Ok(rows)
+    }
+}
+
+/// The blobs of one file the demultiplexer opened: the first at its path,
+/// the next beside it (`name-1.mebo`, `name-2.mebo`, …).
+struct BlobFile {
+    path: Path,
+    /// The statement named one file: more than one blob is an error.
+    single: bool,
+    options: MeboOptions,
+    conform: Conform,
+    store: Arc<dyn ObjectStore>,
+    reservation: MemoryReservation,
+    /// Rows of the next blob, conformed.
+    pending: Vec<RecordBatch>,
+    /// Points per metric in `pending`.
+    points: HashMap<u64, usize>,
+    pending_rows: usize,
+    blobs: usize,
+    rows: u64,
+}
+
+impl BlobFile {
+    fn new(
+        path: Path,
+        single: bool,
+        options: MeboOptions,
+        conform: Conform,
+        store: Arc<dyn ObjectStore>,
+        reservation: MemoryReservation,
+    ) -> BlobFile {
+        BlobFile {
+            path,
+            single,
+            options,
+            conform,
+            store,
+            reservation,
+            pending: Vec::new(),
+            points: HashMap::new(),
+            pending_rows: 0,
+            blobs: 0,
+            rows: 0,
+        }
+    }
+
+    /// Most points one metric may hold in a blob of these options.
+    fn metric_cap(&self) -> usize {
+        match self.conform.kind() {
+            BlobKind::Numeric => self.options.write.numeric.max_points_per_metric(),
+            BlobKind::Text => self.options.write.text.max_points_per_metric(),
+        }
+    }
+
+    /// Take `batch`'s rows, writing a blob each time one is full.
+    async fn push(&mut self, batch: RecordBatch) -> Result<()> {
+        let batch = self.conform.batch(&batch)?;
+        let (metric_cap, blob_cap) = (self.metric_cap(), self.options.write.max_points_per_blob);
+        let mut from = 0;
+        for row in 0..batch.num_rows() {
+            let id = conform::ids(&batch).value(row);
+            let full = self.pending_rows == blob_cap
+                || self.points.get(&id).is_some_and(|&n| n == metric_cap)
+                || (!self.points.contains_key(&id) && self.points.len() == mebo::registry::MAX_NAMES);
+            if full {
+                if self.single {
+                    return Err(self.one_file_error());
+                }
+                self.hold(batch.slice(from, row - from))?;
+                from = row;
+                self.write_blob().await?;
+            }
+            *self.points.entry(id).or_default() += 1;
+            self.pending_rows += 1;
+        }
+        self.hold(batch.slice(from, batch.num_rows() - from))
+    }
+
+    /// Keep rows for the next blob, their memory reserved.
+    fn hold(&mut self, rows: RecordBatch) -> Result<()> {
+        if rows.num_rows() > 0 {
+            self.reservation.try_grow(rows.get_array_memory_size())?;
+            self.pending.push(rows);
+        }
+        Ok(())
+    }
+
+    /// The pending rows as blobs: one of the metrics with names, one of
+    /// those without (a blob names all its metrics or none).
+    async fn write_blob(&mut self) -> Result<()> {
+        let pending = std::mem::take(&mut self.pending);
+        let (named, unnamed) = split_by_name(&pending)?;
+        drop(pending);
+        if self.single && !named.is_empty() && !unnamed.is_empty() {
+            return Err(exec_datafusion_err!(
+                "{}: some rows name their metric and some do not, which takes two blobs (a blob names all its metrics or none): \
+                 write to a directory (a location ending in '/')",
+                self.path
+            ));
+        }
+        // Encoding gathers the points once more.
+        self.reservation.try_grow(self.pending_rows.saturating_mul(24))?;
+        for group in [named, unnamed].into_iter().filter(|g| !g.is_empty()) {
+            let path = self.blob_path();
+            let bytes = self.encode(&group).map_err(|e| e.at(path.as_ref()).into_datafusion())?;
+            self.store.put(&path, PutPayload::from(bytes)).await?;
+            self.blobs += 1;
+        }
+        self.rows += self.pending_rows as u64;
+        self.pending_rows = 0;
+        self.points.clear();
+        self.reservation.free();
+        Ok(())
+    }
+
+    fn one_file_error(&self) -> DataFusionError {
+        exec_datafusion_err!(
+            "{}: the rows take more than one blob ({} points a blob, {} a metric): write to a directory \
+             (a location ending in '/'), one blob a file, or raise the option max_points_per_blob",
+            self.path,
+            self.options.write.max_points_per_blob,
+            self.metric_cap()
+        )
+    }
+
+    /// Where the next blob goes.
+    fn blob_path(&self) -> Path {
+        if self.blobs == 0 {
+            return self.path.clone();
+        }
+        let name = self.path.filename().unwrap_or_default();
+        let (stem, extension) = name.rsplit_once('.').map_or((name, String::new()), |(s, e)| (s, format!(".{e}")));
+        let parent: Path = self.path.parts().take(self.path.parts().count().saturating_sub(1)).collect();
+        parent.join(format!("{stem}-{}{extension}", self.blobs))
+    }
+
+    fn encode(&self, rows: &[RecordBatch]) -> std::result::Result<Vec<u8>, crate::opener::BlobError> {
+        let write = &self.options.write;
+        Ok(match self.conform.kind() {
+            BlobKind::Numeric => mebo_arrow::batch_to_numeric(rows, write.numeric, None)?,
+            BlobKind::Text => mebo_arrow::batch_to_text(rows, write.text, None)?,
+        })
+    }
+
+    /// Write what is pending; the rows written.
+    async fn finish(mut self) -> Result<u64> {
+        if self.pending_rows > 0 {
+            self.write_blob().await?;
+        }
+        Ok(self.rows)
+    }
+}
+
+/// Rows whose metric has a name, and rows whose metric has none.
+fn split_by_name(batches: &[RecordBatch]) -> Result<(Vec<RecordBatch>, Vec<RecordBatch>)> {
+    let (mut named, mut unnamed) = (Vec::new(), Vec::new());
+    for batch in batches {
+        let names = conform::names(batch);
+        match names.null_count() {
+            0 => named.push(batch.clone()),
+            n if n == batch.num_rows() => unnamed.push(batch.clone()),
+            _ => {
+                let has_name = is_not_null(names)?;
+                named.push(filter_record_batch(batch, &has_name)?);
+                unnamed.push(filter_record_batch(batch, &not(&has_name)?)?);
+            }
+        }
+    }
+    Ok((named, unnamed))
+}
