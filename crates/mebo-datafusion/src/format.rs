@@ -7,14 +7,18 @@ use std::sync::Arc;
 
 use arrow::datatypes::SchemaRef;
 use async_trait::async_trait;
+use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
+use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{config_datafusion_err, internal_datafusion_err, plan_datafusion_err, GetExt, Result, Statistics};
 use datafusion::logical_expr::dml::InsertOp;
+use datafusion::logical_expr::LogicalPlan;
+use datafusion::optimizer::AnalyzerRule;
 use datafusion::physical_expr::LexRequirement;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion_datasource::file::FileSource;
 use datafusion_datasource::file_compression_type::FileCompressionType;
-use datafusion_datasource::file_format::{FileFormat, FileFormatFactory};
+use datafusion_datasource::file_format::{file_type_to_format, format_as_file_type, FileFormat, FileFormatFactory};
 use datafusion_datasource::file_scan_config::{FileScanConfig, FileScanConfigBuilder};
 use datafusion_datasource::file_sink_config::FileSinkConfig;
 use datafusion_datasource::sink::DataSinkExec;
@@ -24,7 +28,7 @@ use datafusion_session::Session;
 use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 
 use crate::opener::{blob_kind, OpenedBlob};
-use crate::options::{kind_of, MeboOptions};
+use crate::options::{is_mebo_key, kind_of, MeboOptions};
 use crate::sink::MeboSink;
 use crate::source::MeboSource;
 use crate::table::register_s3_store;
@@ -32,17 +36,32 @@ use crate::table::register_s3_store;
 /// The extension of a blob file.
 pub const EXTENSION: &str = "mebo";
 
-/// Creates [`MeboFormat`]s for `STORED AS MEBO`.
+/// Creates [`MeboFormat`]s for `STORED AS MEBO`, with its options and a
+/// statement's on top.
 #[derive(Debug, Default)]
-pub struct MeboFormatFactory;
+pub struct MeboFormatFactory {
+    options: MeboOptions,
+}
+
+impl MeboFormatFactory {
+    /// A factory whose formats start from `options`.
+    pub fn new(options: MeboOptions) -> MeboFormatFactory {
+        MeboFormatFactory { options }
+    }
+
+    /// The options its formats start from.
+    pub fn options(&self) -> MeboOptions {
+        self.options
+    }
+}
 
 impl FileFormatFactory for MeboFormatFactory {
     fn create(&self, _state: &dyn Session, options: &HashMap<String, String>) -> Result<Arc<dyn FileFormat>> {
-        Ok(Arc::new(MeboFormat::new(MeboOptions::from_map(options)?)))
+        Ok(Arc::new(MeboFormat::new(self.options.with_pairs(options)?)))
     }
 
     fn default(&self) -> Arc<dyn FileFormat> {
-        Arc::new(MeboFormat::default())
+        Arc::new(MeboFormat::new(self.options))
     }
 }
 
@@ -167,5 +186,37 @@ impl FileFormat for MeboFormat {
 
     fn file_source(&self, table_schema: TableSchema) -> Arc<dyn FileSource> {
         Arc::new(MeboSource::new(table_schema, self.options))
+    }
+}
+
+/// Moves the mebo options of a `COPY … STORED AS MEBO` from the statement
+/// into its format, where a plan sent to a Ballista cluster carries them
+/// (DataFusion's plan codec keeps a `COPY`'s format, not its options).
+/// Other options (`execution.…`, `single_file_output`) stay in the statement.
+#[derive(Debug)]
+pub(crate) struct CopyOptionsIntoFormat;
+
+impl AnalyzerRule for CopyOptionsIntoFormat {
+    fn analyze(&self, plan: LogicalPlan, _config: &ConfigOptions) -> Result<LogicalPlan> {
+        plan.transform_up(|node| {
+            let LogicalPlan::Copy(copy) = &node else { return Ok(Transformed::no(node)) };
+            let Ok(format) = file_type_to_format(&copy.file_type) else { return Ok(Transformed::no(node)) };
+            let Some(factory) = format.downcast_ref::<MeboFormatFactory>() else { return Ok(Transformed::no(node)) };
+            let (ours, rest): (HashMap<_, _>, HashMap<_, _>) = copy.options.clone().into_iter().partition(|(k, _)| is_mebo_key(k));
+            if ours.is_empty() {
+                return Ok(Transformed::no(node));
+            }
+            let options = factory.options().with_pairs(&ours)?;
+            let file_type = format_as_file_type(Arc::new(MeboFormatFactory::new(options)));
+            let mut copy = copy.clone();
+            copy.file_type = file_type;
+            copy.options = rest;
+            Ok(Transformed::yes(LogicalPlan::Copy(copy)))
+        })
+        .map(|t| t.data)
+    }
+
+    fn name(&self) -> &str {
+        "mebo_copy_options_into_format"
     }
 }

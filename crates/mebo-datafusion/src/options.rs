@@ -60,16 +60,21 @@ impl Default for WriteOptions {
 /// The option keys, as `unknown option` errors list them.
 const KEYS: &str = "kind, skip_bad_files, config, layout, big_endian, max_points_per_blob";
 
+/// Whether `key` is one of the keys above (with or without `format.`).
+pub(crate) fn is_mebo_key(key: &str) -> bool {
+    KEYS.split(", ").any(|k| k == key.strip_prefix("format.").unwrap_or(key))
+}
+
 impl MeboOptions {
     /// Options from `CREATE EXTERNAL TABLE … OPTIONS (…)` or `COPY … TO …
     /// OPTIONS (…)` (keys with or without DataFusion's `format.` prefix).
     pub fn from_map(options: &HashMap<String, String>) -> Result<MeboOptions> {
-        MeboOptions::from_pairs(options)
+        MeboOptions::default().with_pairs(options)
     }
 
-    /// Options from key and value pairs, applied in order.
-    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a String, &'a String)>) -> Result<MeboOptions> {
-        let mut parsed = MeboOptions::default();
+    /// These options with key and value pairs applied in order.
+    pub fn with_pairs<'a>(self, pairs: impl IntoIterator<Item = (&'a String, &'a String)>) -> Result<MeboOptions> {
+        let mut parsed = self;
         let write = &mut parsed.write;
         for (key, value) in pairs {
             let lower = value.to_ascii_lowercase();
@@ -113,13 +118,13 @@ impl MeboOptions {
                             },
                         )?
                 }
-                other => return Err(config_datafusion_err!("unknown mebo table option {other:?} ({KEYS})")),
+                other => return Err(config_datafusion_err!("unknown mebo option {other:?} ({KEYS})")),
             }
         }
         Ok(parsed)
     }
 
-    /// The options as key and value pairs that [`from_pairs`](Self::from_pairs)
+    /// The options as key and value pairs that [`with_pairs`](Self::with_pairs)
     /// reads back: every key (`config` twice, the numeric and the text
     /// one), so that a plan sent to a cluster carries them whole.
     pub fn to_pairs(&self) -> Vec<(String, String)> {

@@ -10,7 +10,7 @@ use datafusion::execution::session_state::SessionState;
 use datafusion::execution::FunctionRegistry;
 use datafusion::prelude::SessionConfig;
 
-use crate::format::MeboFormatFactory;
+use crate::format::{CopyOptionsIntoFormat, MeboFormatFactory};
 use crate::options::MeboOptions;
 use crate::table::{MeboTable, MeboTableFactory};
 use crate::udf::mebo_id_udf;
@@ -24,7 +24,8 @@ pub fn mebo_session_config() -> SessionConfig {
 /// Make `STORED AS MEBO` and `mebo_id` known to a session state: what a
 /// context, a Ballista scheduler and its executors do to read blobs.
 pub fn enable_mebo_on(state: &mut SessionState) -> Result<()> {
-    state.register_file_format(Arc::new(MeboFormatFactory), true)?;
+    state.register_file_format(Arc::new(MeboFormatFactory::default()), true)?;
+    state.add_analyzer_rule(Arc::new(CopyOptionsIntoFormat));
     state.table_factories_mut().insert("MEBO".into(), Arc::new(MeboTableFactory));
     state.register_udf(Arc::new(mebo_id_udf()))?;
     Ok(())

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use arrow::array::RecordBatch;
 use arrow::util::pretty::pretty_format_batches;
-use common::{fixture, per_metric, NAMES};
+use common::{files, fixture, numeric_points, per_metric, same_points, NAMES};
 use datafusion::prelude::SessionContext;
 use mebo_datafusion::cluster::{remote_context, LocalCluster};
 use mebo_datafusion::{query, query_all, MeboContextExt};
@@ -90,6 +90,30 @@ async fn a_two_executor_cluster_answers_as_one_machine() {
     let code = mebo::numeric::NumericBlob::open(&good[..40]).expect_err("40 bytes are not a blob").code();
     let text = err.to_string();
     assert!(text.contains("cut.mebo") && text.contains(code), "{code}: {text}");
+
+    // Writing on the cluster: the executors write the blobs, with the
+    // statement's options, into the shared directory.
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cluster-copy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let copy = format!(
+        "COPY (SELECT * FROM m) TO '{}/' STORED AS MEBO OPTIONS ('config' 'raw-lz4-chimp-none', 'max_points_per_blob' '5000')",
+        out.display()
+    );
+    query(&remote, &copy).await.unwrap_or_else(|e| panic!("{copy}: {e}"));
+    let written = files(&out);
+    assert!(written.len() >= fixture().numeric.len().div_ceil(5000), "{} files", written.len());
+    for bytes in written.values() {
+        let blob = mebo::numeric::NumericBlob::open(bytes).unwrap();
+        assert_eq!(blob.options().config.to_string(), "raw-lz4-chimp-none");
+        assert!(blob.total_points() <= 5000);
+    }
+    same_points(numeric_points(written.values()), numeric_points(files(&fixture().numeric_dir).values()));
+    // And appended to through a table on the cluster.
+    let ddl = format!("CREATE EXTERNAL TABLE copied STORED AS MEBO LOCATION '{}/'", out.display());
+    query_all(&remote, &ddl).await.unwrap();
+    query(&remote, &format!("INSERT INTO copied SELECT * FROM m WHERE metric_id = mebo_id('{}')", NAMES[3])).await.unwrap();
+    let extra = fixture().numeric.iter().filter(|p| p.id == mebo::metric_id(NAMES[3])).count();
+    assert_eq!(numeric_points(files(&out).values()).len(), fixture().numeric.len() + extra);
 }
 
 /// The deadline a client puts on a query to a cluster: Ballista 55 can stall

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use arrow::array::AsArray;
 use arrow::datatypes::{Float64Type, Int64Type, UInt64Type};
-use common::{fixture, per_metric};
+use common::{files, fixture, numeric_points, per_metric, same_points};
 use datafusion::prelude::SessionContext;
 use mebo_datafusion::{query, MeboContextExt};
 use object_store::aws::AmazonS3Builder;
@@ -23,6 +23,8 @@ const SECRET: &str = "mebo-test-secret";
 struct Server {
     child: Child,
     endpoint: String,
+    /// The directory it serves, one subdirectory a bucket.
+    root: std::path::PathBuf,
 }
 
 impl Drop for Server {
@@ -41,7 +43,7 @@ fn serve(root: &std::path::Path) -> Server {
     let mut child = Command::new(server).args([root.to_str().unwrap(), KEY, SECRET]).stdout(Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    Server { child, endpoint: line.trim().to_owned() }
+    Server { child, endpoint: line.trim().to_owned(), root: root.to_owned() }
 }
 
 fn bucket_with_fixture() -> Server {
@@ -100,4 +102,12 @@ async fn a_bucket_answers_as_the_directory() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let n = f.numeric.iter().filter(|p| p.id == mebo::metric_id("net.rx")).count();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("n\n{n}\n"));
+
+    // Written back into the bucket: the server's files are the blobs.
+    query(&ctx, "COPY (SELECT * FROM m WHERE metric_id = mebo_id('net.rx')) TO 's3://blobs/copy/' STORED AS MEBO").await.unwrap();
+    let written = files(&server.root.join("blobs").join("copy"));
+    assert!(!written.is_empty());
+    let expected: Vec<_> =
+        numeric_points(files(&f.numeric_dir).values()).into_iter().filter(|p| p.0 == mebo::metric_id("net.rx")).collect();
+    same_points(numeric_points(written.values()), expected);
 }

@@ -5,13 +5,12 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow::array::{ArrayRef, AsArray, Float32Array, Float64Array, RecordBatch, StringViewArray, TimestampNanosecondArray};
 use arrow::datatypes::{DataType, Field, Schema, TimeUnit, UInt64Type};
-use common::{fixture, NAMES};
+use common::{files, fixture, numeric_points, same_points, NAMES};
 use datafusion::datasource::MemTable;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
@@ -36,43 +35,6 @@ fn out_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// The bytes of every file under `dir`, by path.
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut found = BTreeMap::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            found.extend(files(&path));
-        } else {
-            found.insert(path.clone(), std::fs::read(&path).unwrap());
-        }
-    }
-    found
-}
-
-/// (id, ts, value bits, tag) of every point of the numeric blobs, sorted.
-fn numeric_points<'a>(blobs: impl IntoIterator<Item = &'a Vec<u8>>) -> Vec<(u64, i64, u64, String)> {
-    let mut points = Vec::new();
-    for bytes in blobs {
-        let blob = NumericBlob::open(bytes).unwrap();
-        for metric in blob.metrics() {
-            for (ts, value, tag) in metric.points().unwrap() {
-                points.push((metric.id(), ts, value.to_bits(), tag.unwrap_or_default().to_owned()));
-            }
-        }
-    }
-    points.sort();
-    points
-}
-
-/// The same points, or the first that differs (not thousands printed).
-fn same_points<P: PartialEq + std::fmt::Debug>(got: Vec<P>, expected: Vec<P>) {
-    assert_eq!(got.len(), expected.len(), "point counts");
-    if let Some(i) = (0..got.len()).find(|&i| got[i] != expected[i]) {
-        panic!("point {i}: {:?}, expected {:?}", got[i], expected[i]);
-    }
 }
 
 fn copied(result: &[RecordBatch]) -> u64 {
@@ -143,6 +105,26 @@ async fn copy_options_choose_the_columns_and_the_size_of_a_blob() {
         e
     };
     same_points(numeric_points(written.values()), expected);
+
+    // Another format's COPY keeps its own options beside mebo.
+    let csv = dir.join("points.csv");
+    query(&ctx, &format!("COPY (SELECT 1 AS a) TO '{}' STORED AS CSV OPTIONS ('format.delimiter' ';')", csv.display())).await.unwrap();
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), "a\n1\n");
+}
+
+#[test]
+fn the_command_writes_blobs_and_says_how_many_points() {
+    let f = fixture();
+    let dir = out_dir("command");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mebo-sql"))
+        .args(["--table", &format!("m={}", f.numeric_dir.display()), "--format", "csv"])
+        .arg(format!("COPY (SELECT * FROM m WHERE metric_id = mebo_id('{}')) TO '{}/' STORED AS MEBO", NAMES[1], dir.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let n = f.numeric.iter().filter(|p| p.id == mebo::metric_id(NAMES[1])).count();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("count\n{n}\n"));
+    assert_eq!(numeric_points(files(&dir).values()).len(), n);
 }
 
 #[tokio::test]

@@ -28,6 +28,7 @@ use datafusion_proto::physical_plan::{PhysicalExtensionCodec, PhysicalPlanDecode
 use datafusion_proto::protobuf::{self, FileScanExecConf};
 use prost::Message;
 
+use crate::format::MeboFormatFactory;
 use crate::options::MeboOptions;
 use crate::pushdown::ScanFilter;
 use crate::sink::MeboSink;
@@ -41,6 +42,8 @@ use crate::udf::{mebo_id_udf, MEBO_ID};
 const TABLE_TAG: &[u8] = b"\0mebo-table/2";
 /// Leads a mebo scan as written by [`MeboPhysicalCodec`].
 const SCAN_TAG: &[u8] = b"\0mebo-scan/2";
+/// The mebo file format of a `COPY … TO` as written by [`MeboLogicalCodec`].
+const FORMAT_TAG: &[u8] = b"\0mebo-format/1";
 /// Leads a writer of blobs as written by [`MeboPhysicalCodec`].
 const SINK_TAG: &[u8] = b"\0mebo-sink/1";
 
@@ -102,7 +105,7 @@ impl TryFrom<Option<OptionsNode>> for MeboOptions {
     type Error = datafusion::error::DataFusionError;
 
     fn try_from(node: Option<OptionsNode>) -> Result<Self> {
-        MeboOptions::from_pairs(node.iter().flat_map(|n| &n.pairs).map(|p| (&p.key, &p.value)))
+        MeboOptions::default().with_pairs(node.iter().flat_map(|n| &n.pairs).map(|p| (&p.key, &p.value)))
     }
 }
 
@@ -167,11 +170,24 @@ impl LogicalExtensionCodec for MeboLogicalCodec {
     }
 
     fn try_decode_file_format(&self, buf: &[u8], ctx: &TaskContext) -> Result<Arc<dyn FileFormatFactory>> {
-        self.ballista.try_decode_file_format(buf, ctx)
+        match tagged(buf, FORMAT_TAG) {
+            Some(bytes) => Ok(Arc::new(MeboFormatFactory::new(MeboOptions::try_from(Some(decode::<OptionsNode>(bytes, "format")?))?))),
+            None => self.ballista.try_decode_file_format(buf, ctx),
+        }
     }
 
+    /// `COPY … STORED AS MEBO`: the format with its options (put there from
+    /// the statement's by `CopyOptionsIntoFormat`: DataFusion's plan codec
+    /// drops a `COPY`'s options). Ballista's own codecs would take any
+    /// format for Arrow's.
     fn try_encode_file_format(&self, buf: &mut Vec<u8>, node: Arc<dyn FileFormatFactory>) -> Result<()> {
-        self.ballista.try_encode_file_format(buf, node)
+        match node.downcast_ref::<MeboFormatFactory>() {
+            Some(factory) => {
+                write_tagged(FORMAT_TAG, &OptionsNode::from(factory.options()), buf);
+                Ok(())
+            }
+            None => self.ballista.try_encode_file_format(buf, node),
+        }
     }
 
     fn try_decode_udf(&self, name: &str, buf: &[u8]) -> Result<Arc<ScalarUDF>> {

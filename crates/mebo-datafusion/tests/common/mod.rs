@@ -5,6 +5,7 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -198,4 +199,41 @@ pub fn per_metric(points: &[Point]) -> Vec<(u64, i64, f64, f64, f64)> {
         e.3 += p.value;
     }
     by.into_iter().map(|(id, (n, lo, hi, sum))| (id, n, lo, hi, sum)).collect()
+}
+
+/// The bytes of every file under `dir`, by path.
+pub fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut found = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            found.extend(files(&path));
+        } else {
+            found.insert(path.clone(), std::fs::read(&path).unwrap());
+        }
+    }
+    found
+}
+
+/// (id, ts, value bits, tag) of every point of the numeric blobs, sorted.
+pub fn numeric_points<'a>(blobs: impl IntoIterator<Item = &'a Vec<u8>>) -> Vec<(u64, i64, u64, String)> {
+    let mut points = Vec::new();
+    for bytes in blobs {
+        let blob = NumericBlob::open(bytes).unwrap();
+        for metric in blob.metrics() {
+            for (ts, value, tag) in metric.points().unwrap() {
+                points.push((metric.id(), ts, value.to_bits(), tag.unwrap_or_default().to_owned()));
+            }
+        }
+    }
+    points.sort();
+    points
+}
+
+/// The same points, or the first that differs (not thousands printed).
+pub fn same_points<P: PartialEq + std::fmt::Debug>(got: Vec<P>, expected: Vec<P>) {
+    assert_eq!(got.len(), expected.len(), "point counts");
+    if let Some(i) = (0..got.len()).find(|&i| got[i] != expected[i]) {
+        panic!("point {i}: {:?}, expected {:?}", got[i], expected[i]);
+    }
 }
