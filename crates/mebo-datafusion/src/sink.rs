@@ -165,28 +165,37 @@ impl BlobFile {
         }
     }
 
-    /// Take `batch`'s rows, writing a blob each time one is full.
+    /// Take `batch`'s rows, writing a blob each time one is full. Rows
+    /// come in runs of one metric (a scan's, a sorted query's), taken a
+    /// run at a time.
     async fn push(&mut self, batch: RecordBatch) -> Result<()> {
         let batch = self.conform.batch(&batch)?;
         let (metric_cap, blob_cap) = (self.metric_cap(), self.options.write.max_points_per_blob);
-        let mut from = 0;
-        for row in 0..batch.num_rows() {
-            let id = conform::ids(&batch).value(row);
-            let full = self.pending_rows == blob_cap
-                || self.points.get(&id).is_some_and(|&n| n == metric_cap)
-                || (!self.points.contains_key(&id) && self.points.len() == mebo::registry::MAX_NAMES);
-            if full {
+        let ids = conform::ids(&batch).values().clone();
+        let (mut from, mut row) = (0, 0);
+        while row < ids.len() {
+            let id = ids[row];
+            let run = ids[row..].iter().take_while(|&&other| other == id).count();
+            let held = self.points.get(&id).copied();
+            let room = match held {
+                None if self.points.len() == mebo::registry::MAX_NAMES => 0,
+                _ => (metric_cap - held.unwrap_or(0)).min(blob_cap - self.pending_rows),
+            };
+            if room == 0 {
                 if self.single {
                     return Err(self.one_file_error());
                 }
                 self.hold(batch.slice(from, row - from))?;
                 from = row;
                 self.write_blob().await?;
+                continue;
             }
-            *self.points.entry(id).or_default() += 1;
-            self.pending_rows += 1;
+            let take = run.min(room);
+            *self.points.entry(id).or_default() += take;
+            self.pending_rows += take;
+            row += take;
         }
-        self.hold(batch.slice(from, batch.num_rows() - from))
+        self.hold(batch.slice(from, ids.len() - from))
     }
 
     /// Keep rows for the next blob, their memory reserved.

@@ -128,6 +128,33 @@ fn the_command_writes_blobs_and_says_how_many_points() {
 }
 
 #[tokio::test]
+async fn a_metric_past_what_a_blob_holds_rolls_into_the_next() {
+    let ctx = context().await;
+    let dir = out_dir("roll");
+    // v1 offsets are 16-bit: a delta + Gorilla metric holds at most 7,281 points.
+    let cap = mebo::numeric::NumericEncoderOptions { layout: Layout::V1, ..Default::default() }.max_points_per_metric();
+    let sql = format!(
+        "COPY (SELECT 'one' AS metric, to_timestamp_micros(v) AS ts, CAST(v AS DOUBLE) AS value FROM generate_series(1, 20000) AS t(v)) \
+         TO '{}/' STORED AS MEBO OPTIONS ('layout' 'v1')",
+        dir.display()
+    );
+    query(&ctx, &sql).await.unwrap();
+    let mut timestamps = Vec::new();
+    let written = files(&dir);
+    for bytes in written.values() {
+        let blob = NumericBlob::open(bytes).unwrap();
+        let one = blob.metric_by_name("one").unwrap();
+        assert!(one.len() <= cap, "{} points, at most {cap}", one.len());
+        let (ts, values) = (one.timestamps().unwrap(), one.values().unwrap());
+        assert!(ts.iter().zip(&values).all(|(&t, &v)| v == t as f64));
+        timestamps.extend(ts);
+    }
+    assert!(written.len() >= 20_000usize.div_ceil(cap), "{} files", written.len());
+    timestamps.sort();
+    assert_eq!(timestamps, (1..=20_000).collect::<Vec<i64>>());
+}
+
+#[tokio::test]
 async fn text_rows_become_text_blobs_with_their_tags() {
     let ctx = context().await;
     let f = fixture();

@@ -8,7 +8,8 @@
 //! the best time and rows scanned per second for each. With `--cluster N`,
 //! the same queries over the first mebo table on a local Ballista cluster of
 //! N executors (`mebo-scheduler` / `mebo-executor` beside this binary), and
-//! its speed-up over one process.
+//! its speed-up over one process. Then the Parquet table copied by `COPY`
+//! into blobs and into Parquet again: rows per second and bytes written.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -170,6 +171,36 @@ async fn main() {
             println!("{:<24} {:>10.1} {:>14.0} {:>8.2}x", name, best[i] * 1e3, rows as f64 / best[i], parquet / best[i]);
         }
         one_process.push((label, sql.replace("{t}", "t0"), best[0], answers[0].clone()));
+    }
+
+    // Writing: the Parquet table's points copied by the same session into
+    // blobs (the default write options) and into Parquet zstd: the same
+    // reader, so the difference is the writer.
+    let parquet = format!("t{}", tables.len() - 1);
+    let writes =
+        [("parquet -> mebo", "STORED AS MEBO"), ("parquet -> parquet zstd", "STORED AS PARQUET OPTIONS ('format.compression' 'zstd(3)')")];
+    let mut best = [f64::INFINITY; 2];
+    let mut written = [0u64; 2];
+    for round in 0..rounds {
+        for (i, (_, stored)) in writes.iter().enumerate() {
+            let dir = out.join(format!("copy{i}-{round}"));
+            let sql = format!("COPY (SELECT metric_id, ts, value FROM {parquet}) TO '{}/' {stored}", dir.display());
+            let start = Instant::now();
+            let r = query(&ctx, &sql).await.unwrap();
+            best[i] = best[i].min(start.elapsed().as_secs_f64());
+            let count = r.batches[0].column(0).as_any().downcast_ref::<UInt64Array>().map(|c| c.value(0));
+            assert_eq!(count, Some(rows as u64), "{sql}");
+            written[i] = dir_bytes(&dir);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+    println!(
+        "
+COPY (SELECT metric_id, ts, value FROM parquet) TO 'dir/' ..."
+    );
+    println!("{:<24} {:>10} {:>14} {:>12} {:>8}", "written as", "ms", "rows/s", "bytes", "vs parquet");
+    for (i, (name, _)) in writes.iter().enumerate() {
+        println!("{:<24} {:>10.1} {:>14.0} {:>12} {:>8.2}x", name, best[i] * 1e3, rows as f64 / best[i], written[i], best[1] / best[i]);
     }
 
     if cluster > 0 {
