@@ -2,6 +2,7 @@
 //! metric first appears, each metric's points in batch order.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
 use arrow::datatypes::{DataType, Float64Type, TimeUnit, TimestampMicrosecondType, UInt64Type};
@@ -17,47 +18,72 @@ struct Metric<V> {
     name: Option<String>,
     timestamps: Vec<i64>,
     values: Vec<V>,
-    tags: Vec<String>,
+    /// A tag a point, once any point has one (the points before it: the
+    /// empty tag); `None` while none has.
+    tags: Option<Vec<String>>,
 }
 
-/// Points of the batches by metric. `value` reads row `i` of a batch's value column.
-fn gather<V>(batches: &[RecordBatch], value: impl Fn(&dyn Array, usize) -> Result<V>) -> Result<(Vec<Metric<V>>, bool)> {
+/// Points of the batches by metric, taken a run of one metric at a time
+/// (the rows of a blob or a sorted query come so). `values` appends rows
+/// `range` of a batch's value column.
+fn gather<V>(
+    batches: &[RecordBatch],
+    values: impl Fn(&dyn Array, Range<usize>, &mut Vec<V>) -> Result<()>,
+) -> Result<(Vec<Metric<V>>, bool)> {
     let mut metrics: Vec<Metric<V>> = Vec::new();
     let mut by_id: HashMap<u64, usize> = HashMap::new();
     let mut tagged = false;
     for batch in batches {
         let ids = column(batch, METRIC_ID, true)?.ok_or_else(|| missing(METRIC_ID))?;
-        let ids = ids.as_primitive_opt::<UInt64Type>().ok_or_else(|| wrong_type(METRIC_ID, "UInt64"))?;
+        let ids = ids.as_primitive_opt::<UInt64Type>().ok_or_else(|| wrong_type(METRIC_ID, "UInt64"))?.values();
         let ts = column(batch, TS, true)?.ok_or_else(|| missing(TS))?;
         if !matches!(ts.data_type(), DataType::Timestamp(TimeUnit::Microsecond, _)) {
             return Err(wrong_type(TS, "Timestamp(Microsecond)"));
         }
-        let ts = ts.as_primitive::<TimestampMicrosecondType>();
-        let values = column(batch, VALUE, true)?.ok_or_else(|| missing(VALUE))?;
+        let ts = ts.as_primitive::<TimestampMicrosecondType>().values();
+        let value_column = column(batch, VALUE, true)?.ok_or_else(|| missing(VALUE))?;
         let names =
             column(batch, METRIC, false)?.map(|c| c.as_string_opt::<i32>().ok_or_else(|| wrong_type(METRIC, "Utf8"))).transpose()?;
         let tags = column(batch, TAG, false)?.map(|c| c.as_string_opt::<i32>().ok_or_else(|| wrong_type(TAG, "Utf8"))).transpose()?;
-        for row in 0..batch.num_rows() {
-            let id = ids.value(row);
-            let name = names.filter(|n| n.is_valid(row)).map(|n| n.value(row));
-            if let Some(name) = name {
-                if mebo::metric_id(name) != id {
-                    return Err(Error::Schema(format!("row {row}: metric {name:?} has id {:016x}, not {id:016x}", mebo::metric_id(name))));
-                }
-            }
+        let mut row = 0;
+        while row < ids.len() {
+            let id = ids[row];
+            let end = row + ids[row..].iter().take_while(|&&other| other == id).count();
             let at = *by_id.entry(id).or_insert_with(|| {
-                metrics.push(Metric { id, name: None, timestamps: Vec::new(), values: Vec::new(), tags: Vec::new() });
+                metrics.push(Metric { id, name: None, timestamps: Vec::new(), values: Vec::new(), tags: None });
                 metrics.len() - 1
             });
             let metric = &mut metrics[at];
-            if metric.name.is_none() {
-                metric.name = name.map(str::to_owned);
+            if let Some(names) = names {
+                for r in (row..end).filter(|&r| names.is_valid(r)) {
+                    let name = names.value(r);
+                    if mebo::metric_id(name) != id {
+                        return Err(Error::Schema(format!(
+                            "row {r}: metric {name:?} has id {:016x}, not {id:016x}",
+                            mebo::metric_id(name)
+                        )));
+                    }
+                    if metric.name.is_none() {
+                        metric.name = Some(name.to_owned());
+                    }
+                }
             }
-            metric.timestamps.push(ts.value(row));
-            metric.values.push(value(values.as_ref(), row)?);
-            let tag = tags.filter(|t| t.is_valid(row)).map(|t| t.value(row));
-            tagged |= tag.is_some();
-            metric.tags.push(tag.unwrap_or_default().to_owned());
+            let before = metric.timestamps.len();
+            metric.timestamps.extend_from_slice(&ts[row..end]);
+            values(value_column.as_ref(), row..end, &mut metric.values)?;
+            match tags {
+                Some(tags) if metric.tags.is_some() || tags.slice(row, end - row).null_count() < end - row => {
+                    tagged = true;
+                    let kept = metric.tags.get_or_insert_with(|| vec![String::new(); before]);
+                    kept.extend((row..end).map(|r| if tags.is_valid(r) { tags.value(r).to_owned() } else { String::new() }));
+                }
+                _ => {
+                    if let Some(kept) = metric.tags.as_mut() {
+                        kept.resize(before + end - row, String::new());
+                    }
+                }
+            }
+            row = end;
         }
     }
     Ok((metrics, tagged))
@@ -128,7 +154,17 @@ fn encode<V>(mut encoder: impl MetricEncoder<V>, metrics: &[Metric<V>], tags: bo
             Some(name) => encoder.start_metric_name(name, m.timestamps.len())?,
             None => encoder.start_metric_id(m.id, m.timestamps.len())?,
         }
-        encoder.add_points(&m.timestamps, &m.values, tags.then_some(m.tags.as_slice()))?;
+        let empty;
+        let tags = match (&m.tags, tags) {
+            (_, false) => None,
+            (Some(kept), true) => Some(kept.as_slice()),
+            // A blob with tags, a metric without: the empty tag a point.
+            (None, true) => {
+                empty = vec![String::new(); m.timestamps.len()];
+                Some(empty.as_slice())
+            }
+        };
+        encoder.add_points(&m.timestamps, &m.values, tags)?;
         encoder.end_metric()?;
     }
     Ok(encoder.finish()?)
@@ -139,9 +175,10 @@ fn encode<V>(mut encoder: impl MetricEncoder<V>, metrics: &[Metric<V>], tags: bo
 /// is set or a row has one (a null tag is stored as the empty tag). A
 /// metric's name, where given, must hash to its id; it is written as a name.
 pub fn batch_to_numeric(batches: &[RecordBatch], mut options: NumericEncoderOptions, start_time: Option<i64>) -> Result<Vec<u8>> {
-    let (metrics, tagged) = gather(batches, |values, row| {
+    let (metrics, tagged) = gather(batches, |values, rows, out| {
         let values = values.as_primitive_opt::<Float64Type>().ok_or_else(|| wrong_type(VALUE, "Float64"))?;
-        Ok(values.value(row))
+        out.extend_from_slice(&values.values()[rows]);
+        Ok(())
     })?;
     options.tags |= tagged;
     encode(NumericEncoder::new(start(&metrics, start_time), options), &metrics, options.tags)
@@ -150,9 +187,10 @@ pub fn batch_to_numeric(batches: &[RecordBatch], mut options: NumericEncoderOpti
 /// Batches of [`text_schema`](crate::text_schema) as one text blob, as
 /// [`batch_to_numeric`].
 pub fn batch_to_text(batches: &[RecordBatch], mut options: TextEncoderOptions, start_time: Option<i64>) -> Result<Vec<u8>> {
-    let (metrics, tagged) = gather(batches, |values, row| {
+    let (metrics, tagged) = gather(batches, |values, rows, out| {
         let values = values.as_string_opt::<i32>().ok_or_else(|| wrong_type(VALUE, "Utf8"))?;
-        Ok(values.value(row).to_owned())
+        out.extend(rows.map(|r| values.value(r).to_owned()));
+        Ok(())
     })?;
     options.tags |= tagged;
     encode(TextEncoder::new(start(&metrics, start_time), options)?, &metrics, options.tags)
