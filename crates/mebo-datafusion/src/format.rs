@@ -31,7 +31,7 @@ use crate::opener::{blob_kind, OpenedBlob};
 use crate::options::{is_mebo_key, kind_of, MeboOptions};
 use crate::sink::MeboSink;
 use crate::source::MeboSource;
-use crate::table::register_s3_store;
+use crate::store::ensure_store;
 
 /// The extension of a blob file.
 pub const EXTENSION: &str = "mebo";
@@ -176,10 +176,7 @@ impl FileFormat for MeboFormat {
         if !conf.table_partition_cols.is_empty() {
             return Err(plan_datafusion_err!("blobs are not written PARTITIONED BY: a table of blobs has no partition columns"));
         }
-        let url = &conf.table_paths[0];
-        if url.scheme() == "s3" && state.runtime_env().object_store(url.object_store()).is_err() {
-            register_s3_store(state.runtime_env(), url.as_str())?;
-        }
+        ensure_store(state.runtime_env(), &conf.table_paths[0])?;
         let sink = MeboSink::try_new(conf, self.options)?;
         Ok(Arc::new(DataSinkExec::new(input, Arc::new(sink), order_requirements)))
     }

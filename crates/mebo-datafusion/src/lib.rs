@@ -31,6 +31,7 @@ mod run;
 mod session;
 mod sink;
 mod source;
+mod store;
 mod table;
 mod udf;
 
@@ -41,5 +42,6 @@ pub use pushdown::ScanFilter;
 pub use run::{query, query_all, run_statements, scan_counter, OutputFormat, QueryResult};
 pub use session::{enable_mebo_on, mebo_session_config, MeboContextExt};
 pub use source::{MeboSource, SCAN_METRICS};
-pub use table::{register_s3_store, MeboTable, MeboTableFactory};
+pub use store::register_s3_store;
+pub use table::{MeboTable, MeboTableFactory};
 pub use udf::{mebo_id_udf, MeboId};

@@ -14,11 +14,10 @@ use datafusion::execution::runtime_env::RuntimeEnv;
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::{CreateExternalTable, Expr, TableProviderFilterPushDown};
 use datafusion::physical_plan::ExecutionPlan;
-use object_store::aws::AmazonS3Builder;
-use url::Url;
 
 use crate::format::{MeboFormat, EXTENSION};
 use crate::options::MeboOptions;
+use crate::store::ensure_store;
 
 /// Files of blobs as one table: one or more locations (a file, a directory
 /// of `.mebo` files, a glob, an `s3://bucket/prefix/` URL), read with
@@ -70,25 +69,11 @@ impl MeboTable {
 fn listing_of(runtime: &Arc<RuntimeEnv>, paths: &[String], options: MeboOptions) -> Result<(Vec<ListingTableUrl>, ListingOptions)> {
     let urls = paths.iter().map(ListingTableUrl::parse).collect::<Result<Vec<_>>>()?;
     for url in &urls {
-        if url.scheme() == "s3" && runtime.object_store(url.object_store()).is_err() {
-            register_s3_store(runtime, url.as_str())?;
-        }
+        ensure_store(runtime, url)?;
     }
     // A directory lists its `.mebo` files; a file or a glob names its own.
     let extension = if urls.iter().all(ListingTableUrl::is_collection) { format!(".{EXTENSION}") } else { String::new() };
     Ok((urls, ListingOptions::new(Arc::new(MeboFormat::new(options))).with_file_extension(extension)))
-}
-
-/// Register the object store an `s3://bucket/…` URL needs, configured from
-/// the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
-/// `AWS_REGION`, `AWS_ENDPOINT`, `AWS_ALLOW_HTTP`, …).
-pub fn register_s3_store(runtime: &RuntimeEnv, location: &str) -> Result<()> {
-    let url = Url::parse(location).map_err(|e| plan_datafusion_err!("{location}: {e}"))?;
-    let bucket = url.host_str().ok_or_else(|| plan_datafusion_err!("{location}: no bucket"))?;
-    let store = AmazonS3Builder::from_env().with_bucket_name(bucket).build()?;
-    let base = Url::parse(&format!("s3://{bucket}")).map_err(|e| plan_datafusion_err!("{location}: {e}"))?;
-    runtime.register_object_store(&base, Arc::new(store));
-    Ok(())
 }
 
 #[async_trait]
