@@ -91,7 +91,12 @@ impl MeboOptions {
                     4 => write.numeric.config = lower.parse::<ColumnConfig>().map_err(|e| config_datafusion_err!("config: {e}"))?,
                     2 => {
                         let (ts, codec) = lower.split_once('-').unwrap_or_default();
-                        write.text.timestamp_encoding = parse::<TimestampEncoding>("config", ts)?;
+                        write.text.timestamp_encoding = match parse::<TimestampEncoding>("config", ts)? {
+                            TimestampEncoding::DeltaPacked => {
+                                return Err(config_datafusion_err!("config {value:?}: text blobs take raw or delta timestamps"))
+                            }
+                            encoding => encoding,
+                        };
                         write.text.data_compression = parse::<Compression>("config", codec)?;
                     }
                     _ => {
@@ -165,5 +170,59 @@ pub(crate) fn kind_of(schema: &SchemaRef) -> BlobKind {
     match schema.field_with_name(mebo_arrow::VALUE).map(|f| f.data_type().clone()) {
         Ok(arrow::datatypes::DataType::Utf8) => BlobKind::Text,
         _ => BlobKind::Numeric,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn options_travel_as_pairs_and_come_back_whole() {
+        let given = pairs(&[
+            ("format.kind", "TEXT"),
+            ("skip_bad_files", "true"),
+            ("config", "raw-s2-chimp-lz4"),
+            ("config", "raw-lz4"),
+            ("layout", "v2-shared"),
+            ("big_endian", "true"),
+            ("max_points_per_blob", "1000"),
+        ]);
+        let options = MeboOptions::default().with_pairs(given.iter().map(|(k, v)| (k, v))).unwrap();
+        assert_eq!(options.kind, Some(BlobKind::Text));
+        assert!(options.skip_bad_files);
+        assert_eq!(options.write.numeric.config.to_string(), "raw-s2-chimp-lz4");
+        assert_eq!(
+            (options.write.text.timestamp_encoding, options.write.text.data_compression),
+            (TimestampEncoding::Raw, Compression::Lz4)
+        );
+        assert_eq!((options.write.numeric.layout, options.write.text.byte_order), (Layout::V2Shared, ByteOrder::Big));
+        assert_eq!(options.write.max_points_per_blob, 1000);
+        let back = options.to_pairs();
+        assert_eq!(MeboOptions::default().with_pairs(back.iter().map(|(k, v)| (k, v))).unwrap(), options);
+        let defaults = MeboOptions::default().to_pairs();
+        assert_eq!(MeboOptions::default().with_pairs(defaults.iter().map(|(k, v)| (k, v))).unwrap(), MeboOptions::default());
+    }
+
+    #[test]
+    fn a_bad_option_says_what_it_takes() {
+        for (key, value, said) in [
+            ("config", "deltapacked-zstd", "raw or delta"),
+            ("config", "delta-zstd-gorilla", "neither"),
+            ("config", "delta-none-fancy-none", "value encoding"),
+            ("layout", "v3", "layout"),
+            ("big_endian", "yes", "true or false"),
+            ("max_points_per_blob", "0", "from 1"),
+            ("max_points_per_blob", "67108865", "from 1"),
+            ("compression", "zstd", "unknown mebo option"),
+        ] {
+            let map = HashMap::from([(key.to_owned(), value.to_owned())]);
+            let error = MeboOptions::from_map(&map).unwrap_err().to_string();
+            assert!(error.contains(said), "{key}={value}: {error}");
+        }
     }
 }
