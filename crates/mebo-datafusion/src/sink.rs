@@ -93,7 +93,17 @@ impl FileSink for MeboSink {
         let mut tasks: JoinSet<Result<u64>> = JoinSet::new();
         while let Some((path, mut rx)) = file_stream_rx.recv().await {
             let reservation = MemoryConsumer::new(format!("MeboSink[{path}]")).register(context.memory_pool());
-            let mut file = BlobFile::new(path, single, self.options, self.conform.clone(), Arc::clone(&store), reservation);
+            let mut file = BlobFile {
+                path,
+                single,
+                options: self.options,
+                conform: self.conform.clone(),
+                store: Arc::clone(&store),
+                reservation,
+                pending: Pending::default(),
+                blobs: 0,
+                rows: 0,
+            };
             tasks.spawn(async move {
                 while let Some(batch) = rx.recv().await {
                     file.push(batch).await?;
@@ -124,39 +134,23 @@ struct BlobFile {
     conform: Conform,
     store: Arc<dyn ObjectStore>,
     reservation: MemoryReservation,
-    /// Rows of the next blob, conformed.
-    pending: Vec<RecordBatch>,
-    /// Points per metric in `pending`.
-    points: HashMap<u64, usize>,
-    pending_rows: usize,
+    pending: Pending,
+    /// Blobs written so far.
     blobs: usize,
+    /// Rows written so far.
     rows: u64,
 }
 
-impl BlobFile {
-    fn new(
-        path: Path,
-        single: bool,
-        options: MeboOptions,
-        conform: Conform,
-        store: Arc<dyn ObjectStore>,
-        reservation: MemoryReservation,
-    ) -> BlobFile {
-        BlobFile {
-            path,
-            single,
-            options,
-            conform,
-            store,
-            reservation,
-            pending: Vec::new(),
-            points: HashMap::new(),
-            pending_rows: 0,
-            blobs: 0,
-            rows: 0,
-        }
-    }
+/// The rows of the next blob, conformed.
+#[derive(Default)]
+struct Pending {
+    batches: Vec<RecordBatch>,
+    /// Points per metric.
+    points: HashMap<u64, usize>,
+    rows: usize,
+}
 
+impl BlobFile {
     /// Most points one metric may hold in a blob of these options.
     fn metric_cap(&self) -> usize {
         match self.conform.kind() {
@@ -176,10 +170,10 @@ impl BlobFile {
         while row < ids.len() {
             let id = ids[row];
             let run = ids[row..].iter().take_while(|&&other| other == id).count();
-            let held = self.points.get(&id).copied();
+            let held = self.pending.points.get(&id).copied();
             let room = match held {
-                None if self.points.len() == mebo::registry::MAX_NAMES => 0,
-                _ => (metric_cap - held.unwrap_or(0)).min(blob_cap - self.pending_rows),
+                None if self.pending.points.len() == mebo::registry::MAX_NAMES => 0,
+                _ => (metric_cap - held.unwrap_or(0)).min(blob_cap - self.pending.rows),
             };
             if room == 0 {
                 if self.single {
@@ -191,8 +185,8 @@ impl BlobFile {
                 continue;
             }
             let take = run.min(room);
-            *self.points.entry(id).or_default() += take;
-            self.pending_rows += take;
+            *self.pending.points.entry(id).or_default() += take;
+            self.pending.rows += take;
             row += take;
         }
         self.hold(batch.slice(from, ids.len() - from))
@@ -202,7 +196,7 @@ impl BlobFile {
     fn hold(&mut self, rows: RecordBatch) -> Result<()> {
         if rows.num_rows() > 0 {
             self.reservation.try_grow(rows.get_array_memory_size())?;
-            self.pending.push(rows);
+            self.pending.batches.push(rows);
         }
         Ok(())
     }
@@ -210,9 +204,9 @@ impl BlobFile {
     /// The pending rows as blobs: one of the metrics with names, one of
     /// those without (a blob names all its metrics or none).
     async fn write_blob(&mut self) -> Result<()> {
-        let pending = std::mem::take(&mut self.pending);
-        let (named, unnamed) = split_by_name(&pending)?;
-        drop(pending);
+        let batches = std::mem::take(&mut self.pending.batches);
+        let (named, unnamed) = split_by_name(&batches)?;
+        drop(batches);
         if self.single && !named.is_empty() && !unnamed.is_empty() {
             return Err(exec_datafusion_err!(
                 "{}: some rows name their metric and some do not, which takes two blobs (a blob names all its metrics or none): \
@@ -221,16 +215,15 @@ impl BlobFile {
             ));
         }
         // Encoding gathers the points once more.
-        self.reservation.try_grow(self.pending_rows.saturating_mul(24))?;
+        self.reservation.try_grow(self.pending.rows.saturating_mul(24))?;
         for group in [named, unnamed].into_iter().filter(|g| !g.is_empty()) {
             let path = self.blob_path();
             let bytes = self.encode(&group).map_err(|e| e.at(path.as_ref()).into_datafusion())?;
             self.store.put(&path, PutPayload::from(bytes)).await?;
             self.blobs += 1;
         }
-        self.rows += self.pending_rows as u64;
-        self.pending_rows = 0;
-        self.points.clear();
+        self.rows += self.pending.rows as u64;
+        self.pending = Pending::default();
         self.reservation.free();
         Ok(())
     }
@@ -266,7 +259,7 @@ impl BlobFile {
 
     /// Write what is pending; the rows written.
     async fn finish(mut self) -> Result<u64> {
-        if self.pending_rows > 0 {
+        if self.pending.rows > 0 {
             self.write_blob().await?;
         }
         Ok(self.rows)
