@@ -12,7 +12,8 @@
 //! always re-run the stages it rolls back). `--skip-bad-files` reads past a
 //! file that is not a blob of the table's kind, naming it and why on stderr
 //! (`MEBO_LOG=error` silences that). Exit status 1 on an error, 2 on a bad
-//! command line.
+//! command line. `COPY (…) TO 'dir/' STORED AS MEBO` and `INSERT INTO` a
+//! table write blobs (the count of rows written is the statement's result).
 
 use std::process::ExitCode;
 use std::time::Duration;
