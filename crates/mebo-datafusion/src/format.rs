@@ -203,7 +203,8 @@ impl AnalyzerRule for CopyOptionsIntoFormat {
             if ours.is_empty() {
                 return Ok(Transformed::no(node));
             }
-            let options = factory.options().with_pairs(&ours)?;
+            // A bad option is reported where the format is made, unwrapped.
+            let Ok(options) = factory.options().with_pairs(&ours) else { return Ok(Transformed::no(node)) };
             let file_type = format_as_file_type(Arc::new(MeboFormatFactory::new(options)));
             let mut copy = copy.clone();
             copy.file_type = file_type;

@@ -95,6 +95,7 @@ impl FileSink for MeboSink {
             let reservation = MemoryConsumer::new(format!("MeboSink[{path}]")).register(context.memory_pool());
             let mut file = BlobFile {
                 path,
+                store_url: self.config.object_store_url.as_str().to_owned(),
                 single,
                 options: self.options,
                 conform: self.conform.clone(),
@@ -128,6 +129,8 @@ impl FileSink for MeboSink {
 /// the next beside it (`name-1.mebo`, `name-2.mebo`, …).
 struct BlobFile {
     path: Path,
+    /// The store's URL, which with a path names a file in errors.
+    store_url: String,
     /// The statement named one file: more than one blob is an error.
     single: bool,
     options: MeboOptions,
@@ -211,14 +214,14 @@ impl BlobFile {
             return Err(exec_datafusion_err!(
                 "{}: some rows name their metric and some do not, which takes two blobs (a blob names all its metrics or none): \
                  write to a directory (a location ending in '/')",
-                self.path
+                self.location(&self.path)
             ));
         }
         // Encoding gathers the points once more.
         self.reservation.try_grow(self.pending.rows.saturating_mul(24))?;
         for group in [named, unnamed].into_iter().filter(|g| !g.is_empty()) {
             let path = self.blob_path();
-            let bytes = self.encode(&group).map_err(|e| e.at(path.as_ref()).into_datafusion())?;
+            let bytes = self.encode(&group).map_err(|e| e.at(&self.location(&path)).into_datafusion())?;
             self.store.put(&path, PutPayload::from(bytes)).await?;
             self.blobs += 1;
         }
@@ -229,13 +232,22 @@ impl BlobFile {
     }
 
     fn one_file_error(&self) -> DataFusionError {
+        let (blob_cap, metric_cap) = (self.options.write.max_points_per_blob, self.metric_cap());
+        let caps = if metric_cap < blob_cap {
+            format!("{blob_cap} points a blob, {metric_cap} a metric")
+        } else {
+            format!("{blob_cap} points a blob")
+        };
         exec_datafusion_err!(
-            "{}: the rows take more than one blob ({} points a blob, {} a metric): write to a directory \
-             (a location ending in '/'), one blob a file, or raise the option max_points_per_blob",
-            self.path,
-            self.options.write.max_points_per_blob,
-            self.metric_cap()
+            "{}: the rows take more than one blob ({caps}): write to a directory (a location ending in '/'), \
+             one blob a file, or raise the option max_points_per_blob",
+            self.location(&self.path)
         )
+    }
+
+    /// A file as errors name it: its URL.
+    fn location(&self, path: &Path) -> String {
+        format!("{}{path}", self.store_url)
     }
 
     /// Where the next blob goes.

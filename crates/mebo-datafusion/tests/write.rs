@@ -321,7 +321,7 @@ async fn a_blob_the_encoder_refuses_is_an_error_naming_its_file() {
     let error = query(&ctx, &sql).await.err().unwrap();
     let file = FileError::find(&error).unwrap_or_else(|| panic!("no file in {error}"));
     assert_eq!(file.code, "LIMIT_EXCEEDED", "{error}");
-    assert!(file.path.ends_with(".mebo"), "{}", file.path);
+    assert!(file.path.starts_with("file:///") && file.path.ends_with(".mebo"), "{}", file.path);
     assert!(files(&dir).is_empty());
 }
 
