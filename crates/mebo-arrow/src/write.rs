@@ -45,6 +45,11 @@ fn gather<V>(
         let names =
             column(batch, METRIC, false)?.map(|c| c.as_string_opt::<i32>().ok_or_else(|| wrong_type(METRIC, "Utf8"))).transpose()?;
         let tags = column(batch, TAG, false)?.map(|c| c.as_string_opt::<i32>().ok_or_else(|| wrong_type(TAG, "Utf8"))).transpose()?;
+        // A column of nulls (no tag given) is no tag column.
+        let tags = tags.filter(|t| t.null_count() < t.len());
+        let names = names.filter(|n| n.null_count() < n.len());
+        // The name last checked against its id: rows of a metric repeat it.
+        let mut checked: Option<(&str, u64)> = None;
         let mut row = 0;
         while row < ids.len() {
             let id = ids[row];
@@ -57,6 +62,10 @@ fn gather<V>(
             if let Some(names) = names {
                 for r in (row..end).filter(|&r| names.is_valid(r)) {
                     let name = names.value(r);
+                    if checked == Some((name, id)) {
+                        continue;
+                    }
+                    checked = Some((name, id));
                     if mebo::metric_id(name) != id {
                         return Err(Error::Schema(format!(
                             "row {r}: metric {name:?} has id {:016x}, not {id:016x}",
@@ -72,7 +81,7 @@ fn gather<V>(
             metric.timestamps.extend_from_slice(&ts[row..end]);
             values(value_column.as_ref(), row..end, &mut metric.values)?;
             match tags {
-                Some(tags) if metric.tags.is_some() || tags.slice(row, end - row).null_count() < end - row => {
+                Some(tags) if metric.tags.is_some() || (row..end).any(|r| tags.is_valid(r)) => {
                     tagged = true;
                     let kept = metric.tags.get_or_insert_with(|| vec![String::new(); before]);
                     kept.extend((row..end).map(|r| if tags.is_valid(r) { tags.value(r).to_owned() } else { String::new() }));
