@@ -1,7 +1,6 @@
 //! Record batches to a blob: the points grouped by metric in the order each
 //! metric first appears, each metric's points in batch order.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
@@ -10,6 +9,7 @@ use mebo::numeric::{NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextEncoder, TextEncoderOptions};
 
 use crate::error::{Error, Result};
+use crate::id_map::IdMap;
 use crate::schema::{METRIC, METRIC_ID, TAG, TS, VALUE};
 
 /// One metric's points, gathered across batches.
@@ -31,7 +31,7 @@ fn gather<V>(
     values: impl Fn(&dyn Array, Range<usize>, &mut Vec<V>) -> Result<()>,
 ) -> Result<(Vec<Metric<V>>, bool)> {
     let mut metrics: Vec<Metric<V>> = Vec::new();
-    let mut by_id: HashMap<u64, usize> = HashMap::new();
+    let mut by_id: IdMap<usize> = IdMap::default();
     let mut tagged = false;
     for batch in batches {
         let ids = column(batch, METRIC_ID, true)?.ok_or_else(|| missing(METRIC_ID))?;

@@ -5,7 +5,6 @@
 //! so the writer buffers one blob's rows at most, under the session's
 //! memory pool.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -22,6 +21,7 @@ use datafusion_datasource::file_sink_config::{FileSink, FileSinkConfig};
 use datafusion_datasource::sink::DataSink;
 use datafusion_datasource::write::demux::DemuxedStreamReceiver;
 use mebo::BlobKind;
+use mebo_arrow::IdMap;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 use tokio::task::JoinSet;
@@ -149,7 +149,7 @@ struct BlobFile {
 struct Pending {
     batches: Vec<RecordBatch>,
     /// Points per metric.
-    points: HashMap<u64, usize>,
+    points: IdMap<usize>,
     rows: usize,
 }
 
