@@ -172,7 +172,6 @@ impl BlobFile {
         let (mut from, mut row) = (0, 0);
         while row < ids.len() {
             let id = ids[row];
-            let run = ids[row..].iter().take_while(|&&other| other == id).count();
             let held = self.pending.points.get(&id).copied();
             let room = match held {
                 None if self.pending.points.len() == mebo::registry::MAX_NAMES => 0,
@@ -187,7 +186,9 @@ impl BlobFile {
                 self.write_blob().await?;
                 continue;
             }
-            let take = run.min(room);
+            // The run counted no further than there is room: each row is
+            // looked at once, however small the blobs.
+            let take = ids[row..].iter().take(room).take_while(|&&other| other == id).count();
             *self.pending.points.entry(id).or_default() += take;
             self.pending.rows += take;
             row += take;
