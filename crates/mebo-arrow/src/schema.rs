@@ -51,5 +51,5 @@ pub fn schema_of(kind: BlobKind) -> SchemaRef {
     }
 }
 
-/// Column positions in both schemas, in order.
-pub(crate) const COLUMNS: [&str; 5] = [METRIC_ID, METRIC, TS, VALUE, TAG];
+/// The columns of both schemas, in order.
+pub const COLUMNS: [&str; 5] = [METRIC_ID, METRIC, TS, VALUE, TAG];

@@ -22,7 +22,7 @@ use arrow::datatypes::{
 };
 use datafusion::common::{exec_datafusion_err, plan_datafusion_err, Result};
 use mebo::BlobKind;
-use mebo_arrow::{METRIC, METRIC_ID, TAG, TS, VALUE};
+use mebo_arrow::{COLUMNS, METRIC, METRIC_ID, TAG, TS, VALUE};
 
 /// Where each column of the written schema comes from in the query's rows.
 #[derive(Debug, Clone)]
@@ -57,8 +57,7 @@ impl Conform {
     /// table's, else the `value` column's type decides.
     pub(crate) fn new(input: &Schema, kind: Option<BlobKind>) -> Result<Conform> {
         let find = |name: &str| input.index_of(name).ok();
-        let unknown: Vec<&str> =
-            input.fields().iter().map(|f| f.name().as_str()).filter(|n| ![METRIC_ID, METRIC, TS, VALUE, TAG].contains(n)).collect();
+        let unknown: Vec<&str> = input.fields().iter().map(|f| f.name().as_str()).filter(|n| !COLUMNS.contains(n)).collect();
         if !unknown.is_empty() {
             return Err(plan_datafusion_err!(
                 "a blob stores the columns metric_id, metric, ts, value and tag; the rows also have {}: \

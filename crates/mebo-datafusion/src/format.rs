@@ -32,6 +32,7 @@ use crate::options::{is_mebo_key, kind_of, MeboOptions};
 use crate::sink::MeboSink;
 use crate::source::MeboSource;
 use crate::store::ensure_store;
+use crate::table::check_partition_names;
 
 /// The extension of a blob file.
 pub const EXTENSION: &str = "mebo";
@@ -57,7 +58,9 @@ impl MeboFormatFactory {
 
 impl FileFormatFactory for MeboFormatFactory {
     fn create(&self, _state: &dyn Session, options: &HashMap<String, String>) -> Result<Arc<dyn FileFormat>> {
-        Ok(Arc::new(MeboFormat::new(self.options.with_pairs(options)?)))
+        // `execution.…` options are the statement's, read by DataFusion's planner.
+        let ours = options.iter().filter(|(key, _)| !key.starts_with("execution."));
+        Ok(Arc::new(MeboFormat::new(self.options.with_pairs(ours)?)))
     }
 
     fn default(&self) -> Arc<dyn FileFormat> {
@@ -173,8 +176,11 @@ impl FileFormat for MeboFormat {
         if conf.insert_op != InsertOp::Append {
             return Err(plan_datafusion_err!("a table of blobs takes new files, not {}: remove the files to replace", conf.insert_op));
         }
-        if !conf.table_partition_cols.is_empty() {
-            return Err(plan_datafusion_err!("blobs are not written PARTITIONED BY: a table of blobs has no partition columns"));
+        check_partition_names(conf.table_partition_cols.iter().map(|(name, _)| name.as_str()))?;
+        if conf.keep_partition_by_columns && !conf.table_partition_cols.is_empty() {
+            return Err(plan_datafusion_err!(
+                "a blob keeps no partition column (execution.keep_partition_by_columns): its directory holds the value"
+            ));
         }
         ensure_store(state.runtime_env(), &conf.table_paths[0])?;
         let sink = MeboSink::try_new(conf, self.options)?;

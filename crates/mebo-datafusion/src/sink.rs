@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use arrow::array::{Array, RecordBatch};
 use arrow::compute::{filter_record_batch, is_not_null, not};
-use arrow::datatypes::SchemaRef;
+use arrow::datatypes::{Schema, SchemaRef};
 use async_trait::async_trait;
 use datafusion::common::runtime::SpawnedTask;
 use datafusion::common::{exec_datafusion_err, DataFusionError, Result};
@@ -38,9 +38,12 @@ pub(crate) struct MeboSink {
 
 impl MeboSink {
     /// A sink for rows of `config`'s output schema, refused here (when the
-    /// statement is planned) if they cannot be blobs.
+    /// statement is planned) if they cannot be blobs. Partition columns are
+    /// not among them: the demultiplexer takes them out into the path.
     pub(crate) fn try_new(config: FileSinkConfig, options: MeboOptions) -> Result<MeboSink> {
-        let conform = Conform::new(config.output_schema(), options.kind)?;
+        let partitions: Vec<&str> = config.table_partition_cols.iter().map(|(name, _)| name.as_str()).collect();
+        let rows = config.output_schema().fields().iter().filter(|f| !partitions.contains(&f.name().as_str())).cloned();
+        let conform = Conform::new(&Schema::new(rows.collect::<Vec<_>>()), options.kind)?;
         Ok(MeboSink { config, options, conform })
     }
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use arrow::datatypes::SchemaRef;
+use arrow::datatypes::{DataType, SchemaRef};
 use async_trait::async_trait;
 use datafusion::catalog::{Session, TableProvider, TableProviderFactory};
 use datafusion::common::{plan_datafusion_err, Constraints, Result, Statistics};
@@ -16,12 +16,14 @@ use datafusion::logical_expr::{CreateExternalTable, Expr, TableProviderFilterPus
 use datafusion::physical_plan::ExecutionPlan;
 
 use crate::format::{MeboFormat, EXTENSION};
-use crate::options::MeboOptions;
+use crate::options::{kind_of, MeboOptions};
 use crate::store::ensure_store;
 
 /// Files of blobs as one table: one or more locations (a file, a directory
 /// of `.mebo` files, a glob, an `s3://bucket/prefix/` URL), read with
-/// [`MeboOptions`].
+/// [`MeboOptions`]. Directories named `column=value` under a location
+/// (`day=2026-11-28/`) are partition columns after the blob's: a filter on
+/// one lists only the directories it names.
 #[derive(Debug)]
 pub struct MeboTable {
     paths: Vec<String>,
@@ -29,26 +31,77 @@ pub struct MeboTable {
     listing: ListingTable,
 }
 
+/// The type of a partition column no statement declares. Utf8, not
+/// DataFusion's `Dictionary(UInt16, Utf8)`: Ballista 55 hands a dictionary
+/// on between stages as Utf8, and the next stage fails.
+fn partition_type() -> DataType {
+    DataType::Utf8
+}
+
 impl MeboTable {
-    /// A table over `paths`, its schema taken from the options' kind (the
-    /// locations may then be empty, to be written) or the first file's.
+    /// A table over `paths` whose partition columns are the `column=value`
+    /// directories found under the first location, as `CREATE EXTERNAL
+    /// TABLE` finds them (unless `datafusion.execution.
+    /// listing_table_factory_infer_partitions` is off). Its schema is the
+    /// options' kind's (the locations may then be empty, to be written) or
+    /// the first file's.
     pub async fn try_new(state: &dyn Session, paths: &[String], options: MeboOptions) -> Result<MeboTable> {
-        let schema = match options.kind {
+        let (urls, listing) = listing_of(state.runtime_env(), paths, options, Vec::new())?;
+        let first = urls.first().ok_or_else(|| plan_datafusion_err!("a mebo table needs a location"))?;
+        let names = match state.config_options().execution.listing_table_factory_infer_partitions && first.is_collection() {
+            true => listing.infer_partitions(state, first).await?,
+            false => Vec::new(),
+        };
+        let partition_cols = names.into_iter().map(|name| (name, partition_type())).collect();
+        MeboTable::try_new_partitioned(state, paths, options, partition_cols).await
+    }
+
+    /// A table over `paths` with these partition columns, in the order of
+    /// the directories (`day=…/host=…/`); checked against the directories
+    /// found.
+    pub async fn try_new_partitioned(
+        state: &dyn Session,
+        paths: &[String],
+        options: MeboOptions,
+        partition_cols: Vec<(String, DataType)>,
+    ) -> Result<MeboTable> {
+        let (urls, listing) = listing_of(state.runtime_env(), paths, options, partition_cols)?;
+        for url in &urls {
+            listing.validate_partitions(state, url).await?;
+        }
+        let file_schema = match options.kind {
             Some(kind) => mebo_arrow::schema_of(kind),
             None => {
-                let (urls, listing) = listing_of(state.runtime_env(), paths, options)?;
                 let first = urls.first().ok_or_else(|| plan_datafusion_err!("a mebo table needs a location"))?;
                 listing.infer_schema(state, first).await?
             }
         };
-        MeboTable::with_schema(state.runtime_env(), paths, options, schema)
+        MeboTable::with_listing(state.runtime_env(), paths, options, urls, listing, file_schema)
     }
 
     /// A table over `paths` whose schema is known (a plan read back on a
-    /// scheduler carries it).
+    /// scheduler carries it): the blob's columns, then its partition
+    /// columns.
     pub fn with_schema(runtime: &Arc<RuntimeEnv>, paths: &[String], options: MeboOptions, schema: SchemaRef) -> Result<MeboTable> {
-        let (urls, listing) = listing_of(runtime, paths, options)?;
-        let config = ListingTableConfig::new_with_multi_paths(urls).with_listing_options(listing).with_schema(schema);
+        let file_schema = mebo_arrow::schema_of(kind_of(&schema));
+        let blob_columns = file_schema.fields().len();
+        if schema.fields().len() < blob_columns || schema.fields()[..blob_columns] != file_schema.fields()[..] {
+            return Err(plan_datafusion_err!("the schema of a mebo table starts with a blob's columns, not {schema}"));
+        }
+        let partition_cols = schema.fields()[blob_columns..].iter().map(|f| (f.name().clone(), f.data_type().clone())).collect();
+        let (urls, listing) = listing_of(runtime, paths, options, partition_cols)?;
+        MeboTable::with_listing(runtime, paths, options, urls, listing, file_schema)
+    }
+
+    fn with_listing(
+        runtime: &Arc<RuntimeEnv>,
+        paths: &[String],
+        options: MeboOptions,
+        urls: Vec<ListingTableUrl>,
+        listing: ListingOptions,
+        file_schema: SchemaRef,
+    ) -> Result<MeboTable> {
+        let config = ListingTableConfig::new_with_multi_paths(urls).with_listing_options(listing).with_schema(file_schema);
         let listing = ListingTable::try_new(config)?.with_cache(runtime.cache_manager.get_file_statistic_cache());
         Ok(MeboTable { paths: paths.to_vec(), options, listing })
     }
@@ -62,18 +115,43 @@ impl MeboTable {
     pub fn options(&self) -> MeboOptions {
         self.options
     }
+
+    /// Its partition columns, after the blob's.
+    pub fn partition_cols(&self) -> &[(String, DataType)] {
+        &self.listing.options().table_partition_cols
+    }
 }
 
 /// The URLs of `paths` and the listing options of the format; registers
 /// the object store an `s3://` path needs when the runtime has none yet.
-fn listing_of(runtime: &Arc<RuntimeEnv>, paths: &[String], options: MeboOptions) -> Result<(Vec<ListingTableUrl>, ListingOptions)> {
+fn listing_of(
+    runtime: &Arc<RuntimeEnv>,
+    paths: &[String],
+    options: MeboOptions,
+    partition_cols: Vec<(String, DataType)>,
+) -> Result<(Vec<ListingTableUrl>, ListingOptions)> {
+    check_partition_names(partition_cols.iter().map(|(name, _)| name.as_str()))?;
     let urls = paths.iter().map(ListingTableUrl::parse).collect::<Result<Vec<_>>>()?;
     for url in &urls {
         ensure_store(runtime, url)?;
     }
     // A directory lists its `.mebo` files; a file or a glob names its own.
     let extension = if urls.iter().all(ListingTableUrl::is_collection) { format!(".{EXTENSION}") } else { String::new() };
-    Ok((urls, ListingOptions::new(Arc::new(MeboFormat::new(options))).with_file_extension(extension)))
+    let listing =
+        ListingOptions::new(Arc::new(MeboFormat::new(options))).with_file_extension(extension).with_table_partition_cols(partition_cols);
+    Ok((urls, listing))
+}
+
+/// A partition column is a directory's, never one of the blob's: a blob's
+/// column moved into directories would read back twice.
+pub(crate) fn check_partition_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<()> {
+    match names.into_iter().find(|name| mebo_arrow::COLUMNS.contains(name)) {
+        Some(name) => Err(plan_datafusion_err!(
+            "{name} is a column of the blob, not of a directory: partition by a column of another name \
+             (SELECT …, {name} AS series … PARTITIONED BY (series))"
+        )),
+        None => Ok(()),
+    }
 }
 
 #[async_trait]
@@ -121,10 +199,20 @@ pub struct MeboTableFactory;
 #[async_trait]
 impl TableProviderFactory for MeboTableFactory {
     async fn create(&self, state: &dyn Session, cmd: &CreateExternalTable) -> Result<Arc<dyn TableProvider>> {
-        if !cmd.table_partition_cols.is_empty() {
-            return Err(plan_datafusion_err!("mebo tables have no partition columns (the blob's metric and time are columns)"));
-        }
         let options = MeboOptions::from_map(&cmd.options)?;
-        Ok(Arc::new(MeboTable::try_new(state, &cmd.locations, options).await?))
+        if cmd.table_partition_cols.is_empty() {
+            return Ok(Arc::new(MeboTable::try_new(state, &cmd.locations, options).await?));
+        }
+        // `PARTITIONED BY (day)`: typed as declared (`… (day DATE) …`), else as DataFusion types them.
+        let declared = cmd.schema.inner();
+        let partition_cols = cmd
+            .table_partition_cols
+            .iter()
+            .map(|name| {
+                let data_type = declared.field_with_name(name).map_or_else(|_| partition_type(), |f| f.data_type().clone());
+                (name.clone(), data_type)
+            })
+            .collect();
+        Ok(Arc::new(MeboTable::try_new_partitioned(state, &cmd.locations, options, partition_cols).await?))
     }
 }

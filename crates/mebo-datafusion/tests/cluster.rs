@@ -114,6 +114,24 @@ async fn a_two_executor_cluster_answers_as_one_machine() {
     query(&remote, &format!("INSERT INTO copied SELECT * FROM m WHERE metric_id = mebo_id('{}')", NAMES[3])).await.unwrap();
     let extra = fixture().numeric.iter().filter(|p| p.id == mebo::metric_id(NAMES[3])).count();
     assert_eq!(numeric_points(files(&out).values()).len(), fixture().numeric.len() + extra);
+
+    // Partitioned by day on the cluster, and read back there by its
+    // directories: the same answers as one machine reading the fixture.
+    let by_day = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cluster-by-day-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&by_day);
+    let copy =
+        format!("COPY (SELECT *, to_char(ts, '%Y-%m-%d') AS day FROM m) TO '{}/' STORED AS MEBO PARTITIONED BY (day)", by_day.display());
+    query(&remote, &copy).await.unwrap_or_else(|e| panic!("{copy}: {e}"));
+    same_points(numeric_points(files(&by_day).values()), numeric_points(files(&fixture().numeric_dir).values()));
+    remote.register_mebo("by_day", by_day.to_str().unwrap()).await.unwrap();
+    let got = query(
+        &remote,
+        "SELECT day, count(*) AS n, sum(value) AS total FROM by_day WHERE day BETWEEN '2024-01-03' AND '2024-01-08' GROUP BY 1 ORDER BY 1",
+    );
+    let expected = "SELECT to_char(ts, '%Y-%m-%d') AS day, count(*) AS n, sum(value) AS total FROM m \
+                    WHERE ts >= TIMESTAMP '2024-01-03T00:00:00Z' AND ts < TIMESTAMP '2024-01-09T00:00:00Z' GROUP BY 1 ORDER BY 1";
+    let expected = printed(&query(&local, expected).await.unwrap().batches);
+    assert_eq!(printed(&got.await.unwrap().batches), expected);
 }
 
 /// The deadline a client puts on a query to a cluster: Ballista 55 can stall

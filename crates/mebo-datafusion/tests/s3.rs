@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use arrow::array::AsArray;
 use arrow::datatypes::{Float64Type, Int64Type, UInt64Type};
-use common::{files, fixture, numeric_points, per_metric, same_points};
+use common::{files, fixture, numeric_points, per_metric, same_points, BASE, HOUR};
 use datafusion::prelude::SessionContext;
-use mebo_datafusion::{query, MeboContextExt};
+use mebo_datafusion::{query, scan_counter, MeboContextExt};
 use object_store::aws::AmazonS3Builder;
 
 const KEY: &str = "MEBOTESTKEY";
@@ -110,4 +110,22 @@ async fn a_bucket_answers_as_the_directory() {
     let expected: Vec<_> =
         numeric_points(files(&f.numeric_dir).values()).into_iter().filter(|p| p.0 == mebo::metric_id("net.rx")).collect();
     same_points(numeric_points(written.values()), expected);
+
+    // Partitioned in the bucket, the prefixes read back as a column, and a
+    // filter on it lists and opens that prefix's blobs alone.
+    query(&ctx, "COPY (SELECT *, to_char(ts, '%Y-%m-%d') AS day FROM m) TO 's3://blobs/by-day/' STORED AS MEBO PARTITIONED BY (day)")
+        .await
+        .unwrap();
+    let day = files(&server.root.join("blobs").join("by-day").join("day=2024-01-02"));
+    ctx.register_mebo("by_day", "s3://blobs/by-day/").await.unwrap();
+    let r = query(&ctx, "SELECT count(*), sum(value) FROM by_day WHERE day = '2024-01-02'").await.unwrap();
+    let expected: Vec<_> = f.numeric.iter().filter(|p| (p.ts - BASE).div_euclid(24 * HOUR) == 1).collect();
+    assert_eq!(r.batches[0].column(0).as_primitive::<Int64Type>().value(0), expected.len() as i64);
+    assert_eq!(r.batches[0].column(1).as_primitive::<Float64Type>().value(0), expected.iter().map(|p| p.value).sum::<f64>());
+    assert_eq!(scan_counter(&r.plan, "blobs_opened"), day.len());
+    let sorted = |mut ts: Vec<i64>| {
+        ts.sort();
+        ts
+    };
+    same_points(sorted(numeric_points(day.values()).iter().map(|p| p.1).collect()), sorted(expected.iter().map(|p| p.ts).collect()));
 }

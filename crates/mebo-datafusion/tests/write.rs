@@ -5,19 +5,20 @@
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow::array::{ArrayRef, AsArray, Float32Array, Float64Array, RecordBatch, StringViewArray, TimestampNanosecondArray};
-use arrow::datatypes::{DataType, Field, Schema, TimeUnit, UInt64Type};
-use common::{files, fixture, numeric_points, same_points, NAMES};
+use arrow::datatypes::{DataType, Field, Int64Type, Schema, TimeUnit, UInt64Type};
+use common::{files, fixture, numeric_points, same_points, BASE, HOUR, NAMES};
 use datafusion::datasource::MemTable;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use mebo::numeric::NumericBlob;
 use mebo::text::TextBlob;
 use mebo::{ByteOrder, Layout};
-use mebo_datafusion::{query, query_all, FileError, MeboContextExt};
+use mebo_datafusion::{query, query_all, scan_counter, FileError, MeboContextExt};
 
 async fn context() -> SessionContext {
     let ctx = SessionContext::new_with_config(SessionConfig::new().with_target_partitions(4));
@@ -266,6 +267,118 @@ async fn insert_into_a_table_of_blobs_adds_files() {
     assert!(overwrite.contains("takes new files"), "{overwrite}");
 }
 
+/// The day a point's partition names (`2024-01-DD`: the fixture spans
+/// 13 days of January), computed without SQL.
+fn day_of(ts: i64) -> String {
+    format!("2024-01-{:02}", 1 + (ts - BASE).div_euclid(24 * HOUR))
+}
+
+/// The value of the `column=value` directory a file is in.
+fn partition_of(path: &Path, column: &str) -> String {
+    let dir = path.parent().and_then(Path::file_name).and_then(|d| d.to_str()).unwrap_or_default();
+    dir.strip_prefix(&format!("{column}=")).unwrap_or_else(|| panic!("{} is not under {column}=", path.display())).to_owned()
+}
+
+/// Rows of each group, as SQL gives `SELECT <key>, count(*) … ORDER BY 1`.
+fn counted(batches: &[RecordBatch]) -> Vec<(String, i64)> {
+    let mut rows = Vec::new();
+    for batch in batches {
+        let keys = arrow::compute::cast(batch.column(0), &DataType::Utf8).unwrap();
+        let counts = batch.column(1).as_primitive::<Int64Type>();
+        for i in 0..batch.num_rows() {
+            rows.push((keys.as_string::<i32>().value(i).to_owned(), counts.value(i)));
+        }
+    }
+    rows
+}
+
+#[tokio::test]
+async fn copy_partitioned_by_day_writes_a_directory_per_day_read_back_as_a_column() {
+    let ctx = context().await;
+    let f = fixture();
+    let dir = out_dir("by-day");
+    let sql = format!("COPY (SELECT *, to_char(ts, '%Y-%m-%d') AS day FROM m) TO '{}/' STORED AS MEBO PARTITIONED BY (day)", dir.display());
+    let r = query(&ctx, &sql).await.unwrap();
+    assert_eq!(copied(&r.batches), f.numeric.len() as u64);
+
+    // Each blob holds its directory's day alone, and together every point.
+    let written = files(&dir);
+    let mut per_day: BTreeMap<String, i64> = BTreeMap::new();
+    for p in &f.numeric {
+        *per_day.entry(day_of(p.ts)).or_default() += 1;
+    }
+    let mut files_per_day: BTreeMap<String, usize> = BTreeMap::new();
+    for (path, bytes) in &written {
+        let day = partition_of(path, "day");
+        assert!(numeric_points([bytes]).iter().all(|p| day_of(p.1) == day), "{} holds another day", path.display());
+        *files_per_day.entry(day).or_default() += 1;
+    }
+    assert_eq!(files_per_day.keys().collect::<Vec<_>>(), per_day.keys().collect::<Vec<_>>());
+    same_points(numeric_points(written.values()), numeric_points(files(&f.numeric_dir).values()));
+
+    // Registered, the directories are a column, found without being named.
+    ctx.register_mebo("by_day", dir.to_str().unwrap()).await.unwrap();
+    let r = query(&ctx, "SELECT day, count(*) FROM by_day GROUP BY day ORDER BY day").await.unwrap();
+    assert_eq!(counted(&r.batches), per_day.clone().into_iter().collect::<Vec<_>>());
+
+    // A filter on the day opens that directory's blobs alone.
+    let (day, n) = per_day.iter().nth(4).unwrap();
+    let r = query(&ctx, &format!("SELECT count(value) FROM by_day WHERE day = '{day}'")).await.unwrap();
+    assert_eq!(r.batches[0].column(0).as_primitive::<Int64Type>().value(0), *n);
+    assert_eq!(scan_counter(&r.plan, "blobs_opened"), files_per_day[day]);
+
+    // The same with the columns named in SQL, and a day added by INSERT.
+    let ddl = format!("CREATE EXTERNAL TABLE days STORED AS MEBO PARTITIONED BY (day) LOCATION '{}/'", dir.display());
+    query_all(&ctx, &ddl).await.unwrap();
+    query(&ctx, "INSERT INTO days VALUES (mebo_id('x.y'), 'x.y', TIMESTAMP '2024-02-01T00:00:00Z', 2.5, NULL, '2024-02-01')")
+        .await
+        .unwrap();
+    assert_eq!(files(&dir.join("day=2024-02-01")).len(), 1);
+    let r = query(&ctx, "SELECT day, count(*) FROM days WHERE day >= '2024-01-13' GROUP BY day ORDER BY day").await.unwrap();
+    let last = per_day.iter().filter(|(d, _)| d.as_str() >= "2024-01-13").map(|(d, n)| (d.clone(), *n));
+    assert_eq!(counted(&r.batches), last.chain([("2024-02-01".to_owned(), 1)]).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn text_rows_partitioned_by_two_columns_keep_their_tags() {
+    let ctx = context().await;
+    let f = fixture();
+    let dir = out_dir("text-by-metric");
+    let sql = format!(
+        "COPY (SELECT *, metric AS series, to_char(ts, '%Y-%m-%d') AS day FROM t) TO '{}/' STORED AS MEBO PARTITIONED BY (series, day)",
+        dir.display()
+    );
+    query(&ctx, &sql).await.unwrap();
+    let written = files(&dir);
+    let mut got = Vec::new();
+    for (path, bytes) in &written {
+        let series = path.parent().and_then(Path::parent).map(|p| partition_of(&p.join("x"), "series")).unwrap();
+        let blob = TextBlob::open(bytes).unwrap();
+        for metric in blob.metrics() {
+            assert_eq!(metric.id(), mebo::metric_id(&series), "{} holds another metric", path.display());
+            for (ts, value, tag) in metric.points().unwrap() {
+                assert_eq!(day_of(ts), partition_of(path, "day"));
+                got.push((metric.id(), ts, value.to_owned(), tag.map(str::to_owned)));
+            }
+        }
+    }
+    got.sort();
+    let mut expected: Vec<_> = f.text.iter().map(|p| (p.id, p.ts, p.value.clone(), p.tag.clone())).collect();
+    expected.sort();
+    // A blob with tags stores the empty tag for points without one.
+    let has_tags = |p: &(u64, i64, String, Option<String>)| (p.0, p.1, p.2.clone(), p.3.clone().filter(|t| !t.is_empty()));
+    same_points(got.iter().map(has_tags).collect(), expected.iter().map(has_tags).collect());
+
+    ctx.register_mebo("text_parts", dir.to_str().unwrap()).await.unwrap();
+    let r = query(&ctx, "SELECT series, count(*) FROM text_parts WHERE day = '2024-01-01' GROUP BY series ORDER BY series").await.unwrap();
+    let mut per_series: BTreeMap<String, i64> = BTreeMap::new();
+    for p in f.text.iter().filter(|p| day_of(p.ts) == "2024-01-01") {
+        let name = ["log.app", "log.db", "log.web"].into_iter().find(|n| mebo::metric_id(n) == p.id).unwrap();
+        *per_series.entry(name.to_owned()).or_default() += 1;
+    }
+    assert_eq!(counted(&r.batches), per_series.into_iter().collect::<Vec<_>>());
+}
+
 /// A refused statement's message, and the files it left (none).
 async fn refused(sql: &str, dir: &Path) -> (String, usize) {
     let ctx = context().await;
@@ -293,7 +406,13 @@ async fn rows_a_blob_cannot_hold_are_refused_and_nothing_is_written() {
         (format!("COPY (SELECT metric, ts + INTERVAL '1 nanosecond' AS ts, value FROM foreign_rows) {to}"), "not a whole microsecond"),
         (format!("COPY (SELECT * FROM m) {to} OPTIONS ('config' 'delta-none-gorilla')"), "config"),
         (format!("COPY (SELECT * FROM m) {to} OPTIONS ('max_points_per_blob' '0')"), "max_points_per_blob"),
-        (format!("COPY (SELECT * FROM m) {to} PARTITIONED BY (metric)"), "PARTITIONED BY"),
+        (format!("COPY (SELECT * FROM m) {to} PARTITIONED BY (metric)"), "metric is a column of the blob"),
+        (
+            format!(
+                "COPY (SELECT *, 'a' AS part FROM m) {to} PARTITIONED BY (part) OPTIONS ('execution.keep_partition_by_columns' 'true')"
+            ),
+            "keeps no partition column",
+        ),
         // One file named, more points than one blob holds.
         (
             format!("COPY (SELECT * FROM m) TO '{}/one.mebo' STORED AS MEBO OPTIONS ('max_points_per_blob' '100')", dir.display()),
