@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
+use arrow::array::{Array, ArrayRef, AsArray, RecordBatch, StringArray};
 use arrow::datatypes::{DataType, Float64Type, TimeUnit, TimestampMicrosecondType, UInt64Type};
 use mebo::numeric::{NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextEncoder, TextEncoderOptions};
@@ -23,12 +23,39 @@ struct Metric<V> {
     tags: Option<Vec<String>>,
 }
 
+/// A batch's value column, typed once, appending a run of rows to a metric.
+trait ValueColumn<V> {
+    fn append(&self, rows: Range<usize>, out: &mut Vec<V>);
+}
+
+impl ValueColumn<f64> for &[f64] {
+    fn append(&self, rows: Range<usize>, out: &mut Vec<f64>) {
+        append_run(self, rows, out);
+    }
+}
+
+impl ValueColumn<String> for &StringArray {
+    fn append(&self, rows: Range<usize>, out: &mut Vec<String>) {
+        out.extend(rows.map(|r| self.value(r).to_owned()));
+    }
+}
+
+/// `from[rows]` appended to `to`. A run of one (rows interleaved by time)
+/// is a push: a slice's copy calls `memcpy` for its eight bytes.
+fn append_run<T: Copy>(from: &[T], rows: Range<usize>, to: &mut Vec<T>) {
+    if rows.len() == 1 {
+        to.push(from[rows.start]);
+    } else {
+        to.extend_from_slice(&from[rows]);
+    }
+}
+
 /// Points of the batches by metric, taken a run of one metric at a time
-/// (the rows of a blob or a sorted query come so). `values` appends rows
-/// `range` of a batch's value column.
-fn gather<V>(
-    batches: &[RecordBatch],
-    values: impl Fn(&dyn Array, Range<usize>, &mut Vec<V>) -> Result<()>,
+/// (the rows of a blob or a sorted query come so). `values` types a batch's
+/// value column.
+fn gather<'b, V, C: ValueColumn<V>>(
+    batches: &'b [RecordBatch],
+    values: impl Fn(&'b dyn Array) -> Result<C>,
 ) -> Result<(Vec<Metric<V>>, bool)> {
     let mut metrics: Vec<Metric<V>> = Vec::new();
     let mut by_id: IdMap<usize> = IdMap::default();
@@ -41,15 +68,13 @@ fn gather<V>(
             return Err(wrong_type(TS, "Timestamp(Microsecond)"));
         }
         let ts = ts.as_primitive::<TimestampMicrosecondType>().values();
-        let value_column = column(batch, VALUE, true)?.ok_or_else(|| missing(VALUE))?;
+        let value_column = values(column(batch, VALUE, true)?.ok_or_else(|| missing(VALUE))?.as_ref())?;
         let names =
             column(batch, METRIC, false)?.map(|c| c.as_string_opt::<i32>().ok_or_else(|| wrong_type(METRIC, "Utf8"))).transpose()?;
         let tags = column(batch, TAG, false)?.map(|c| c.as_string_opt::<i32>().ok_or_else(|| wrong_type(TAG, "Utf8"))).transpose()?;
         // A column of nulls (no tag given) is no tag column.
         let tags = tags.filter(|t| t.null_count() < t.len());
         let names = names.filter(|n| n.null_count() < n.len());
-        // The name last checked against its id: rows of a metric repeat it.
-        let mut checked: Option<(&str, u64)> = None;
         let mut row = 0;
         while row < ids.len() {
             let id = ids[row];
@@ -62,10 +87,10 @@ fn gather<V>(
             if let Some(names) = names {
                 for r in (row..end).filter(|&r| names.is_valid(r)) {
                     let name = names.value(r);
-                    if checked == Some((name, id)) {
+                    // A metric's name is hashed once; its later rows compare with it.
+                    if metric.name.as_deref() == Some(name) {
                         continue;
                     }
-                    checked = Some((name, id));
                     if mebo::metric_id(name) != id {
                         return Err(Error::Schema(format!(
                             "row {r}: metric {name:?} has id {:016x}, not {id:016x}",
@@ -78,8 +103,8 @@ fn gather<V>(
                 }
             }
             let before = metric.timestamps.len();
-            metric.timestamps.extend_from_slice(&ts[row..end]);
-            values(value_column.as_ref(), row..end, &mut metric.values)?;
+            append_run(ts, row..end, &mut metric.timestamps);
+            value_column.append(row..end, &mut metric.values);
             match tags {
                 Some(tags) if metric.tags.is_some() || (row..end).any(|r| tags.is_valid(r)) => {
                     tagged = true;
@@ -184,11 +209,8 @@ fn encode<V>(mut encoder: impl MetricEncoder<V>, metrics: &[Metric<V>], tags: bo
 /// is set or a row has one (a null tag is stored as the empty tag). A
 /// metric's name, where given, must hash to its id; it is written as a name.
 pub fn batch_to_numeric(batches: &[RecordBatch], mut options: NumericEncoderOptions, start_time: Option<i64>) -> Result<Vec<u8>> {
-    let (metrics, tagged) = gather(batches, |values, rows, out| {
-        let values = values.as_primitive_opt::<Float64Type>().ok_or_else(|| wrong_type(VALUE, "Float64"))?;
-        out.extend_from_slice(&values.values()[rows]);
-        Ok(())
-    })?;
+    let (metrics, tagged) =
+        gather(batches, |values| Ok(&values.as_primitive_opt::<Float64Type>().ok_or_else(|| wrong_type(VALUE, "Float64"))?.values()[..]))?;
     options.tags |= tagged;
     encode(NumericEncoder::new(start(&metrics, start_time), options), &metrics, options.tags)
 }
@@ -196,11 +218,7 @@ pub fn batch_to_numeric(batches: &[RecordBatch], mut options: NumericEncoderOpti
 /// Batches of [`text_schema`](crate::text_schema) as one text blob, as
 /// [`batch_to_numeric`].
 pub fn batch_to_text(batches: &[RecordBatch], mut options: TextEncoderOptions, start_time: Option<i64>) -> Result<Vec<u8>> {
-    let (metrics, tagged) = gather(batches, |values, rows, out| {
-        let values = values.as_string_opt::<i32>().ok_or_else(|| wrong_type(VALUE, "Utf8"))?;
-        out.extend(rows.map(|r| values.value(r).to_owned()));
-        Ok(())
-    })?;
+    let (metrics, tagged) = gather(batches, |values| values.as_string_opt::<i32>().ok_or_else(|| wrong_type(VALUE, "Utf8")))?;
     options.tags |= tagged;
     encode(TextEncoder::new(start(&metrics, start_time), options)?, &metrics, options.tags)
 }
