@@ -55,7 +55,7 @@ async function decodeBlobs(urls) {
     let blob;
     try {
       blob = NumericBlob.from(bytes, { maxPoints: MAX_POINTS });
-      // id (uint64), timestamp (µs, UTC), value (float64); the table stays valid after free().
+      // metric_id (uint64), ts (µs, UTC), value (float64); the table stays valid after free().
       tables.push({ url, table: toArrow(blob) });
     } catch (error) {
       if (error instanceof MeboError) throw new MeboError(error.code, `${url}: ${error.message}`, { cause: error });
@@ -89,17 +89,17 @@ async function loadPoints(conn, tables) {
   const parts = [];
   for (const [i, { url, table }] of tables.entries()) {
     await conn.insertArrowFromIPCStream(tableToIPC(table, 'stream'), { name: `blob_${i}`, create: true });
-    parts.push(`SELECT ${sqlString(url)} AS blob, id, "timestamp", value FROM blob_${i}`);
+    parts.push(`SELECT ${sqlString(url)} AS blob, metric_id, ts, value FROM blob_${i}`);
   }
   const names = METRIC_NAMES.map((name) => `(${metricId(name)}::UBIGINT, ${sqlString(name)})`).join(', ');
-  await conn.query(`CREATE TABLE metric_names (id UBIGINT, name VARCHAR)`);
+  await conn.query(`CREATE TABLE metric_names (metric_id UBIGINT, name VARCHAR)`);
   await conn.query(`INSERT INTO metric_names VALUES ${names}`);
   // ts as a plain TIMESTAMP (UTC): time_bucket on a TIMESTAMP WITH TIME ZONE
   // needs the ICU extension, which duckdb-wasm does not load by default.
   await conn.query(`
     CREATE VIEW points AS
-    SELECT blob, coalesce(n.name, lpad(lower(hex(p.id)), 16, '0')) AS metric, make_timestamp(epoch_us(p."timestamp")) AS ts, p.value
-    FROM (${parts.join(' UNION ALL ')}) p LEFT JOIN metric_names n USING (id)`);
+    SELECT blob, coalesce(n.name, lpad(lower(hex(p.metric_id)), 16, '0')) AS metric, make_timestamp(epoch_us(p.ts)) AS ts, p.value
+    FROM (${parts.join(' UNION ALL ')}) p LEFT JOIN metric_names n USING (metric_id)`);
 }
 
 /** The questions: a title and the SQL. Timestamps come back as µs since the epoch (BIGINT). */

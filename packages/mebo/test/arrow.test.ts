@@ -29,8 +29,8 @@ function column<T>(table: AnyTable, name: string): T {
 
 /** The table's rows as metric runs: adjacent rows with the same name (when the table has names) or id. */
 function runs(table: AnyTable): { id: bigint; name?: string; start: number; end: number }[] {
-  const ids = column<BigUint64Array>(table, 'id');
-  const names = table.getChild('name') === null ? undefined : column<string[]>(table, 'name');
+  const ids = column<BigUint64Array>(table, 'metric_id');
+  const names = table.getChild('metric') === null ? undefined : column<string[]>(table, 'metric');
   const out: { id: bigint; name?: string; start: number; end: number }[] = [];
   for (let row = 0; row < ids.length; row++) {
     const last = out[out.length - 1];
@@ -42,11 +42,11 @@ function runs(table: AnyTable): { id: bigint; name?: string; start: number; end:
 
 /** Assert a table holds exactly a blob's input: one run per metric, each run's rows equal to its input by bits. */
 function expectTableIsInput(table: AnyTable, input: Input, c: { kind: 'numeric' | 'text'; tags: boolean; names: boolean }, what: string): void {
-  const want = ['id', ...(c.names ? ['name'] : []), 'timestamp', 'value', ...(c.tags ? ['tag'] : [])];
+  const want = ['metric_id', ...(c.names ? ['metric'] : []), 'ts', 'value', ...(c.tags ? ['tag'] : [])];
   expect(table.schema.fields.map((f) => f.name), `${what}: columns`).toEqual(want);
-  expect(String(table.schema.fields.find((f) => f.name === 'timestamp')!.type), what).toBe('Timestamp<MICROSECOND, UTC>');
+  expect(String(table.schema.fields.find((f) => f.name === 'ts')!.type), what).toBe('Timestamp<MICROSECOND, UTC>');
   expect(table.schema.metadata.get('mebo.kind'), what).toBe(c.kind);
-  const timestamps = column<BigInt64Array>(table, 'timestamp');
+  const timestamps = column<BigInt64Array>(table, 'ts');
   const values = column<Float64Array | string[]>(table, 'value');
   const tags = c.tags ? column<string[]>(table, 'tag') : undefined;
   const metricRuns = runs(table);
@@ -249,7 +249,7 @@ describe('columns share the decoded arrays', () => {
     const table = toArrow(blob);
     expect(decodeAll).toHaveBeenCalledTimes(1);
     const decoded = decodeAll.mock.results[0]!.value as ReturnType<NumericBlob['decodeAll']>;
-    const [value, timestamp] = [table.getChild('value')!, table.getChild('timestamp')!];
+    const [value, timestamp] = [table.getChild('value')!, table.getChild('ts')!];
     expect(value.data.length).toBe(1);
     expect(value.data[0]!.values).toBe(decoded.values);
     expect(timestamp.data[0]!.values).toBe(decoded.timestamps);
@@ -278,7 +278,7 @@ describe('columns share the decoded arrays', () => {
 });
 
 function timestampData(table: AnyTable): unknown {
-  return table.getChild('timestamp')!.data[0]!.values;
+  return table.getChild('ts')!.data[0]!.values;
 }
 
 /** A table from columns built by hand (plain utf8, no metadata), as another tool would hand one over. */
@@ -298,8 +298,8 @@ describe('tables built elsewhere', () => {
   it('interleaved metrics (rows in time order): grouped by first appearance, each metric\'s rows in table order, NaN payloads kept', () => {
     const values = Float64Array.from([1, -0, payloadNaN, 4, Infinity, 5e-324]);
     const table = handTable({
-      id: u64([7n, 9n, 7n, 9n, 7n, 2n ** 64n - 1n]),
-      timestamp: micros([10n, 11n, 12n, 13n, 14n, -15n]),
+      metric_id: u64([7n, 9n, 7n, 9n, 7n, 2n ** 64n - 1n]),
+      ts: micros([10n, 11n, 12n, 13n, 14n, -15n]),
       value: f64(values),
     });
     using blob = NumericBlob.from(fromArrow(table, { layout: 'v1' }));
@@ -315,8 +315,8 @@ describe('tables built elsewhere', () => {
 
   it('text by name from plain utf8 columns: ids are the names\' hashes, tags written when the column exists', () => {
     const table = handTable({
-      name: utf8(['door', 'door', 'fan', 'door']),
-      timestamp: micros([1n, 2n, 3n, 4n]),
+      metric: utf8(['door', 'door', 'fan', 'door']),
+      ts: micros([1n, 2n, 3n, 4n]),
       value: utf8(['open', 'shut', 'off', 'ajar ✓']),
       tag: utf8(['a', '', 'b', 'é']),
     });
@@ -338,7 +338,7 @@ describe('tables built elsewhere', () => {
     for (const type of types) {
       const value = arrow.vectorFromArray(texts, type);
       expect(String(value.type), String(type)).toBe(String(type));
-      const table = handTable({ id: u64(texts.map(() => 3n)), timestamp: micros([1n, 2n, 3n, 4n, 5n]), value, tag: arrow.vectorFromArray(texts, type) });
+      const table = handTable({ metric_id: u64(texts.map(() => 3n)), ts: micros([1n, 2n, 3n, 4n, 5n]), value, tag: arrow.vectorFromArray(texts, type) });
       using blob = TextBlob.from(fromArrow(table));
       expect(blob.metric(3n).values, String(type)).toEqual(texts);
       expect(blob.metric(3n).tags, String(type)).toEqual(texts);
@@ -347,9 +347,9 @@ describe('tables built elsewhere', () => {
 
   it('numeric by name: the name column wins over ids (which must be the names\' ids)', () => {
     const table = handTable({
-      id: u64([metricId('cpu'), metricId('mem')]),
-      name: utf8(['cpu', 'mem']),
-      timestamp: micros([5n, 6n]),
+      metric_id: u64([metricId('cpu'), metricId('mem')]),
+      metric: utf8(['cpu', 'mem']),
+      ts: micros([5n, 6n]),
       value: f64(Float64Array.of(0.5, 0.25)),
     });
     using blob = NumericBlob.from(fromArrow(table, { layout: 'v2' }));
@@ -383,6 +383,22 @@ describe('tables built elsewhere', () => {
     }
   });
 
+  it('a table as DataFusion gives one over blobs: a metric and a tag column of nulls alone are no columns', () => {
+    const nulls = (n: number) => arrow.vectorFromArray(new Array<string | null>(n).fill(null), new arrow.Utf8());
+    const table = handTable({
+      metric_id: u64([5n, 5n, 6n]),
+      metric: nulls(3),
+      ts: micros([1n, 2n, 3n]),
+      value: f64(Float64Array.of(0.5, -0, 2)),
+      tag: nulls(3),
+    });
+    using blob = NumericBlob.from(fromArrow(table));
+    expect(blob.names).toBeUndefined();
+    expect(blob.options.tags).toBe(false);
+    expect([...blob.metricIds]).toEqual([5n, 6n]);
+    expect([...bitsOf(blob.metric(5n).values)]).toEqual([...bitsOf(Float64Array.of(0.5, -0))]);
+  });
+
   it('timestamps of other units are converted exactly; int64 is taken as µs', () => {
     const value = f64(Float64Array.of(1, 2));
     const cases: [arrow.Vector, bigint[]][] = [
@@ -392,7 +408,7 @@ describe('tables built elsewhere', () => {
       [arrow.makeVector(BigInt64Array.of(3n, -4n)), [3n, -4n]],
     ];
     for (const [timestamp, want] of cases) {
-      using blob = NumericBlob.from(fromArrow(handTable({ id: u64([1n, 1n]), timestamp, value })));
+      using blob = NumericBlob.from(fromArrow(handTable({ metric_id: u64([1n, 1n]), ts: timestamp, value })));
       expect([...blob.timestamps(1n)], String(timestamp.type)).toEqual(want);
     }
   });
@@ -410,26 +426,28 @@ function errorOf(call: () => unknown): MeboError {
 }
 
 describe('refusals', () => {
-  const good = () => ({ id: u64([1n, 2n]), timestamp: micros([1n, 2n]), value: f64(Float64Array.of(1, 2)) });
+  const good = () => ({ metric_id: u64([1n, 2n]), ts: micros([1n, 2n]), value: f64(Float64Array.of(1, 2)) });
 
   it('bad tables are INVALID_ARGUMENT naming the column', () => {
     const bad: [string, unknown, RegExp][] = [
       ['not a table', { schema: {} }, /apache-arrow Table/],
       ['null', null, /apache-arrow Table/],
-      ['no value', handTable({ id: good().id, timestamp: good().timestamp }), /no "value" column/],
-      ['no timestamp', handTable({ id: good().id, value: good().value }), /no "timestamp" column/],
-      ['neither id nor name', handTable({ timestamp: good().timestamp, value: good().value }), /neither a "name".*nor an "id"/],
+      ['no value', handTable({ metric_id: good().metric_id, ts: good().ts }), /no "value" column/],
+      ['no timestamp', handTable({ metric_id: good().metric_id, value: good().value }), /no "ts" column/],
+      ['neither id nor name', handTable({ ts: good().ts, value: good().value }), /neither a "metric".*nor a "metric_id"/],
       ['int32 values', handTable({ ...good(), value: arrow.makeVector(Int32Array.of(1, 2)) }), /"value" must be float64.*got Int32/],
       ['float32 values', handTable({ ...good(), value: arrow.makeVector(Float32Array.of(1, 2)) }), /"value" must be float64.*got Float32/],
-      ['float timestamps', handTable({ ...good(), timestamp: arrow.makeVector(Float64Array.of(1, 2)) }), /"timestamp" must be a Timestamp or int64.*got Float64/],
-      ['signed ids', handTable({ ...good(), id: arrow.makeVector(BigInt64Array.of(1n, 2n)) }), /"id" must be uint64, got Int64/],
-      ['numeric names', handTable({ ...good(), name: arrow.makeVector(Int32Array.of(1, 2)) }), /"name" must be utf8/],
+      ['float timestamps', handTable({ ...good(), ts: arrow.makeVector(Float64Array.of(1, 2)) }), /"ts" must be a Timestamp or int64.*got Float64/],
+      ['signed ids', handTable({ ...good(), metric_id: arrow.makeVector(BigInt64Array.of(1n, 2n)) }), /"metric_id" must be uint64, got Int64/],
+      ['numeric names', handTable({ ...good(), metric: arrow.makeVector(Int32Array.of(1, 2)) }), /"metric" must be utf8/],
       ['numeric tags', handTable({ ...good(), tag: arrow.makeVector(Int32Array.of(1, 2)) }), /"tag" must be utf8/],
       ['a null value', handTable({ ...good(), value: arrow.vectorFromArray([1, null], new arrow.Float64()) }), /"value" has 1 nulls/],
-      ['a null name', handTable({ timestamp: good().timestamp, value: good().value, name: arrow.vectorFromArray(['a', null], new arrow.Utf8()) }), /"name" has 1 nulls/],
-      ['ids that are not the names\' ids', handTable({ ...good(), name: utf8(['a', 'b']) }), /row 0's id 1 is not the id of its name "a"/],
-      ['a nanosecond that is not a whole µs', handTable({ ...good(), timestamp: micros([1000n, 1001n], new arrow.TimestampNanosecond()) }), /1001 ns \(row 1\) is not a whole microsecond/],
-      ['seconds that overflow', handTable({ ...good(), timestamp: micros([1n, 2n ** 62n], new arrow.TimestampSecond()) }), /overflows int64 microseconds/],
+      ['a null name', handTable({ ts: good().ts, value: good().value, metric: arrow.vectorFromArray(['a', null], new arrow.Utf8()) }), /1 rows have no "metric" and the others have one/],
+      ['the names before 0.2', handTable({ id: good().metric_id, timestamp: good().ts, value: good().value }), /no "ts" column.*\("timestamp" is "ts" since mebo 0\.2\)/],
+      ['names before 0.2 without ids', handTable({ name: utf8(['a', 'b']), ts: good().ts, value: good().value }), /neither.*\("name" is "metric" since mebo 0\.2\)/],
+      ['ids that are not the names\' ids', handTable({ ...good(), metric: utf8(['a', 'b']) }), /row 0's id 1 is not the id of its name "a"/],
+      ['a nanosecond that is not a whole µs', handTable({ ...good(), ts: micros([1000n, 1001n], new arrow.TimestampNanosecond()) }), /1001 ns \(row 1\) is not a whole microsecond/],
+      ['seconds that overflow', handTable({ ...good(), ts: micros([1n, 2n ** 62n], new arrow.TimestampSecond()) }), /overflows int64 microseconds/],
     ];
     for (const [what, table, message] of bad) {
       const error = errorOf(() => fromArrow(table as AnyTable));
@@ -447,7 +465,7 @@ describe('refusals', () => {
     expect(errorOf(() => fromArrow(t, { layout: 'v3' as 'v2' })).code).toBe('INVALID_OPTIONS');
     // 70,000 points of one metric in the v1 layout: the encoder's code and its hint.
     const many = 70_000;
-    const long = handTable({ id: u64(Array(many).fill(1n)), timestamp: micros(Array.from({ length: many }, (_, i) => BigInt(i))), value: f64(new Float64Array(many)) });
+    const long = handTable({ metric_id: u64(Array(many).fill(1n)), ts: micros(Array.from({ length: many }, (_, i) => BigInt(i))), value: f64(new Float64Array(many)) });
     const limit = errorOf(() => fromArrow(long));
     expect(limit.code).toBe('LIMIT_EXCEEDED');
     expect(limit.message).toMatch(/layout: 'v2'/);
@@ -511,10 +529,10 @@ describe('the built entry', () => {
       const same = JSON.stringify(a.getChild('value').toArray()) === JSON.stringify(b.getChild('value').toArray());
       const back = mebo.TextBlob.from(fromArrow(tableFromIPC(tableToIPC(b))));
       let code;
-      try { fromArrow(a.select(['id', 'value'])); } catch (e) { code = (e instanceof mebo.MeboError) + ' ' + e.code; }
+      try { fromArrow(a.select(['metric_id', 'value'])); } catch (e) { code = (e instanceof mebo.MeboError) + ' ' + e.code; }
       console.log(a.numRows, a.schema.fields.map((f) => f.name).join(','), same, back.totalPoints, code);`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PACKAGE_ROOT, encoding: 'utf8' }).trim();
     const rows = readInput(cases.find((c) => c.name === 'txt-status1-tagged-delta-zstd-tags-be')!).metrics.reduce((n, m) => n + m.timestamps.length, 0);
-    expect(out).toBe(`${rows} id,name,timestamp,value,tag true ${rows} true INVALID_ARGUMENT`);
+    expect(out).toBe(`${rows} metric_id,metric,ts,value,tag true ${rows} true INVALID_ARGUMENT`);
   });
 });

@@ -5,7 +5,7 @@
 //
 //   import { toArrow, fromArrow } from 'mebo/arrow';
 //   using blob = NumericBlob.from(bytes);
-//   const table = toArrow(blob);                  // id, timestamp, value (+ name, tag)
+//   const table = toArrow(blob);                  // metric_id, ts, value (+ metric, tag)
 //   const bytes2 = fromArrow(table, { layout: 'v2' });
 //
 // This file is bundled into dist/arrow.js with `./index.js` and `apache-arrow`
@@ -55,12 +55,14 @@ import {
 export type ArrowStrings = Dictionary<Utf8, Uint32>;
 
 /**
- * The columns of a table from `toArrow`, in this order:
- * - `id`: the metric id (uint64), every row;
- * - `name`: the metric name, only when the source stores names (a text blob
+ * The columns of a table from `toArrow`, in this order, named as the Rust
+ * crates `mebo-arrow` and `mebo-datafusion` name them (a table of blobs in
+ * DataFusion, `COPY … STORED AS MEBO`):
+ * - `metric_id`: the metric id (uint64), every row;
+ * - `metric`: the metric name, only when the source stores names (a text blob
  *   written by name; a numeric blob after a name-hash collision); blob sets
- *   expose no names, so their tables have no `name` column;
- * - `timestamp`: microseconds since the epoch, Timestamp[us, UTC] (int64);
+ *   expose no names, so their tables have no `metric` column;
+ * - `ts`: microseconds since the epoch, Timestamp[us, UTC] (int64);
  * - `value`: float64 (numeric) or a dictionary of utf8 (text);
  * - `tag`: the point's tag, only when the source has tags.
  *
@@ -70,9 +72,9 @@ export type ArrowStrings = Dictionary<Utf8, Uint32>;
  * blob's start time, a set's first window's, in decimal µs).
  */
 export type ArrowColumns<Value extends DataType> = {
-  id: Uint64;
-  name: ArrowStrings;
-  timestamp: TimestampMicrosecond;
+  metric_id: Uint64;
+  metric: ArrowStrings;
+  ts: TimestampMicrosecond;
   value: Value;
   tag: ArrowStrings;
 };
@@ -89,6 +91,13 @@ export type FromArrowOptions = (NumericEncodeOptions | TextEncodeOptions) & {
 function invalid(message: string): MeboError {
   return new MeboError('INVALID_ARGUMENT', message);
 }
+
+/** The column names, once: `ArrowColumns`' keys. */
+const ID = 'metric_id';
+const NAME = 'metric';
+const TS = 'ts';
+const VALUE = 'value';
+const TAG = 'tag';
 
 // ---------------------------------------------------------------- toArrow
 
@@ -235,22 +244,22 @@ function tableOf(d: Decoded): Table<NumericArrowColumns> | Table<TextArrowColumn
     rowIds.fill(d.ids[m]!, start, end);
     rowMetric?.fill(m, start, end);
   }
-  const columns: [Field, Data][] = [[new Field('id', new Uint64(), false), makeData({ type: new Uint64(), data: rowIds })]];
+  const columns: [Field, Data][] = [[new Field(ID, new Uint64(), false), makeData({ type: new Uint64(), data: rowIds })]];
   if (d.names !== undefined) {
     const data = stringsData(d.names, rowMetric!);
-    columns.push([new Field('name', data.type, false), data]);
+    columns.push([new Field(NAME, data.type, false), data]);
   }
   const timestampType = new TimestampMicrosecond('UTC');
-  columns.push([new Field('timestamp', timestampType, false), makeData({ type: timestampType, data: d.timestamps })]);
+  columns.push([new Field(TS, timestampType, false), makeData({ type: timestampType, data: d.timestamps })]);
   if (d.values instanceof Float64Array) {
-    columns.push([new Field('value', new Float64(), false), makeData({ type: new Float64(), data: d.values })]);
+    columns.push([new Field(VALUE, new Float64(), false), makeData({ type: new Float64(), data: d.values })]);
   } else {
     const data = stringsData(d.values.dictionary, d.values.codes);
-    columns.push([new Field('value', data.type, false), data]);
+    columns.push([new Field(VALUE, data.type, false), data]);
   }
   if (d.tags !== undefined) {
     const data = stringsData(d.tags.dictionary, d.tags.codes);
-    columns.push([new Field('tag', data.type, false), data]);
+    columns.push([new Field(TAG, data.type, false), data]);
   }
   const fields = columns.map(([field]) => field);
   const metadata = new Map([
@@ -268,12 +277,15 @@ function tableOf(d: Decoded): Table<NumericArrowColumns> | Table<TextArrowColumn
  * Encode a table with `toArrow`'s columns back to a blob: numeric when
  * `value` is float64, text when it is utf8 (or a dictionary of utf8).
  *
- * - `timestamp`: Timestamp of any unit (converted to µs, exactly: a
+ * - `ts`: Timestamp of any unit (converted to µs, exactly: a
  *   nanosecond that is not a whole microsecond is refused) or int64 µs.
- * - A metric is identified by `name` when the table has that column (then
- *   `id`, if present too, must be each name's id), else by `id` (uint64).
+ * - A metric is identified by `metric` (its name) when the table has that
+ *   column (then `metric_id`, if present too, must be each name's id), else
+ *   by `metric_id` (uint64).
  * - `tag` (utf8 or a dictionary of utf8) is written when present: `tags`
  *   defaults to whether the column exists.
+ * - A `metric` or `tag` column of nulls alone is no such column (as a
+ *   DataFusion query over blobs gives them).
  * - Rows of a metric need not be adjacent: metrics are written in order of
  *   first appearance, each with its rows in table order.
  *
@@ -289,15 +301,21 @@ export function fromArrow(table: Table, options: FromArrowOptions = {}): Uint8Ar
   }
   if (typeof options !== 'object' || options === null) throw invalid('fromArrow options must be an object');
   const column = (name: string): Vector | null => t.getChild!(name);
+  // A column of nulls alone (no name or tag given) is no column.
+  const unlessNull = (vector: Vector | null): Vector | null => (vector !== null && vector.nullCount === vector.length && vector.length > 0 ? null : vector);
+  // Columns as this package named them before 0.2: said once, in the error.
+  const renamed = (name: string, old: string): string => (column(old) === null ? '' : ` ("${old}" is "${name}" since mebo 0.2)`);
 
-  const value = column('value');
-  const timestamp = column('timestamp');
-  const idColumn = column('id');
-  const nameColumn = column('name');
-  const tagColumn = column('tag');
-  if (value === null) throw invalid('fromArrow: the table has no "value" column (float64 for a numeric blob, utf8 for a text blob)');
-  if (timestamp === null) throw invalid('fromArrow: the table has no "timestamp" column (Timestamp or int64 microseconds)');
-  if (idColumn === null && nameColumn === null) throw invalid('fromArrow: the table has neither a "name" (utf8) nor an "id" (uint64) column');
+  const value = column(VALUE);
+  const timestamp = column(TS);
+  const idColumn = column(ID);
+  const nameColumn = unlessNull(column(NAME));
+  const tagColumn = unlessNull(column(TAG));
+  if (value === null) throw invalid(`fromArrow: the table has no "${VALUE}" column (float64 for a numeric blob, utf8 for a text blob)`);
+  if (timestamp === null) throw invalid(`fromArrow: the table has no "${TS}" column (Timestamp or int64 microseconds)${renamed(TS, 'timestamp')}`);
+  if (idColumn === null && nameColumn === null) {
+    throw invalid(`fromArrow: the table has neither a "${NAME}" (utf8) nor a "${ID}" (uint64) column${renamed(NAME, 'name')}${renamed(ID, 'id')}`);
+  }
 
   const numeric = isFloat64(value.type);
   if (!numeric && !isStrings(value.type)) {
@@ -305,8 +323,11 @@ export function fromArrow(table: Table, options: FromArrowOptions = {}): Uint8Ar
   }
   const timestamps = timestampsOf(timestamp);
   const ids = idColumn === null ? undefined : uint64sOf(idColumn);
-  const names = nameColumn === null ? undefined : stringsOf(nameColumn, 'name');
-  const tags = tagColumn === null ? undefined : stringsOf(tagColumn, 'tag');
+  if (nameColumn !== null && nameColumn.nullCount > 0) {
+    throw invalid(`fromArrow: ${nameColumn.nullCount} rows have no "${NAME}" and the others have one: a blob names all its metrics or none (drop "${NAME}" to write by "${ID}")`);
+  }
+  const names = nameColumn === null ? undefined : stringsOf(nameColumn, NAME);
+  const tags = tagColumn === null ? undefined : stringsOf(tagColumn, TAG);
   const groups = groupRows(ids, names);
 
   const startTime = options.startTime ?? startTimeOf(t.schema!.metadata);
@@ -316,7 +337,7 @@ export function fromArrow(table: Table, options: FromArrowOptions = {}): Uint8Ar
     const metrics: NumericMetricInput[] = groups.map((g) => withKey(g, { timestamps: g.pick64(timestamps), values: g.pick64(values), ...(tags && { tags: g.pick(tags) }) }));
     return encodeNumeric(metrics, o as NumericEncodeOptions & { startTime?: bigint });
   }
-  const texts = stringsOf(value, 'value');
+  const texts = stringsOf(value, VALUE);
   const metrics: TextMetricInput[] = groups.map((g) => withKey(g, { timestamps: g.pick64(timestamps), values: g.pick(texts), ...(tags && { tags: g.pick(tags) }) }));
   return encodeText(metrics, o as TextEncodeOptions & { startTime?: bigint });
 }
@@ -375,13 +396,13 @@ function eightByteColumn<A extends BigInt64Array | BigUint64Array | Float64Array
 }
 
 function float64sOf(vector: Vector): Float64Array {
-  noNulls(vector, 'value');
+  noNulls(vector, VALUE);
   return eightByteColumn(vector, Float64Array);
 }
 
 function uint64sOf(vector: Vector): BigUint64Array {
-  if (!isInt64(vector.type, false)) throw invalid(`fromArrow: column "id" must be uint64, got ${vector.type}`);
-  noNulls(vector, 'id');
+  if (!isInt64(vector.type, false)) throw invalid(`fromArrow: column "${ID}" must be uint64, got ${vector.type}`);
+  noNulls(vector, ID);
   return eightByteColumn(vector, BigUint64Array);
 }
 
@@ -392,9 +413,9 @@ function timestampsOf(vector: Vector): BigInt64Array {
   const type = vector.type as DataType & { unit?: TimeUnit };
   const timestamp = type.typeId === Type.Timestamp;
   if (!timestamp && !isInt64(type, true)) {
-    throw invalid(`fromArrow: column "timestamp" must be a Timestamp or int64 microseconds, got ${type}`);
+    throw invalid(`fromArrow: column "${TS}" must be a Timestamp or int64 microseconds, got ${type}`);
   }
-  noNulls(vector, 'timestamp');
+  noNulls(vector, TS);
   const raw = eightByteColumn(vector, BigInt64Array);
   if (!timestamp || type.unit === TimeUnit.MICROSECOND) return raw;
   const out = new BigInt64Array(raw.length);
@@ -473,7 +494,7 @@ function groupRows(ids: BigUint64Array | undefined, names: string[] | undefined)
     const expected = keys.map((name) => metricId(name as string));
     for (let row = 0; row < rows; row++) {
       if (ids[row] !== expected[rowGroup[row]!]) {
-        throw invalid(`fromArrow: row ${row}'s id ${ids[row]} is not the id of its name ${JSON.stringify(names[row])} (${expected[rowGroup[row]!]}); drop the "id" column to write by name`);
+        throw invalid(`fromArrow: row ${row}'s id ${ids[row]} is not the id of its name ${JSON.stringify(names[row])} (${expected[rowGroup[row]!]}); drop the "${ID}" column to write by name`);
       }
     }
   }

@@ -31,8 +31,8 @@ function columnsDocument(c) {
 
 /** An Arrow table from toArrow as the same per-metric schema (its rows come grouped by metric). */
 function tableDocument(table) {
-  const ids = table.getChild('id').toArray();
-  const timestamps = table.getChild('timestamp').toArray();
+  const ids = table.getChild('metric_id').toArray();
+  const timestamps = table.getChild('ts').toArray();
   const value = table.getChild('value');
   const floats = value.toArray();
   const metrics = [];
