@@ -24,6 +24,18 @@ use datafusion::common::{exec_datafusion_err, plan_datafusion_err, Result};
 use mebo::BlobKind;
 use mebo_arrow::{COLUMNS, METRIC, METRIC_ID, TAG, TS, VALUE};
 
+/// A partition column is a directory's, never one of the blob's: a blob's
+/// column moved into directories would read back twice.
+pub(crate) fn check_partition_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<()> {
+    match names.into_iter().find(|name| COLUMNS.contains(name)) {
+        Some(name) => Err(plan_datafusion_err!(
+            "{name} is a column of the blob, not of a directory: partition by a column of another name \
+             (SELECT …, {name} AS series … PARTITIONED BY (series))"
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Where each column of the written schema comes from in the query's rows.
 #[derive(Debug, Clone)]
 pub(crate) struct Conform {

@@ -25,14 +25,15 @@ use datafusion_datasource::sink::DataSinkExec;
 use datafusion_datasource::source::DataSourceExec;
 use datafusion_datasource::{TableSchema, TableSchemaBuilder};
 use datafusion_session::Session;
+use mebo::{BlobHead, DecodeLimits};
 use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 
-use crate::opener::{blob_kind, OpenedBlob};
+use crate::conform::check_partition_names;
+use crate::opener::blob_kind;
 use crate::options::{is_mebo_key, kind_of, MeboOptions};
 use crate::sink::MeboSink;
 use crate::source::MeboSource;
 use crate::store::ensure_store;
-use crate::table::check_partition_names;
 
 /// The extension of a blob file.
 pub const EXTENSION: &str = "mebo";
@@ -130,9 +131,12 @@ impl FileFormat for MeboFormat {
         Ok(mebo_arrow::numeric_schema())
     }
 
-    /// Exact row count from the blob's index (no column decoded): what lets
-    /// DataFusion answer `count(*)` without scanning. A file that does not
-    /// open has unknown statistics here; the scan reports it (or skips it).
+    /// Exact row count from the blob's head (its header and index, two
+    /// range reads of the file's start; no payload fetched or
+    /// decompressed): what lets DataFusion answer `count(*)` without
+    /// scanning, as Parquet's footer does. A file whose head does not parse,
+    /// is of the other kind or claims more points than a scan decodes has
+    /// unknown statistics here; the scan reports it (or skips it).
     async fn infer_stats(
         &self,
         _state: &dyn Session,
@@ -141,13 +145,18 @@ impl FileFormat for MeboFormat {
         object: &ObjectMeta,
     ) -> Result<Statistics> {
         let mut stats = Statistics::new_unknown(&table_schema);
-        let bytes = store.get(&object.location).await?.bytes().await?;
-        if let Ok(blob) = OpenedBlob::open(&bytes, kind_of(&table_schema)) {
-            stats.num_rows = Precision::Exact(match &blob {
-                OpenedBlob::Numeric(b) => b.total_points(),
-                OpenedBlob::Text(b) => b.total_points(),
-            });
-            stats.total_byte_size = Precision::Inexact(bytes.len());
+        let size = object.size;
+        let header = store.get_range(&object.location, 0..size.min(mebo::HEADER_SIZE as u64)).await?;
+        let Ok(head_len) = BlobHead::len(&header) else { return Ok(stats) };
+        let head = store.get_range(&object.location, 0..size.min(head_len as u64)).await?;
+        let Ok(blob_len) = usize::try_from(size) else { return Ok(stats) };
+        match BlobHead::parse(&head, blob_len) {
+            // More points than the scan decodes: left to the scan to refuse.
+            Ok(head) if head.kind == kind_of(&table_schema) && head.total_points <= DecodeLimits::default().max_points => {
+                stats.num_rows = Precision::Exact(head.total_points as usize);
+                stats.total_byte_size = Precision::Inexact(blob_len);
+            }
+            _ => {}
         }
         Ok(stats)
     }

@@ -15,6 +15,7 @@ use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::{CreateExternalTable, Expr, TableProviderFilterPushDown};
 use datafusion::physical_plan::ExecutionPlan;
 
+use crate::conform::check_partition_names;
 use crate::format::{MeboFormat, EXTENSION};
 use crate::options::{kind_of, MeboOptions};
 use crate::store::ensure_store;
@@ -140,18 +141,6 @@ fn listing_of(
     let listing =
         ListingOptions::new(Arc::new(MeboFormat::new(options))).with_file_extension(extension).with_table_partition_cols(partition_cols);
     Ok((urls, listing))
-}
-
-/// A partition column is a directory's, never one of the blob's: a blob's
-/// column moved into directories would read back twice.
-pub(crate) fn check_partition_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<()> {
-    match names.into_iter().find(|name| mebo_arrow::COLUMNS.contains(name)) {
-        Some(name) => Err(plan_datafusion_err!(
-            "{name} is a column of the blob, not of a directory: partition by a column of another name \
-             (SELECT …, {name} AS series … PARTITIONED BY (series))"
-        )),
-        None => Ok(()),
-    }
 }
 
 #[async_trait]

@@ -4,12 +4,19 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use arrow::array::{AsArray, RecordBatch};
 use arrow::datatypes::{Float64Type, Int64Type, TimestampMicrosecondType, UInt64Type};
 use common::{fixture, per_metric, Point, BASE, HOUR, NAMES, NUMERIC_BLOBS};
 use datafusion::physical_plan::displayable;
 use datafusion::prelude::{SessionConfig, SessionContext};
+use futures::stream::BoxStream;
 use mebo_datafusion::{query, query_all, scan_counter, FileError, MeboContextExt, MeboOptions};
+use object_store::path::Path;
+use object_store::{
+    CopyOptions, GetOptions, GetResult, ListResult, MultipartUpload, ObjectMeta, PutMultipartOptions, PutOptions, PutPayload, PutResult,
+};
 
 async fn context(partitions: usize) -> SessionContext {
     let ctx = SessionContext::new_with_config(SessionConfig::new().with_target_partitions(partitions));
@@ -51,6 +58,72 @@ async fn count_comes_from_the_index() {
     assert_eq!(i64s(&one.batches, 0), vec![expected as i64]);
     assert_eq!(scan_counter(&one.plan, "metrics_decoded"), 0);
     assert_eq!(scan_counter(&one.plan, "rows_from_index"), expected);
+}
+
+/// The local file system, counting the bytes its reads return: what a
+/// query fetches from a store.
+#[derive(Debug, Default)]
+struct Counted {
+    files: object_store::local::LocalFileSystem,
+    read: std::sync::atomic::AtomicU64,
+}
+
+impl std::fmt::Display for Counted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Counted({})", self.files)
+    }
+}
+
+#[async_trait::async_trait]
+impl object_store::ObjectStore for Counted {
+    async fn put_opts(&self, at: &Path, payload: PutPayload, opts: PutOptions) -> object_store::Result<PutResult> {
+        self.files.put_opts(at, payload, opts).await
+    }
+    async fn put_multipart_opts(&self, at: &Path, opts: PutMultipartOptions) -> object_store::Result<Box<dyn MultipartUpload>> {
+        self.files.put_multipart_opts(at, opts).await
+    }
+    async fn get_opts(&self, at: &Path, options: GetOptions) -> object_store::Result<GetResult> {
+        let result = self.files.get_opts(at, options).await?;
+        self.read.fetch_add(result.range.end - result.range.start, std::sync::atomic::Ordering::Relaxed);
+        Ok(result)
+    }
+    fn delete_stream(&self, paths: BoxStream<'static, object_store::Result<Path>>) -> BoxStream<'static, object_store::Result<Path>> {
+        self.files.delete_stream(paths)
+    }
+    fn list(&self, prefix: Option<&Path>) -> BoxStream<'static, object_store::Result<ObjectMeta>> {
+        self.files.list(prefix)
+    }
+    async fn list_with_delimiter(&self, prefix: Option<&Path>) -> object_store::Result<ListResult> {
+        self.files.list_with_delimiter(prefix).await
+    }
+    async fn copy_opts(&self, from: &Path, to: &Path, options: CopyOptions) -> object_store::Result<()> {
+        self.files.copy_opts(from, to, options).await
+    }
+}
+
+#[tokio::test]
+async fn statistics_read_each_blobs_head_alone() {
+    let f = fixture();
+    let store = Arc::new(Counted::default());
+    let ctx = SessionContext::new();
+    ctx.enable_mebo().unwrap();
+    ctx.register_object_store(&url::Url::parse("file://").unwrap(), store.clone());
+    ctx.register_mebo("m", f.numeric_dir.to_str().unwrap()).await.unwrap();
+    let heads: u64 = common::files(&f.numeric_dir).values().map(|b| mebo::BlobHead::len(b).unwrap() as u64).sum();
+    let fetched = |before: u64| store.read.load(std::sync::atomic::Ordering::Relaxed) - before;
+
+    // count(*): each file's header, then its head; no payload.
+    let before = fetched(0);
+    let r = query(&ctx, "SELECT count(*) FROM m").await.unwrap();
+    assert_eq!(i64s(&r.batches, 0), vec![f.numeric.len() as i64]);
+    let read = fetched(before);
+    assert!(read <= heads + 32 * NUMERIC_BLOBS as u64 && read * 4 < f.numeric_bytes, "{read} bytes, heads {heads}");
+
+    // A scan fetches each file once (the statistics are kept by the session).
+    let before = fetched(0);
+    let r = query(&ctx, "SELECT sum(value) FROM m").await.unwrap();
+    assert_eq!(f64s(&r.batches, 0), vec![f.numeric.iter().map(|p| p.value).sum::<f64>()]);
+    assert_eq!(fetched(before), f.numeric_bytes);
 }
 
 #[tokio::test]
@@ -190,6 +263,31 @@ fn fresh_dir_of_blobs(name: &str, blobs: usize) -> std::path::PathBuf {
         std::fs::copy(fixture().numeric_dir.join(&file), dir.join(&file)).unwrap();
     }
     dir
+}
+
+#[tokio::test]
+async fn a_spoiled_payload_is_counted_from_its_index_and_fails_a_scan() {
+    // As Parquet's row counts come from its footer: count(*) trusts a head
+    // that parses; a query that reads the columns opens the blob and fails.
+    let dir = fresh_dir_of_blobs("spoiled", 8);
+    let path = dir.join("w0004.mebo");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let blob = mebo::numeric::NumericBlob::open(&bytes).unwrap();
+    assert_eq!(blob.options().config.value_compression, mebo::Compression::Zstd);
+    let values = blob.sections().values.start;
+    bytes[values] ^= 0xFF; // the zstd frame's magic
+    let code = mebo::numeric::NumericBlob::open(&bytes).expect_err("a spoiled frame does not open").code();
+    std::fs::write(&path, &bytes).unwrap();
+
+    let ctx = SessionContext::new();
+    ctx.enable_mebo().unwrap();
+    ctx.register_mebo("spoiled", dir.to_str().unwrap()).await.unwrap();
+    let all: usize = (0..8).map(|w| fixture_points_of_blob(w).len()).sum();
+    let r = query(&ctx, "SELECT count(*) FROM spoiled").await.unwrap();
+    assert_eq!(i64s(&r.batches, 0), vec![all as i64]);
+    let err = query(&ctx, "SELECT sum(value) FROM spoiled").await.err().expect("the scan opens the blob");
+    let file = FileError::find(&err).unwrap_or_else(|| panic!("no file error in {err}"));
+    assert!(file.path.ends_with("w0004.mebo") && file.code == code, "{file}");
 }
 
 #[tokio::test]

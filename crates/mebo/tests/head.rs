@@ -1,0 +1,94 @@
+//! A blob's head read alone: every vector's kind, metrics and points from
+//! the bytes before its first payload, as its input file has them; every
+//! cut and flip of a head an error or the blob's own counts.
+
+mod common;
+
+use common::{manifest, noise, read_input, vectors_dir};
+use mebo::numeric::NumericBlob;
+use mebo::text::TextBlob;
+use mebo::{BlobHead, BlobKind, HEADER_SIZE};
+
+struct Case {
+    name: String,
+    kind: BlobKind,
+    dataset: String,
+    bytes: Vec<u8>,
+}
+
+fn cases() -> Vec<Case> {
+    let cases: Vec<Case> = manifest()
+        .into_iter()
+        .map(|c| Case {
+            name: c["name"].as_str().unwrap().to_owned(),
+            kind: if c["kind"] == "text" { BlobKind::Text } else { BlobKind::Numeric },
+            dataset: c["dataset"].as_str().unwrap().to_owned(),
+            bytes: std::fs::read(vectors_dir().join(c["file"].as_str().unwrap())).unwrap(),
+        })
+        .collect();
+    assert!(cases.len() > 600, "{} vectors", cases.len());
+    cases
+}
+
+/// (metrics, points) of the opened blob, or its error.
+fn opened(bytes: &[u8]) -> mebo::Result<(usize, u64)> {
+    match BlobKind::of(bytes) {
+        Some(BlobKind::Text) => TextBlob::open(bytes).map(|b| (b.len(), b.total_points() as u64)),
+        _ => NumericBlob::open(bytes).map(|b| (b.len(), b.total_points() as u64)),
+    }
+}
+
+#[test]
+fn every_vector_is_counted_from_its_head_alone() {
+    for c in cases() {
+        let input = read_input(&c.dataset);
+        let points: usize = input.metrics.iter().map(|m| m.timestamps.len()).sum();
+        let len = BlobHead::len(&c.bytes[..HEADER_SIZE]).unwrap();
+        assert!(len <= c.bytes.len(), "{}", c.name);
+        let head = BlobHead::parse(&c.bytes[..len], c.bytes.len()).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        assert_eq!(head, BlobHead { kind: c.kind, metric_count: input.metrics.len(), total_points: points as u64 }, "{}", c.name);
+        // The head's end is the first payload's start, which the blob reports.
+        let first_payload = match c.kind {
+            BlobKind::Numeric => NumericBlob::open(&c.bytes).unwrap().sections().timestamps.start,
+            BlobKind::Text => TextBlob::open(&c.bytes).unwrap().sections().data.start,
+        };
+        assert_eq!(len, first_payload, "{}", c.name);
+    }
+}
+
+#[test]
+fn a_cut_or_flipped_head_is_an_error_or_the_blobs_own_counts() {
+    let (mut cut, mut flipped, mut refused) = (0, 0, 0);
+    for (i, c) in cases().iter().enumerate().step_by(7) {
+        let len = BlobHead::len(&c.bytes).unwrap();
+        // A head cut short is an error, never a count.
+        for end in 0..len {
+            assert!(BlobHead::parse(&c.bytes[..end], c.bytes.len()).is_err(), "{} cut at {end}", c.name);
+            cut += 1;
+        }
+        // So is a whole blob claimed shorter than its payloads start.
+        assert!(BlobHead::parse(&c.bytes[..len], len.saturating_sub(1).max(HEADER_SIZE)).is_err() || len <= HEADER_SIZE);
+        // Flipped bytes: where the blob still opens, the head agrees with it;
+        // the head is checked as open checks it, so a blob that opens has a
+        // head that parses.
+        let flips = noise(i as u64 + 1, 64);
+        for pair in flips.chunks_exact(2) {
+            let mut bytes = c.bytes.clone();
+            let at = usize::from(pair[0]) % len.max(1);
+            bytes[at] ^= pair[1] | 1;
+            let head = BlobHead::len(&bytes).and_then(|l| BlobHead::parse(&bytes[..l.min(bytes.len())], bytes.len()));
+            match (opened(&bytes), head) {
+                (Ok((metrics, points)), Ok(head)) => {
+                    assert_eq!((head.metric_count, head.total_points), (metrics, points), "{} flipped at {at}", c.name)
+                }
+                (Ok(_), Err(e)) => panic!("{} flipped at {at}: opens, but its head is refused: {e}", c.name),
+                (Err(_), Ok(_)) => refused += 1,
+                (Err(_), Err(_)) => {}
+            }
+            flipped += 1;
+        }
+    }
+    // Heads that parse while the payloads do not open: counted, not judged.
+    eprintln!("{cut} cuts, {flipped} flips, {refused} flips whose head parses and blob does not open");
+    assert!(cut > 1_000 && flipped > 1_000);
+}
