@@ -407,6 +407,28 @@ fn the_command_prints_csv_with_decimal_ids() {
     expected += &format!("n\n{}\n", f.numeric.len());
     assert_eq!(text.replace(".0\n", "\n"), expected.replace(".0\n", "\n"));
 
+    // The same statements from a file and from standard input.
+    let script = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("script-{}.sql", std::process::id()));
+    std::fs::write(&script, format!("-- per metric, then all\n{sql};\n")).unwrap();
+    let table = format!("m={}", f.numeric_dir.display());
+    let from_file =
+        std::process::Command::new(exe).args(["--table", &table, "--format", "csv", "-f", script.to_str().unwrap()]).output().unwrap();
+    assert_eq!(String::from_utf8(from_file.stdout).unwrap(), text, "{}", String::from_utf8_lossy(&from_file.stderr));
+    let mut child = std::process::Command::new(exe)
+        .args(["--table", &table, "--format", "csv", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), sql.as_bytes()).unwrap();
+    assert_eq!(String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap(), text);
+    // A file that is not there is an error (1); a file and statements both, a bad command line (2).
+    let absent = std::process::Command::new(exe).args(["-f", "/no/such/script.sql"]).output().unwrap();
+    assert_eq!(absent.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&absent.stderr).contains("reading /no/such/script.sql"));
+    let both = std::process::Command::new(exe).args(["-f", script.to_str().unwrap(), "SELECT 1"]).output().unwrap();
+    assert_eq!(both.status.code(), Some(2));
+
     let bad = std::process::Command::new(exe).args(["--format", "xml", "SELECT 1"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     let missing = std::process::Command::new(exe).args(["SELECT count(*) FROM no_such_table"]).output().unwrap();

@@ -1,8 +1,9 @@
 //! `mebo-sql [--table NAME=PATH]... [--skip-bad-files] [--format table|csv|json]
-//!  [--cluster N | --scheduler URL] [--timeout SECONDS] "SQL; SQL"`
+//!  [--cluster N | --scheduler URL] [--timeout SECONDS] ("SQL; SQL" | -f FILE | -)`
 //!
 //! Runs the statements in order over tables of blobs and prints each
-//! result. PATH is a file, a directory (its `.mebo` files), a glob or an
+//! result. The statements are the words given, or a file's (`-f FILE`,
+//! `--file FILE`), or standard input's (`-`). PATH is a file, a directory (its `.mebo` files), a glob or an
 //! `s3://bucket/prefix/` URL (credentials and endpoint from the `AWS_*`
 //! variables). `--cluster N` starts a Ballista scheduler and N executors on
 //! 127.0.0.1 for the run (`mebo-scheduler` and `mebo-executor`, beside this
@@ -25,7 +26,7 @@ use mebo_datafusion::cluster::{remote_context, LocalCluster};
 use mebo_datafusion::{mebo_session_config, run_statements, MeboContextExt, MeboOptions, OutputFormat};
 
 const USAGE: &str = "usage: mebo-sql [--table NAME=PATH]... [--skip-bad-files] [--format table|csv|json] \
-[--cluster N | --scheduler URL] [--timeout SECONDS] \"SQL; SQL\"";
+[--cluster N | --scheduler URL] [--timeout SECONDS] (\"SQL; SQL\" | -f FILE | -)";
 
 /// Where the statements run.
 enum Engine {
@@ -40,11 +41,34 @@ struct Args {
     skip_bad_files: bool,
     engine: Engine,
     timeout: Option<Duration>,
-    sql: String,
+    sql: Statements,
+}
+
+/// Where the statements come from.
+enum Statements {
+    Given(String),
+    File(String),
+    Stdin,
+}
+
+impl Statements {
+    /// The statements' text; a file that cannot be read is an error (exit 1).
+    fn read(&self) -> Result<String, String> {
+        let text = match self {
+            Statements::Given(sql) => sql.clone(),
+            Statements::File(file) => std::fs::read_to_string(file).map_err(|e| format!("reading {file}: {e}"))?,
+            Statements::Stdin => std::io::read_to_string(std::io::stdin()).map_err(|e| format!("reading standard input: {e}"))?,
+        };
+        match text.trim().is_empty() {
+            true => Err("no SQL given".into()),
+            false => Ok(text),
+        }
+    }
 }
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut flags = Flags::parse(args, &["--table", "--format", "--cluster", "--scheduler", "--timeout"], &["--skip-bad-files"])?;
+    let mut flags =
+        Flags::parse(args, &["--table", "--format", "--cluster", "--scheduler", "--timeout", "-f", "--file"], &["--skip-bad-files"])?;
     let mut tables = Vec::new();
     for spec in flags.take_all("--table") {
         let (name, path) = spec.split_once('=').ok_or_else(|| format!("--table takes NAME=PATH, not {spec:?}"))?;
@@ -63,21 +87,27 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
         .map(|s| Duration::try_from_secs_f64(s).map_err(|_| format!("--timeout {s} is not a duration")))
         .transpose()?;
     let skip_bad_files = flags.switch("--skip-bad-files");
-    let sql = flags.positional().join(" ");
+    let files = [flags.take_all("-f"), flags.take_all("--file")].concat();
+    let words = flags.positional();
     flags.finish()?;
-    if sql.trim().is_empty() {
-        return Err("no SQL given".into());
-    }
+    let sql = match (files.as_slice(), words.as_slice()) {
+        ([], [dash]) if dash == "-" => Statements::Stdin,
+        ([], []) => return Err("no SQL given".into()),
+        ([], words) => Statements::Given(words.join(" ")),
+        ([file], []) => Statements::File(file.clone()),
+        ([_], _) => return Err("the statements come from -f FILE or from the command line, not both".into()),
+        _ => return Err("one -f FILE".into()),
+    };
     Ok(Args { tables, format, skip_bad_files, engine, timeout, sql })
 }
 
-async fn run(args: &Args, ctx: &SessionContext) -> datafusion::common::Result<usize> {
+async fn run(args: &Args, sql: &str, ctx: &SessionContext) -> datafusion::common::Result<usize> {
     let options = MeboOptions { skip_bad_files: args.skip_bad_files, ..MeboOptions::default() };
     for (name, path) in &args.tables {
         ctx.register_mebo_with(name, path, options).await?;
     }
     let mut out = std::io::stdout().lock();
-    run_statements(ctx, &args.sql, args.format, &mut out).await
+    run_statements(ctx, sql, args.format, &mut out).await
 }
 
 #[tokio::main]
@@ -86,6 +116,13 @@ async fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
         Ok(args) => args,
         Err(why) => return Flags::usage_error(&why.is_empty().then(String::new).unwrap_or(format!("mebo-sql: {why}")), USAGE),
+    };
+    let sql = match args.sql.read() {
+        Ok(sql) => sql,
+        Err(why) => {
+            eprintln!("mebo-sql: {why}");
+            return ExitCode::from(1);
+        }
     };
     // Kept until the statements are done: dropping it stops the processes.
     let mut cluster = None;
@@ -104,8 +141,8 @@ async fn main() -> ExitCode {
         Engine::Scheduler(url) => remote_context(url).await,
     };
     let result = match (ctx, args.timeout) {
-        (Ok(ctx), None) => run(&args, &ctx).await,
-        (Ok(ctx), Some(limit)) => tokio::time::timeout(limit, run(&args, &ctx))
+        (Ok(ctx), None) => run(&args, &sql, &ctx).await,
+        (Ok(ctx), Some(limit)) => tokio::time::timeout(limit, run(&args, &sql, &ctx))
             .await
             .unwrap_or_else(|_| Err(DataFusionError::Execution(format!("no answer in {} s (--timeout)", limit.as_secs_f64())))),
         (Err(e), _) => Err(e),
