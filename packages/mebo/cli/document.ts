@@ -33,9 +33,11 @@ export type InputDocument = NumericDocument | TextDocument;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const HEX16 = /^[0-9a-fA-F]{16}$/;
+/** A metric id or a float64's bits as the schema writes them. */
+export const HEX16 = /^[0-9a-fA-F]{16}$/;
 const DECIMAL = /^-?[0-9]+$/;
-const isInt64 = (s: string) => DECIMAL.test(s) && BigInt.asIntN(64, BigInt(s)) === BigInt(s);
+/** Whether `s` is an int64 as a decimal string (a timestamp in µs). */
+export const isInt64 = (s: string) => DECIMAL.test(s) && BigInt.asIntN(64, BigInt(s)) === BigInt(s);
 
 function isObject(v: unknown): v is { [key: string]: Json } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,9 +1,10 @@
 // `mebo encode`: an input file in the conformance vectors' schema (the
-// output of `mebo decode --exact`) to a blob. The file is checked field by
-// field by document.ts; the options and the points by the SDK (the core's
-// encoders).
+// output of `mebo decode --exact`), or the CSV of `mebo decode --csv`, to a
+// blob. The file is checked field by field by document.ts (row by row by
+// csv.ts); the options and the points by the SDK (the core's encoders).
 
 import {
+  MeboError,
   encodeNumeric,
   encodeText,
   type NumericEncodeOptions,
@@ -12,7 +13,8 @@ import {
   type TextMetricInput,
 } from '../src/entries/index.js';
 import { UsageError } from './args.js';
-import { encoderMetrics, InputError, parseDocument } from './document.js';
+import { csvDocument, type CsvReading } from './csv.js';
+import { encoderMetrics, InputError, parseDocument, type InputDocument } from './document.js';
 
 /** Option flags of `mebo encode`, by manifest field name, with the kinds they apply to. */
 export const ENCODE_OPTIONS = {
@@ -41,7 +43,23 @@ export interface EncodeRequest {
  * `mebo decode` writes them).
  */
 export function encodeDocument(json: unknown, flags: Map<OptionField, string | boolean>): EncodeRequest {
-  const doc = parseDocument(json);
+  return encodeInput(parseDocument(json), flags);
+}
+
+/** Encode a CSV as `reading` says, with the flags as for a document (it has no options of its own). */
+export function encodeCsv(bytes: Uint8Array, reading: CsvReading, flags: Map<OptionField, string | boolean>): EncodeRequest {
+  const { document, lines } = csvDocument(bytes, reading);
+  try {
+    return encodeInput(document, flags);
+  } catch (error) {
+    // The SDK names a metric by its index: the line of its first row says where it is.
+    const metric = error instanceof MeboError ? /^metric (\d+) /.exec(error.message) : null;
+    if (metric === null) throw error;
+    throw new MeboError((error as MeboError).code, `line ${lines[Number(metric[1])]}: ${(error as MeboError).message}`);
+  }
+}
+
+function encodeInput(doc: InputDocument, flags: Map<OptionField, string | boolean>): EncodeRequest {
   const kind = doc.kind;
   for (const [field] of flags) {
     const spec = ENCODE_OPTIONS[field];

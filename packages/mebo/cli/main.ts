@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { blobKind, decodeStream, frameBlobs, init, splitStream } from '../src/entries/index.js';
 import { parseCommandLine, UsageError, type Specs } from './args.js';
 import { InputError } from './document.js';
-import { ENCODE_OPTIONS, encodeDocument, type OptionField } from './encode.js';
+import { CSV_FLAGS, csvReading, isCsv } from './csv.js';
+import { ENCODE_OPTIONS, encodeCsv, encodeDocument, type OptionField } from './encode.js';
 import { formatReport, inspect } from './inspect.js';
 import { FileError, openInput, readInput } from './input.js';
 import { checkBlob, csvHeader, describeError, openBlob, streamDocument, writeCsvRows, type Blob } from './output.js';
@@ -361,14 +362,14 @@ async function writeOutput(output: string, stream: ReadableStream<Uint8Array>): 
 }
 
 async function encodeCommand(argv: string[]): Promise<number> {
-  const specs: Specs = { ...COMMON, output: { type: 'string', short: 'o' } };
+  const specs: Specs = { ...COMMON, ...CSV_FLAGS, output: { type: 'string', short: 'o' } };
   for (const { flag, type } of Object.values(ENCODE_OPTIONS)) {
     specs[flag] = { type };
     if (type === 'boolean') specs[`no-${flag}`] = { type };
   }
   const { values, positionals } = parseCommandLine(argv, specs);
   if (values.help) return help('encode');
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'which input? (mebo encode <input.json> -o <blob>)' : 'encode takes one input file');
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'which input? (mebo encode <input.json|input.csv> -o <blob>)' : 'encode takes one input file');
   const output = values.output;
   if (typeof output !== 'string') throw new UsageError('where to? -o <blob> is required (-o - writes to stdout)');
   if (output === '-' && process.stdout.isTTY) throw new UsageError('not writing a binary blob to a terminal: redirect stdout or give -o <file>');
@@ -377,16 +378,25 @@ async function encodeCommand(argv: string[]): Promise<number> {
     const value = values[flag] ?? (values[`no-${flag}`] ? false : undefined);
     if (value !== undefined) flags.set(field as OptionField, value as string | boolean);
   }
+  const reading = csvReading(values);
   const input = positionals[0]!;
-  let doc;
-  try {
-    doc = JSON.parse(readInput(input).toString('utf8'));
-  } catch (error) {
-    if (error instanceof SyntaxError) throw new InputError(`${input}: not valid JSON (${error.message})`);
-    throw error;
+  const text = readInput(input);
+  // CSV is told by its header, as a stream of blobs is by MBS1; anything else is read as JSON.
+  let encode: () => Uint8Array;
+  if (isCsv(text)) encode = () => encodeCsv(text, reading ?? { kind: 'numeric' }, flags).bytes;
+  else {
+    if (reading !== undefined) throw new UsageError(`--kind and --metric are for CSV input: ${input} is not CSV (a JSON document says its kind)`);
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text.toString('utf8'));
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      throw new InputError(`${input}: not valid JSON (${error.message}), nor CSV (its first line is no header ${csvHeader(false).trim()})`);
+    }
+    encode = () => encodeDocument(doc, flags).bytes;
   }
   await init();
-  const bytes = about(input, () => encodeDocument(doc, flags).bytes);
+  const bytes = about(input, encode);
   if (output === '-') print(bytes);
   else {
     try {

@@ -225,8 +225,11 @@ function numberText(v: number): string {
   return Object.is(v, -0) ? '-0' : String(v);
 }
 
+/** The columns `decode --csv` writes, in order: `file` only for several blobs (`mebo encode` reads them back). */
+export const CSV_COLUMNS = ['file', 'metric', 'timestamp', 'value', 'tag'] as const;
+
 export function csvHeader(withFile: boolean): string {
-  return `${withFile ? 'file,' : ''}metric,timestamp,value,tag\n`;
+  return `${CSV_COLUMNS.slice(withFile ? 0 : 1).join(',')}\n`;
 }
 
 /** One row per point: metric (name, else id in hex), timestamp (µs), value or text, tag. */
