@@ -31,7 +31,8 @@ Usage:
   mebo inspect <blob> [--json]              header, options, section sizes, metrics
   mebo decode <blob>... [--exact|--csv]     the points, as JSON (lossless, or CSV)
                                             (--max-bytes, --max-points: see --help)
-  mebo encode <input.json> -o <blob> [...]  a blob from 'decode --exact' JSON
+  mebo encode <input> -o <blob> [...]       a blob from 'decode --exact' JSON or
+                                            'decode --csv' CSV
   mebo cat <blob>... [-o <stream>]          blobs into one stream of blobs
   mebo split <stream> -o <dir>              a stream of blobs into blob files
 
@@ -77,18 +78,28 @@ Options:
             IEEE-754 bits (16 hex digits, so NaN payloads survive)
   --csv     a flat table instead: metric,timestamp,value,tag (a leading file
             column with several blobs, <file>#<frame> for a stream's);
-            metric is the name, else the id
+            metric is the name, else the id; 'mebo encode' reads it back
 ${LIMIT_HELP}  --help    this text
 
 The output is written as it is made, one metric at a time, after every
 metric was decoded once to check it: a blob that fails prints nothing.
 `,
-  encode: `Usage: mebo encode <input.json> -o <blob> [options]
+  encode: `Usage: mebo encode <input.json | input.csv> -o <blob> [options]
 
 Reads JSON in the schema 'mebo decode --exact' prints (the conformance
 vectors' input files): 'identifier' says whether metrics start by name or by
 id. Options come from the document's 'options' object when it has one, then
 from the flags.
+
+Or CSV, told by its first line: the header metric,timestamp,value[,tag] that
+'mebo decode --csv' writes (RFC 4180: quoted fields, "" for a quote, LF or
+CRLF, a UTF-8 BOM skipped). Rows group by metric in the order metrics first
+appear, each metric's points in row order; timestamps are int64 microseconds;
+tags are kept when a row has one. A leading file column must name one file
+throughout (a blob is one file's rows). The blob starts at the earliest first
+timestamp; the flags give its options. Values are decimals as decode writes
+them (NaN, Infinity, -Infinity, -0 too) and come back to the same float64,
+except a NaN's payload, which CSV does not carry ('--exact' JSON does).
 
 Options:
   -o, --output <file>              where to write the blob ('-': stdout)
@@ -108,10 +119,16 @@ Options:
   --layout <v1|v2|v2-shared>                     (numeric)
   --tags, --no-tags                per-point tags (default: on when the input has tags)
   --big-endian, --no-big-endian    byte order (default: little endian)
+  --kind <numeric|text>            CSV: the values are numbers (default) or texts
+  --metric <name|id>               CSV: the metric column holds names, or ids
+                                   as 16 hex digits (default: ids when every
+                                   metric is 16 hex digits, as decode writes
+                                   them for a blob without names; else names)
   --help                           this text
 
-Example:
+Examples:
   mebo encode gauge.json -o gauge.mebo --config delta-none-gorilla-zstd --layout v2
+  mebo decode --csv a.mebo | mebo encode - -o b.mebo --config auto
 `,
   cat: `Usage: mebo cat <blob | stream>... [-o <stream>]
 
