@@ -1,7 +1,7 @@
 // Running the `mebo` command as a user does: the package manager's bin link
 // at the repository root (what `npx mebo` runs), as a child process.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './vectors.js';
@@ -32,6 +32,39 @@ export function mebo(args: string[], options: { input?: string | Buffer; cwd?: s
     stderr: result.stderr.toString('utf8'),
     stdoutBytes: result.stdout,
   };
+}
+
+/** `mebo` as a child process the caller need not wait for, so that several run at once. */
+export function meboAsync(args: string[], options: { input?: string | Buffer; cwd?: string } = {}): Promise<CliResult> {
+  if (!existsSync(MEBO_BIN)) throw new Error(`${MEBO_BIN} is missing: run \`pnpm install\` at the repository root`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(MEBO_BIN, args, { cwd: options.cwd ?? REPO_ROOT });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => stdout.push(d));
+    child.stderr.on('data', (d: Buffer) => stderr.push(d));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      const bytes = Buffer.concat(stdout);
+      resolve({ status, stdout: bytes.toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), stdoutBytes: bytes });
+    });
+    child.stdin.on('error', () => {}); // EPIPE when it stops reading early
+    child.stdin.end(options.input);
+  });
+}
+
+/** `run` over `items`, at most `limit` at a time, the results in order. */
+export async function inParallel<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await run(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 /** A failure as the CLI must report it: non-zero status, one line on stderr, no stack trace. */
