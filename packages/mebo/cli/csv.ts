@@ -210,7 +210,7 @@ export function csvDocument(bytes: Uint8Array, reading: CsvReading): CsvDocument
 
   const byId = reading.metric === 'id' || (reading.metric === undefined && [...metrics.keys()].every((key) => HEX16.test(key)));
   const lines: number[] = [];
-  const documentMetrics = [...metrics].map(([key, rows]) => {
+  const documentMetrics = [...metrics].map(([key, rows]): DocumentMetric<Float64Array | string[]> => {
     if (byId && !HEX16.test(key)) throw new CsvError('CSV_METRIC', rows.line, `metric ${JSON.stringify(key)} is not an id (16 hex digits), as --metric id reads every metric`);
     lines.push(rows.line);
     return {
@@ -218,7 +218,7 @@ export function csvDocument(bytes: Uint8Array, reading: CsvReading): CsvDocument
       timestamps: BigInt64Array.from(rows.timestamps),
       values: reading.kind === 'numeric' ? Float64Array.from(rows.values as number[]) : (rows.values as string[]),
       ...(tagged ? { tags: rows.tags } : {}),
-    } as DocumentMetric<Float64Array & string[]>;
+    };
   });
   return { document: { kind: reading.kind, identifier: byId ? 'id' : 'name', metrics: documentMetrics } as InputDocument, lines };
 }
