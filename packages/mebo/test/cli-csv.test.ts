@@ -383,3 +383,11 @@ describe('CSV that mebo encode refuses', () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+it('the help says encode reads CSV, how it reads the metric column, and that NaN payloads need --exact', () => {
+  expect(mebo(['--help']).stdout).toMatch(/'decode --csv' CSV/);
+  const help = mebo(['encode', '--help']).stdout;
+  for (const words of [/header metric,timestamp,value\[,tag\]/, /--kind <numeric\|text>/, /--metric <name\|id>/, /a NaN's payload, which CSV does not carry/, /file column must name one file/]) {
+    expect(help).toMatch(words);
+  }
+});
