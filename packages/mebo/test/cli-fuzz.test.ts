@@ -162,9 +162,9 @@ const generatedCsv = fc.record({
   crlf: fc.boolean(),
   bom: fc.boolean(),
   withTags: fc.boolean(),
-  // Metrics: names for text (a text blob stores them), ids for numeric (the decoded blob names them so).
+  // Metrics: names for text (a text blob stores them), ids for numeric (the decoded blob names them so; id 0 is reserved).
   names: fc.uniqueArray(csvText(12).filter((s) => s !== '' && !/^[0-9a-fA-F]{16}$/.test(s)), { minLength: 1, maxLength: 4 }),
-  ids: fc.uniqueArray(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), { minLength: 1, maxLength: 4 }),
+  ids: fc.uniqueArray(fc.bigInt({ min: 1n, max: 2n ** 64n - 1n }), { minLength: 1, maxLength: 4 }),
   points: fc.array(
     fc.record({ metric: fc.nat(3), t: int64, value: fc.double(), text: csvText(20), tag: fc.oneof(fc.constant(''), csvText(10)) }),
     { minLength: 1, maxLength: 30 },
