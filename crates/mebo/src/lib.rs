@@ -30,6 +30,7 @@ mod encoding;
 pub mod error;
 pub mod format;
 pub mod hash;
+#[cfg(feature = "head")]
 mod head;
 pub mod limits;
 mod lookup;
@@ -53,6 +54,7 @@ pub use byte_order::ByteOrder;
 pub use error::{Error, Result};
 pub use format::{ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
 pub use hash::metric_id;
+#[cfg(feature = "head")]
 pub use head::BlobHead;
 pub use limits::DecodeLimits;
 pub use section::flags::{uses_compression, BlobKind, HEADER_SIZE};

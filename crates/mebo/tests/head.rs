@@ -1,6 +1,7 @@
 //! A blob's head read alone: every vector's kind, metrics and points from
 //! the bytes before its first payload, as its input file has them; every
 //! cut and flip of a head an error or the blob's own counts.
+#![cfg(feature = "head")]
 
 mod common;
 

@@ -12,7 +12,7 @@
 
 use mebo::numeric::NumericBlob;
 use mebo::text::TextBlob;
-use mebo::{BlobHead, BlobKind, Compression, DecodeLimits, Error, Result, TimestampEncoding, ValueEncoding};
+use mebo::{Compression, DecodeLimits, Error, Result, TimestampEncoding, ValueEncoding};
 
 /// Remember the first error of a run of calls.
 #[derive(Default)]
@@ -49,9 +49,9 @@ fn assert_out_of_range<T: std::fmt::Debug>(r: Result<T>, what: &str) {
 
 /// Open a numeric blob and decode everything it has through every accessor.
 pub fn numeric(bytes: &[u8], limits: &DecodeLimits) -> Result<()> {
-    let head = head(bytes);
     let blob = NumericBlob::open_with_limits(bytes, limits)?;
-    same_head(head, BlobKind::Numeric, blob.len(), blob.total_points());
+    #[cfg(feature = "head")]
+    same_head(bytes, mebo::BlobKind::Numeric, blob.len(), blob.total_points());
     let all = blob.decode_all();
     numeric_opened_with(&blob, &all)?;
     // The owned copy must decode the same way.
@@ -79,15 +79,12 @@ pub fn numeric(bytes: &[u8], limits: &DecodeLimits) -> Result<()> {
 }
 
 /// Everything after `open` for a numeric blob.
-/// The bytes' head, read from the bytes before their first payload alone.
-fn head(bytes: &[u8]) -> Result<BlobHead> {
-    let len = BlobHead::len(bytes)?;
-    BlobHead::parse(bytes.get(..len).unwrap_or(bytes), bytes.len())
-}
-
 /// A blob that opens has a head that parses (it checks a part of what
 /// `open` checks) and says what the blob says.
-fn same_head(head: Result<BlobHead>, kind: BlobKind, metric_count: usize, total_points: usize) {
+#[cfg(feature = "head")]
+fn same_head(bytes: &[u8], kind: mebo::BlobKind, metric_count: usize, total_points: usize) {
+    use mebo::BlobHead;
+    let head = BlobHead::len(bytes).and_then(|len| BlobHead::parse(bytes.get(..len).unwrap_or(bytes), bytes.len()));
     let head = head.unwrap_or_else(|e| panic!("the blob opens, its head is refused: {e}"));
     assert_eq!(head, BlobHead { kind, metric_count, total_points: total_points as u64 }, "the head and the blob disagree");
 }
@@ -195,9 +192,9 @@ fn numeric_opened_with(blob: &NumericBlob<'_>, all: &Result<mebo::numeric::Numer
 
 /// Open a text blob and decode everything it has through every accessor.
 pub fn text(bytes: &[u8], limits: &DecodeLimits) -> Result<()> {
-    let head = head(bytes);
     let blob = TextBlob::open_with_limits(bytes, limits)?;
-    same_head(head, BlobKind::Text, blob.len(), blob.total_points());
+    #[cfg(feature = "head")]
+    same_head(bytes, mebo::BlobKind::Text, blob.len(), blob.total_points());
     text_opened(&blob)?;
     let owned = blob.clone().into_owned();
     assert!(owned.decode_all().ok() == blob.decode_all().ok(), "into_owned decodes alike");
