@@ -5,7 +5,8 @@
 // is a CsvError with a code and the line it is on.
 
 import { UsageError, type Specs } from './args.js';
-import { HEX16, isInt64, type DocumentMetric, type InputDocument } from './document.js';
+import type { DocumentMetric, InputDocument } from './document.js';
+import { HEX16, isInt64 } from './fields.js';
 import { CSV_COLUMNS } from './output.js';
 
 /** Input that is not the CSV `mebo encode` reads; the message starts with the line. */

@@ -5,6 +5,8 @@
 // Values are kept by their bits (NaN payloads, -0), timestamps over the whole
 // int64 range.
 
+import { HEX16, isInt64 } from './fields.js';
+
 /** The input file is not what the schema says: the message names the field. */
 export class InputError extends Error {}
 
@@ -32,12 +34,6 @@ export type TextDocument = Common & { kind: 'text'; metrics: DocumentMetric<stri
 export type InputDocument = NumericDocument | TextDocument;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** A metric id or a float64's bits as the schema writes them. */
-export const HEX16 = /^[0-9a-fA-F]{16}$/;
-const DECIMAL = /^-?[0-9]+$/;
-/** Whether `s` is an int64 as a decimal string (a timestamp in µs). */
-export const isInt64 = (s: string) => DECIMAL.test(s) && BigInt.asIntN(64, BigInt(s)) === BigInt(s);
 
 function isObject(v: unknown): v is { [key: string]: Json } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
