@@ -38,6 +38,11 @@ use crate::store::ensure_store;
 /// The extension of a blob file.
 pub const EXTENSION: &str = "mebo";
 
+/// How many bytes of a file's start the statistics read at once: the head
+/// of a blob of a few hundred metrics. On object storage a request's
+/// latency costs more than these bytes, and a longer head takes one more.
+const HEAD_READ: u64 = 16 * 1024;
+
 /// Creates [`MeboFormat`]s for `STORED AS MEBO`, with its options and a
 /// statement's on top.
 #[derive(Debug, Default)]
@@ -131,12 +136,13 @@ impl FileFormat for MeboFormat {
         Ok(mebo_arrow::numeric_schema())
     }
 
-    /// Exact row count from the blob's head (its header and index, two
-    /// range reads of the file's start; no payload fetched or
-    /// decompressed): what lets DataFusion answer `count(*)` without
-    /// scanning, as Parquet's footer does. A file whose head does not parse,
-    /// is of the other kind or claims more points than a scan decodes has
-    /// unknown statistics here; the scan reports it (or skips it).
+    /// Exact row count from the blob's head (its header and index; no
+    /// payload decompressed): what lets DataFusion answer `count(*)` without
+    /// scanning, as Parquet's footer does. One range read of the file's
+    /// first [`HEAD_READ`] bytes, a second only for a head longer than that.
+    /// A file whose head does not parse, is of the other kind or claims more
+    /// points than a scan decodes has unknown statistics here; the scan
+    /// reports it (or skips it).
     async fn infer_stats(
         &self,
         _state: &dyn Session,
@@ -146,9 +152,13 @@ impl FileFormat for MeboFormat {
     ) -> Result<Statistics> {
         let mut stats = Statistics::new_unknown(&table_schema);
         let size = object.size;
-        let header = store.get_range(&object.location, 0..size.min(mebo::HEADER_SIZE as u64)).await?;
-        let Ok(head_len) = BlobHead::len(&header) else { return Ok(stats) };
-        let head = store.get_range(&object.location, 0..size.min(head_len as u64)).await?;
+        let first = store.get_range(&object.location, 0..size.min(HEAD_READ)).await?;
+        let Ok(head_len) = BlobHead::len(&first) else { return Ok(stats) };
+        let end = size.min(head_len as u64);
+        let head = match first.len() as u64 {
+            read if read >= end => first,
+            read => [first, store.get_range(&object.location, read..end).await?].concat().into(),
+        };
         let Ok(blob_len) = usize::try_from(size) else { return Ok(stats) };
         match BlobHead::parse(&head, blob_len) {
             // More points than the scan decodes: left to the scan to refuse.
