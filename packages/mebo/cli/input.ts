@@ -2,45 +2,8 @@
 // document) or, when it starts with `MBS1`, as a stream of blobs read as it
 // comes. Reading failures are FileErrors, with the system's code.
 
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { isBlobStream } from '../src/entries/index.js';
-
-/**
- * A file (or stdin for '-') read a chunk at a time, refused with SIZE_CAP as
- * soon as it passes `maxBytes`: endless input never grows past the bound.
- */
-export function readInput(file: string, maxBytes = Number.MAX_SAFE_INTEGER): Buffer {
-  let fd: number | undefined;
-  try {
-    fd = file === '-' ? 0 : openSync(file, 'r');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    for (;;) {
-      let n: number;
-      try {
-        n = readSync(fd, chunk, 0, chunk.length, null);
-      } catch (error) {
-        // A non-blocking stdin with nothing yet: wait and read again.
-        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-          continue;
-        }
-        if ((error as NodeJS.ErrnoException).code === 'EOF') break;
-        throw error;
-      }
-      if (n === 0) break;
-      size += n;
-      if (size > maxBytes) throw new FileError('SIZE_CAP', file, `SIZE_CAP: input passes --max-bytes ${maxBytes}`);
-      chunks.push(Buffer.from(chunk.subarray(0, n)));
-    }
-    return Buffer.concat(chunks, size);
-  } catch (error) {
-    throw fileError(file, error);
-  } finally {
-    if (fd !== undefined && fd !== 0) closeSync(fd);
-  }
-}
 
 /** A file that cannot be read or written; `code` is the system's (ENOENT, ...). */
 export class FileError extends Error {
@@ -61,14 +24,24 @@ function fileError(file: string, error: unknown): FileError {
 }
 
 /** An input read far enough to know what it is: one blob (read whole), or a stream of blobs (its chunks, the first ones included). */
-export type Input = { blob: Uint8Array } | { stream: AsyncIterable<Uint8Array> };
+export type Input = { blob: Buffer } | { stream: AsyncIterable<Uint8Array> };
+
+/**
+ * A file (or stdin for '-') read whole, a chunk at a time, refused with
+ * SIZE_CAP as soon as it passes `maxBytes`: endless input never grows past
+ * the bound.
+ */
+export async function readInput(file: string, maxBytes: number): Promise<Buffer> {
+  const input = await openInput(file, maxBytes, false);
+  return (input as { blob: Buffer }).blob;
+}
 
 /**
  * Open a file (or stdin for '-') and read its first bytes: a stream of blobs
- * (`MBS1`) is handed on as chunks, read as they are consumed; anything else
- * is read whole as one blob, refused with SIZE_CAP past `maxBytes`.
+ * (`MBS1`, when `streams`) is handed on as chunks, read as they are consumed;
+ * anything else is read whole as one blob, refused with SIZE_CAP past `maxBytes`.
  */
-export async function openInput(file: string, maxBytes: number): Promise<Input> {
+export async function openInput(file: string, maxBytes: number, streams = true): Promise<Input> {
   const source: NodeJS.ReadableStream = file === '-' ? process.stdin : createReadStream(file);
   const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const head: Buffer[] = [];
@@ -88,7 +61,7 @@ export async function openInput(file: string, maxBytes: number): Promise<Input> 
       head.push(chunk);
       size += chunk.length;
     }
-    if (isBlobStream(Buffer.concat(head, Math.min(size, 4)))) {
+    if (streams && isBlobStream(Buffer.concat(head, Math.min(size, 4)))) {
       return {
         stream: (async function* () {
           try {

@@ -3,6 +3,7 @@
 // 1 when a file or blob failed, 2 when the command line is wrong.
 
 import { createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:buffer';
 import { join } from 'node:path';
 import { blobKind, decodeStream, frameBlobs, init, splitStream } from '../src/entries/index.js';
 import { parseCommandLine, UsageError, type Specs } from './args.js';
@@ -17,6 +18,8 @@ import { streamSink, writeJson } from './stream.js';
 /** Defaults safe for untrusted files: 64 MiB of input or of one decompressed payload, 16 Mi points. */
 const DEFAULT_MAX_BYTES = 64 << 20;
 const DEFAULT_MAX_POINTS = 16 << 20;
+/** encode's input is text, about 40 bytes a point: 256 MiB, half of the longest string V8 makes. */
+const DEFAULT_MAX_TEXT_BYTES = 256 << 20;
 
 const LIMIT_HELP = `  --max-bytes <n>   largest input file (stdin too; in a stream of blobs, the
                     largest blob) and largest decompressed payload, in bytes
@@ -124,6 +127,8 @@ Options:
                                    as 16 hex digits (default: ids when every
                                    metric is 16 hex digits, as decode writes
                                    them for a blob without names; else names)
+  --max-bytes <n>                  largest input (stdin too), in bytes (default
+                                   ${DEFAULT_MAX_TEXT_BYTES}); past it: SIZE_CAP
   --help                           this text
 
 Examples:
@@ -179,7 +184,7 @@ interface Limits {
   maxPoints: number;
 }
 
-function limitsOf(values: Record<string, unknown>): Limits {
+function limitsOf(values: Record<string, unknown>, maxBytes = DEFAULT_MAX_BYTES): Limits {
   const count = (flag: string, fallback: number): number => {
     const text = values[flag];
     if (text === undefined) return fallback;
@@ -189,7 +194,7 @@ function limitsOf(values: Record<string, unknown>): Limits {
     }
     return n;
   };
-  return { maxBytes: count('max-bytes', DEFAULT_MAX_BYTES), maxPoints: count('max-points', DEFAULT_MAX_POINTS) };
+  return { maxBytes: count('max-bytes', maxBytes), maxPoints: count('max-points', DEFAULT_MAX_POINTS) };
 }
 
 /** Write to stdout (the process ends by exit code, never by process.exit, so it all drains). */
@@ -379,7 +384,7 @@ async function writeOutput(output: string, stream: ReadableStream<Uint8Array>): 
 }
 
 async function encodeCommand(argv: string[]): Promise<number> {
-  const specs: Specs = { ...COMMON, ...CSV_FLAGS, output: { type: 'string', short: 'o' } };
+  const specs: Specs = { ...COMMON, ...CSV_FLAGS, 'max-bytes': { type: 'string' }, output: { type: 'string', short: 'o' } };
   for (const { flag, type } of Object.values(ENCODE_OPTIONS)) {
     specs[flag] = { type };
     if (type === 'boolean') specs[`no-${flag}`] = { type };
@@ -397,7 +402,11 @@ async function encodeCommand(argv: string[]): Promise<number> {
   }
   const reading = csvReading(values);
   const input = positionals[0]!;
-  const text = readInput(input);
+  const { maxBytes } = limitsOf(values, DEFAULT_MAX_TEXT_BYTES);
+  if (maxBytes > constants.MAX_STRING_LENGTH) {
+    throw new UsageError(`--max-bytes ${maxBytes} is past the longest text Node reads at once (${constants.MAX_STRING_LENGTH} bytes)`);
+  }
+  const text = await readInput(input, maxBytes);
   // CSV is told by its header, as a stream of blobs is by MBS1; anything else is read as JSON.
   let encode: () => Uint8Array;
   if (isCsv(text)) encode = () => encodeCsv(text, reading ?? { kind: 'numeric' }, flags).bytes;

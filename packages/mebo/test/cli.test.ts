@@ -200,6 +200,45 @@ describe('mebo encode', () => {
     }
   });
 
+  it('--max-bytes bounds the input, file or stdin: SIZE_CAP on one line, exit 1', () => {
+    const c = vector('num-ids-raw-none-raw-none-notags-le-v1');
+    const input = readFileSync(inputPath(c));
+    const held = mebo(['encode', inputPath(c), '--max-bytes', String(input.length), ...flags(c), '-o', '-']);
+    expect(held.stderr).toBe('');
+    expect(Buffer.compare(held.stdoutBytes, readFileSync(blobPath(c)))).toBe(0);
+    for (const r of [
+      mebo(['encode', inputPath(c), '--max-bytes', String(input.length - 1), ...flags(c), '-o', '-']),
+      mebo(['encode', '-', '--max-bytes', String(input.length - 1), ...flags(c), '-o', '-'], { input }),
+    ]) {
+      expect(isOneLineFailure(r), r.stderr).toBe(true);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`SIZE_CAP: input passes --max-bytes ${input.length - 1}`);
+      expect(r.stdoutBytes.length).toBe(0);
+    }
+    // The input is read as one text: no bound past the longest string V8 makes.
+    const past = mebo(['encode', inputPath(c), '--max-bytes', String(2 ** 40), '-o', '-']);
+    expect(past.status).toBe(2);
+    expect(past.stderr).toMatch(/^mebo encode: --max-bytes 1099511627776 is past the longest text Node reads at once \([0-9]+ bytes\) \(see 'mebo encode --help'\)\n$/);
+  });
+
+  it('endless stdin to encode ends in SIZE_CAP at the default bound, 256 MiB', async () => {
+    const child = spawn(MEBO_BIN, ['encode', '-', '-o', join(tmp, 'endless.mebo')], { cwd: REPO_ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.on('error', () => {}); // EPIPE once it has stopped reading
+    const chunk = Buffer.alloc(1 << 20, 0x20);
+    let written = 0;
+    let open = true;
+    const status = new Promise<number | null>((resolve) => child.on('close', (code) => ((open = false), resolve(code))));
+    while (open && written < 1 << 30) {
+      written += chunk.length;
+      if (!child.stdin.write(chunk)) await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(await status).toBe(1);
+    expect(stderr).toBe(`mebo encode: -: SIZE_CAP: input passes --max-bytes ${256 << 20}\n`);
+    expect(written).toBeLessThan(1 << 30);
+  });
+
   it('a year of hourly points in the default v1 layout says how to hold it: --layout v2', () => {
     const points = 8759;
     const doc = {
