@@ -9,6 +9,7 @@
 #   compress_decoders   selector + u32 cap + one compressed payload of a vector
 #   round_trip          a few small blobs (any bytes are a valid arbitrary input)
 #   blob_set            the windows of each set dataset as `u16 length, bytes` chunks
+#   stream              the blobs of each set dataset as a stream of blobs (MBS1 frames)
 #
 # Usage: fuzz/seed.sh [vectors dir]   (default: testdata/vectors)
 # Seeds are named by content hash, so re-running adds nothing twice. The corpus
@@ -93,8 +94,9 @@ for case in manifest:
 for key, blobs in sorted(windows.items()):
     if all(len(b) < 65536 for b in blobs):
         put("blob_set", b"".join(struct.pack("<H", len(b)) + b for b in blobs[:3]) + (blobs[3] if len(blobs) > 3 else b""))
+        put("stream", b"MBS1" + b"".join(struct.pack("<I", len(b)) + b for b in blobs))
 
-for target in ("numeric_decode", "text_decode", "timestamp_decoders", "value_decoders", "compress_decoders", "round_trip", "blob_set"):
+for target in ("numeric_decode", "text_decode", "timestamp_decoders", "value_decoders", "compress_decoders", "round_trip", "blob_set", "stream"):
     os.makedirs(os.path.join(corpus, target), exist_ok=True)
     print(f"{target}: {counts.get(target, 0)} new seeds, {len(os.listdir(os.path.join(corpus, target)))} in total")
 PY

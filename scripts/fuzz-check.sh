@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(numeric_decode text_decode timestamp_decoders value_decoders compress_decoders round_trip blob_set zstd_part)
+targets=(numeric_decode text_decode timestamp_decoders value_decoders compress_decoders round_trip blob_set zstd_part stream)
 seconds="${FUZZ_SECONDS:-8}"
 
 have_cargo_fuzz() {
@@ -47,7 +47,7 @@ for t in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
   extra=()
   case "$t" in
-    numeric_decode|text_decode) extra=(-max_len=65536) ;;
+    numeric_decode|text_decode|stream) extra=(-max_len=65536) ;;
   esac
   echo "fuzz-check: $t for ${seconds}s"
   # -malloc_limit_mb: a single allocation this large from a small input is a finding.

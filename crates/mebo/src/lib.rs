@@ -8,7 +8,7 @@
 //! The public API is the blob API: [`numeric`] and [`text`] blobs (open, read
 //! one metric or all of them, encode), [`blob_set`] for windows of blobs, their
 //! [`format`](mod@format) options, one [`Error`] with stable codes, [`DecodeLimits`] and
-//! [`metric_id`]. Inside, the tree follows the format: one module per section
+//! [`metric_id`]; `stream` frames many blobs in one connection or file. Inside, the tree follows the format: one module per section
 //! of a blob, one per column encoding, one per codec (`docs/FORMAT.md`
 //! describes every byte, `ARCHITECTURE.md` the tree); those are private.
 
@@ -41,6 +41,8 @@ mod payload;
 pub mod registry;
 #[cfg_attr(not(feature = "encode"), allow(dead_code))]
 mod section;
+#[cfg(feature = "stream")]
+pub mod stream;
 pub mod text;
 
 // Lets the shared test helpers in tests/common name the crate as `mebo`.

@@ -198,6 +198,65 @@ fn numeric_vectors_bit_flipped() {
 }
 
 #[test]
+fn streams_of_vectors_truncated_and_bit_flipped() {
+    // Numeric and text vectors side by side, eight blobs a stream.
+    let mut blobs = vectors("numeric");
+    blobs.extend(vectors("text"));
+    let limits = DecodeLimits::default();
+    let (mut failures, mut runs) = (Vec::new(), 0);
+    for (k, group) in blobs.chunks(8).enumerate() {
+        let stream = mebo::stream::write_stream(group.iter().map(|(_, b)| b.as_slice())).unwrap();
+        let name = format!("stream {k} ({} …)", group[0].0);
+        let read = |bytes: &[u8]| -> (usize, bool) {
+            let Ok(frames) = mebo::stream::Frames::new(bytes) else { return (0, true) };
+            let (mut whole, mut failed) = (0, false);
+            for frame in frames {
+                match frame {
+                    Ok(blob) => {
+                        let _ = exercise::any_blob(blob, &limits);
+                        whole += 1;
+                    }
+                    Err(_) => failed = true,
+                }
+            }
+            (whole, failed)
+        };
+        guarded(&mut failures, || format!("{name} intact"), || assert_eq!(read(&stream), (group.len(), false)));
+        for cut in cut_points(stream.len()) {
+            runs += 1;
+            guarded(
+                &mut failures,
+                || format!("{name} cut at {cut}"),
+                || {
+                    // The frames wholly before the cut are read, then a cut inside a frame is an error.
+                    let ends: Vec<usize> = group
+                        .iter()
+                        .scan(4, |end, (_, b)| {
+                            *end += 4 + b.len();
+                            Some(*end)
+                        })
+                        .collect();
+                    let whole = ends.iter().filter(|&&end| end <= cut).count();
+                    let at_boundary = cut == 4 || ends.contains(&cut);
+                    assert_eq!(read(&stream[..cut]), (whole, cut < 4 || !at_boundary));
+                },
+            );
+        }
+        for (bit, mutated) in bit_flips(&name, &stream) {
+            runs += 1;
+            guarded(
+                &mut failures,
+                || format!("{name} bit {bit} flipped"),
+                || {
+                    let _ = read(&mutated);
+                },
+            );
+        }
+    }
+    assert_no_failures(&failures, runs);
+}
+
+#[test]
 fn text_vectors_truncated() {
     truncations("text", exercise::text);
 }
