@@ -38,10 +38,17 @@ use crate::store::ensure_store;
 /// The extension of a blob file.
 pub const EXTENSION: &str = "mebo";
 
+/// The extension of a file holding a stream of blobs: `COPY … TO 'x.mbs'`
+/// writes one. A table reads one named as its location, or by a glob.
+pub const STREAM_EXTENSION: &str = "mbs";
+
 /// How many bytes of a file's start the statistics read at once: the head
 /// of a blob of a few hundred metrics. On object storage a request's
 /// latency costs more than these bytes, and a longer head takes one more.
 const HEAD_READ: u64 = 16 * 1024;
+
+/// Where a stream of blobs' first blob starts: after `MBS1` and its frame's length.
+const STREAM_START: u64 = 8;
 
 /// Creates [`MeboFormat`]s for `STORED AS MEBO`, with its options and a
 /// statement's on top.
@@ -80,7 +87,7 @@ impl GetExt for MeboFormatFactory {
     }
 }
 
-/// One blob per file.
+/// One blob per file, or a stream of blobs (`MBS1` frames) per file.
 #[derive(Debug, Default, Clone)]
 pub struct MeboFormat {
     options: MeboOptions,
@@ -116,7 +123,8 @@ impl FileFormat for MeboFormat {
     }
 
     /// The schema of the table's kind: the option's, else the first file's
-    /// whose flag word names a kind.
+    /// whose flag word names a kind (in a stream of blobs, its first blob's;
+    /// a stream of no blob names none).
     async fn infer_schema(&self, _state: &dyn Session, store: &Arc<dyn ObjectStore>, objects: &[ObjectMeta]) -> Result<SchemaRef> {
         if let Some(kind) = self.options.kind {
             return Ok(mebo_arrow::schema_of(kind));
@@ -124,8 +132,14 @@ impl FileFormat for MeboFormat {
         for object in objects {
             // A header's length, not the flag word's two bytes: a foreign
             // file is then told apart from a short one (`BAD_MAGIC`, not
-            // `TRUNCATED`), as the scan tells it.
-            let head = store.get_range(&object.location, 0..object.size.min(mebo::HEADER_SIZE as u64)).await?;
+            // `TRUNCATED`), as the scan tells it. In a stream, the first
+            // blob's header follows the magic and the frame's length.
+            let start = store.get_range(&object.location, 0..object.size.min(STREAM_START + mebo::HEADER_SIZE as u64)).await?;
+            let head = match mebo::stream::is_stream(&start) {
+                true if start.len() == mebo::stream::MAGIC.len() => continue,
+                true => start.slice(STREAM_START as usize..),
+                false => start.slice(..start.len().min(mebo::HEADER_SIZE)),
+            };
             match blob_kind(&head, None) {
                 Ok(kind) => return Ok(mebo_arrow::schema_of(kind)),
                 Err(_) if self.options.skip_bad_files => continue,
@@ -142,7 +156,8 @@ impl FileFormat for MeboFormat {
     /// first [`HEAD_READ`] bytes, a second only for a head longer than that.
     /// A file whose head does not parse, is of the other kind or claims more
     /// points than a scan decodes has unknown statistics here; the scan
-    /// reports it (or skips it).
+    /// reports it (or skips it). So has a stream of blobs, whose heads are
+    /// spread through it.
     async fn infer_stats(
         &self,
         _state: &dyn Session,

@@ -1,5 +1,6 @@
-//! Opening one file: fetch it, open the blob, pick the metrics the filters
-//! allow, decode the projected columns of those into a batch.
+//! Opening one file: fetch it, open the blob (or each blob of a stream of
+//! blobs), pick the metrics the filters allow, decode the projected columns
+//! of those into a batch.
 
 use std::sync::Arc;
 
@@ -46,12 +47,22 @@ impl ScanCounters {
 pub(crate) struct BlobError {
     code: &'static str,
     message: String,
+    /// In a stream of blobs, the frame (the CLI's `file#frame`).
+    frame: Option<usize>,
 }
 
 impl BlobError {
-    /// The error, naming the file.
+    /// The error, naming the file (and the frame, in a stream).
     pub(crate) fn at(self, path: &str) -> FileError {
-        FileError { path: path.to_owned(), code: self.code, message: self.message }
+        let path = match self.frame {
+            Some(frame) => format!("{path}#{frame}"),
+            None => path.to_owned(),
+        };
+        FileError { path, code: self.code, message: self.message }
+    }
+
+    fn in_frame(self, frame: usize) -> BlobError {
+        BlobError { frame: Some(frame), ..self }
     }
 }
 
@@ -63,7 +74,7 @@ impl From<mebo_arrow::Error> for BlobError {
             mebo_arrow::Error::Arrow(inner) => inner.to_string(),
             mebo_arrow::Error::Schema(what) => what.clone(),
         };
-        BlobError { code: e.code(), message }
+        BlobError { code: e.code(), message, frame: None }
     }
 }
 
@@ -81,9 +92,11 @@ pub(crate) fn blob_kind(bytes: &[u8], expected: Option<BlobKind>) -> std::result
         return Err(refused.into());
     };
     match expected {
-        Some(want) if want != kind => {
-            Err(BlobError { code: "WRONG_KIND", message: format!("a {kind:?} blob in a table of {want:?} blobs").to_lowercase() })
-        }
+        Some(want) if want != kind => Err(BlobError {
+            code: "WRONG_KIND",
+            message: format!("a {kind:?} blob in a table of {want:?} blobs").to_lowercase(),
+            frame: None,
+        }),
         _ => Ok(kind),
     }
 }
@@ -156,11 +169,15 @@ impl FileOpener for MeboOpener {
         Ok(Box::pin(async move {
             let location = file.object_meta.location;
             let bytes = store.get(&location).await?.bytes().await?;
-            match read(&bytes, kind, projection, &filter, &counters) {
-                Ok(batch) => {
-                    let rows = batch.num_rows();
-                    let slices: Vec<Result<RecordBatch>> =
-                        (0..rows).step_by(batch_size).map(|at| Ok(batch.slice(at, batch_size.min(rows - at)))).collect();
+            match read_file(&bytes, kind, projection, &filter, &counters) {
+                Ok(batches) => {
+                    let slices: Vec<Result<RecordBatch>> = batches
+                        .into_iter()
+                        .flat_map(|batch| {
+                            let rows = batch.num_rows();
+                            (0..rows).step_by(batch_size).map(move |at| Ok(batch.slice(at, batch_size.min(rows - at))))
+                        })
+                        .collect();
                     Ok(futures::stream::iter(slices).boxed())
                 }
                 // Named where the process logs (mebo-sql's stderr, an
@@ -173,6 +190,29 @@ impl FileOpener for MeboOpener {
                 Err(e) => Err(e.at(&format!("{store_url}{location}")).into_datafusion()),
             }
         }))
+    }
+}
+
+/// The selected points of a file: one batch of the projected columns for a
+/// blob, one a blob for a stream of blobs (all or none: a bad frame fails
+/// the file, as a bad blob does).
+fn read_file(
+    bytes: &[u8],
+    kind: BlobKind,
+    projection: Vec<usize>,
+    filter: &ScanFilter,
+    counters: &ScanCounters,
+) -> std::result::Result<Vec<RecordBatch>, BlobError> {
+    if !mebo::stream::is_stream(bytes) {
+        return Ok(vec![read(bytes, kind, projection, filter, counters)?]);
+    }
+    let mut batches = Vec::new();
+    let mut frames = mebo::stream::Frames::new(bytes)?;
+    loop {
+        let frame = frames.index();
+        let Some(blob) = frames.next() else { return Ok(batches) };
+        let batch = blob.map_err(BlobError::from).and_then(|blob| read(blob, kind, projection.clone(), filter, counters));
+        batches.push(batch.map_err(|e| e.in_frame(frame))?);
     }
 }
 

@@ -1,9 +1,10 @@
 //! `COPY … TO … STORED AS MEBO` and `INSERT INTO` a table of blobs: each
 //! file DataFusion's demultiplexer opens becomes one or more blobs, one per
-//! file. A blob is written once it holds `max_points_per_blob` points (or a
-//! metric as many as its kind allows, or as many metrics as a blob names),
-//! so the writer buffers one blob's rows at most, under the session's
-//! memory pool.
+//! file; a statement naming one `.mbs` file writes its blobs into it as a
+//! stream of blobs. A blob is written once it holds `max_points_per_blob`
+//! points (or a metric as many as its kind allows, or as many metrics as a
+//! blob names), so the writer buffers one blob's rows at most, under the
+//! session's memory pool.
 
 use std::fmt;
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use arrow::array::{Array, RecordBatch};
 use arrow::compute::{filter_record_batch, is_not_null, not};
 use arrow::datatypes::{Schema, SchemaRef};
 use async_trait::async_trait;
+use bytes::Bytes;
 use datafusion::common::runtime::SpawnedTask;
 use datafusion::common::{exec_datafusion_err, DataFusionError, Result};
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
@@ -22,11 +24,14 @@ use datafusion_datasource::sink::DataSink;
 use datafusion_datasource::write::demux::DemuxedStreamReceiver;
 use mebo::BlobKind;
 use mebo_arrow::IdMap;
+use object_store::buffered::BufWriter;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
+use tokio::io::AsyncWriteExt;
 use tokio::task::JoinSet;
 
 use crate::conform::{self, Conform};
+use crate::format::STREAM_EXTENSION;
 use crate::options::{kind_name, MeboOptions};
 
 /// Writes the rows it is given as blob files.
@@ -96,10 +101,12 @@ impl FileSink for MeboSink {
         let mut tasks: JoinSet<Result<u64>> = JoinSet::new();
         while let Some((path, mut rx)) = file_stream_rx.recv().await {
             let reservation = MemoryConsumer::new(format!("MeboSink[{path}]")).register(context.memory_pool());
+            let stream = (single && path.extension() == Some(STREAM_EXTENSION)).then(|| BufWriter::new(Arc::clone(&store), path.clone()));
             let mut file = BlobFile {
                 path,
                 store_url: self.config.object_store_url.as_str().to_owned(),
-                single,
+                single: single && stream.is_none(),
+                stream,
                 options: self.options,
                 conform: self.conform.clone(),
                 store: Arc::clone(&store),
@@ -109,10 +116,24 @@ impl FileSink for MeboSink {
                 rows: 0,
             };
             tasks.spawn(async move {
-                while let Some(batch) = rx.recv().await {
-                    file.push(batch).await?;
+                let mut written = async {
+                    while let Some(batch) = rx.recv().await {
+                        file.push(batch).await?;
+                    }
+                    file.flush().await
                 }
-                file.finish().await
+                .await;
+                if let Some(stream) = file.stream.as_mut() {
+                    written = match written {
+                        // A stream's upload completes at its end, or is dropped.
+                        Ok(rows) => stream.shutdown().await.map(|()| rows).map_err(DataFusionError::from),
+                        Err(e) => {
+                            let _ = stream.abort().await;
+                            Err(e)
+                        }
+                    };
+                }
+                written
             });
         }
         let mut rows = 0;
@@ -129,13 +150,17 @@ impl FileSink for MeboSink {
 }
 
 /// The blobs of one file the demultiplexer opened: the first at its path,
-/// the next beside it (`name-1.mebo`, `name-2.mebo`, …).
+/// the next beside it (`name-1.mebo`, `name-2.mebo`, …), or all of them in
+/// a stream of blobs at its path.
 struct BlobFile {
     path: Path,
     /// The store's URL, which with a path names a file in errors.
     store_url: String,
-    /// The statement named one file: more than one blob is an error.
+    /// The statement named one blob file: more than one blob is an error.
     single: bool,
+    /// The statement named one `.mbs` file: the blobs go into it as frames,
+    /// uploaded as they are written.
+    stream: Option<BufWriter>,
     options: MeboOptions,
     conform: Conform,
     store: Arc<dyn ObjectStore>,
@@ -217,7 +242,7 @@ impl BlobFile {
         if self.single && !named.is_empty() && !unnamed.is_empty() {
             return Err(exec_datafusion_err!(
                 "{}: some rows name their metric and some do not, which takes two blobs (a blob names all its metrics or none): \
-                 write to a directory (a location ending in '/')",
+                 write to a directory (a location ending in '/') or a stream of blobs (a file ending in .mbs)",
                 self.location(&self.path)
             ));
         }
@@ -226,7 +251,19 @@ impl BlobFile {
         for group in [named, unnamed].into_iter().filter(|g| !g.is_empty()) {
             let path = self.blob_path();
             let bytes = self.encode(&group).map_err(|e| e.at(&self.location(&path)).into_datafusion())?;
-            self.store.put(&path, PutPayload::from(bytes)).await?;
+            match self.stream.as_mut() {
+                Some(stream) => {
+                    if self.blobs == 0 {
+                        stream.put(Bytes::from_static(&mebo::stream::MAGIC)).await?;
+                    }
+                    let prefix = mebo::stream::frame_prefix(bytes.len()).map_err(|e| exec_datafusion_err!("{e}"))?;
+                    stream.put(Bytes::copy_from_slice(&prefix)).await?;
+                    stream.put(Bytes::from(bytes)).await?;
+                }
+                None => {
+                    self.store.put(&path, PutPayload::from(bytes)).await?;
+                }
+            }
             self.blobs += 1;
         }
         self.rows += self.pending.rows as u64;
@@ -254,9 +291,9 @@ impl BlobFile {
         format!("{}{path}", self.store_url)
     }
 
-    /// Where the next blob goes.
+    /// Where the next blob goes (a stream's: the stream).
     fn blob_path(&self) -> Path {
-        if self.blobs == 0 {
+        if self.blobs == 0 || self.stream.is_some() {
             return self.path.clone();
         }
         let name = self.path.filename().unwrap_or_default();
@@ -274,7 +311,7 @@ impl BlobFile {
     }
 
     /// Write what is pending; the rows written.
-    async fn finish(mut self) -> Result<u64> {
+    async fn flush(&mut self) -> Result<u64> {
         if self.pending.rows > 0 {
             self.write_blob().await?;
         }

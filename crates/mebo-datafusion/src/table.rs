@@ -136,8 +136,9 @@ fn listing_of(
     for url in &urls {
         ensure_store(runtime, url)?;
     }
-    // A directory lists its `.mebo` files; a file or a glob names its own.
-    let extension = if urls.iter().all(ListingTableUrl::is_collection) { format!(".{EXTENSION}") } else { String::new() };
+    // A directory lists its `.mebo` files; a file or a glob (`*.mbs`) names its own.
+    let directory = |url: &ListingTableUrl| url.is_collection() && url.get_glob().is_none();
+    let extension = if urls.iter().all(directory) { format!(".{EXTENSION}") } else { String::new() };
     let listing =
         ListingOptions::new(Arc::new(MeboFormat::new(options))).with_file_extension(extension).with_table_partition_cols(partition_cols);
     Ok((urls, listing))

@@ -132,6 +132,20 @@ async fn a_two_executor_cluster_answers_as_one_machine() {
                     WHERE ts >= TIMESTAMP '2024-01-03T00:00:00Z' AND ts < TIMESTAMP '2024-01-09T00:00:00Z' GROUP BY 1 ORDER BY 1";
     let expected = printed(&query(&local, expected).await.unwrap().batches);
     assert_eq!(printed(&got.await.unwrap().batches), expected);
+
+    // A stream of blobs written by an executor into one file, and read on
+    // the cluster: the answers one machine gives from the blob files.
+    let stream = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cluster-stream-{}.mbs", std::process::id()));
+    let copy = format!("COPY (SELECT * FROM m) TO '{}' STORED AS MEBO OPTIONS ('max_points_per_blob' '5000')", stream.display());
+    query(&remote, &copy).await.unwrap_or_else(|e| panic!("{copy}: {e}"));
+    let bytes = std::fs::read(&stream).unwrap();
+    let blobs: Vec<Vec<u8>> = mebo::stream::Frames::new(&bytes).unwrap().map(|b| b.unwrap().to_vec()).collect();
+    assert_eq!(blobs.len(), fixture().numeric.len().div_ceil(5000));
+    same_points(numeric_points(&blobs), numeric_points(files(&fixture().numeric_dir).values()));
+    remote.register_mebo("s", stream.to_str().unwrap()).await.unwrap();
+    let sql = "SELECT metric_id, count(*) AS n, sum(value) AS total FROM {} GROUP BY 1 ORDER BY 1";
+    let expected = printed(&query(&local, &sql.replace("{}", "m")).await.unwrap().batches);
+    assert_eq!(printed(&query(&remote, &sql.replace("{}", "s")).await.unwrap().batches), expected);
 }
 
 /// The deadline a client puts on a query to a cluster: Ballista 55 can stall

@@ -128,4 +128,20 @@ async fn a_bucket_answers_as_the_directory() {
         ts
     };
     same_points(sorted(numeric_points(day.values()).iter().map(|p| p.1).collect()), sorted(expected.iter().map(|p| p.ts).collect()));
+
+    // A stream of blobs in the bucket, 16 MB: uploaded in parts as it is
+    // written, one object, read back by its name.
+    let sql = "COPY (SELECT 'one' AS metric, to_timestamp_micros(v) AS ts, CAST(v AS DOUBLE) AS value FROM generate_series(1, 1000000) AS t(v)) \
+               TO 's3://blobs/streams/big.mbs' STORED AS MEBO OPTIONS ('max_points_per_blob' '100000', 'layout' 'v2', 'config' 'raw-none-raw-none')";
+    query(&ctx, sql).await.unwrap();
+    let stream = std::fs::read(server.root.join("blobs").join("streams").join("big.mbs")).unwrap();
+    assert!(stream.len() > 16_000_000, "{} bytes", stream.len());
+    let frames: Vec<&[u8]> = mebo::stream::Frames::new(&stream).unwrap().collect::<mebo::Result<_>>().unwrap();
+    assert_eq!(frames.len(), 10);
+    ctx.register_mebo("big", "s3://blobs/streams/big.mbs").await.unwrap();
+    let r = query(&ctx, "SELECT count(*), sum(value), min(ts), max(ts) FROM big").await.unwrap();
+    let b = &r.batches[0];
+    assert_eq!(b.column(0).as_primitive::<Int64Type>().value(0), 1_000_000);
+    assert_eq!(b.column(1).as_primitive::<Float64Type>().value(0), 500_000_500_000.0);
+    assert_eq!(scan_counter(&r.plan, "blobs_opened"), 10);
 }

@@ -1,0 +1,177 @@
+//! Streams of blobs as files (`.mbs`: `MBS1`, then a length and a blob a
+//! frame): `COPY … TO 'x.mbs'` writes one, and a table reads one by its name
+//! or a glob. Every stream written is read back frame by frame with the
+//! core's own readers and compared point for point (floats by bits).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use arrow::array::{AsArray, RecordBatch};
+use arrow::datatypes::{Float64Type, Int64Type, UInt64Type};
+use common::{files, fixture, numeric_points, per_metric, same_points, NAMES};
+use datafusion::prelude::{SessionConfig, SessionContext};
+use mebo::numeric::NumericBlob;
+use mebo::stream::{write_stream, Frames};
+use mebo_datafusion::{query, scan_counter, FileError, MeboContextExt, MeboOptions};
+
+async fn context() -> SessionContext {
+    let ctx = SessionContext::new_with_config(SessionConfig::new().with_target_partitions(4));
+    ctx.enable_mebo().unwrap();
+    ctx.register_mebo("m", fixture().numeric_dir.to_str().unwrap()).await.unwrap();
+    ctx
+}
+
+/// An empty directory of this test's own.
+fn out_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("stream-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The blobs of a stream file, each its frame's bytes.
+fn frames(path: &Path) -> Vec<Vec<u8>> {
+    let bytes = std::fs::read(path).unwrap();
+    Frames::new(&bytes).unwrap().map(|blob| blob.unwrap().to_vec()).collect()
+}
+
+fn i64s(batches: &[RecordBatch], column: usize) -> Vec<i64> {
+    batches.iter().flat_map(|b| b.column(column).as_primitive::<Int64Type>().values().to_vec()).collect()
+}
+
+#[tokio::test]
+async fn copy_to_an_mbs_file_writes_a_stream_of_blobs_read_back_as_a_table() {
+    let ctx = context().await;
+    let f = fixture();
+    let dir = out_dir("copy");
+    let stream = dir.join("all.mbs");
+    let sql = format!("COPY (SELECT * FROM m) TO '{}' STORED AS MEBO OPTIONS ('max_points_per_blob' '500')", stream.display());
+    let r = query(&ctx, &sql).await.unwrap();
+    assert_eq!(r.batches[0].column(0).as_primitive::<UInt64Type>().value(0), f.numeric.len() as u64);
+    // One file: the stream, of full blobs but the last.
+    assert_eq!(files(&dir).len(), 1);
+    let blobs = frames(&stream);
+    assert_eq!(blobs.len(), f.numeric.len().div_ceil(500));
+    for blob in &blobs[..blobs.len() - 1] {
+        assert_eq!(NumericBlob::open(blob).unwrap().total_points(), 500);
+    }
+    same_points(numeric_points(&blobs), numeric_points(files(&f.numeric_dir).values()));
+
+    // The stream named as a table gives the answers the blobs' table gives.
+    ctx.register_mebo("s", stream.to_str().unwrap()).await.unwrap();
+    let per = |table: &str| {
+        format!("SELECT metric_id, count(*) AS n, sum(value) AS s, min(ts) AS lo, max(ts) AS hi FROM {table} GROUP BY 1 ORDER BY 1")
+    };
+    let (a, b) = (query(&ctx, &per("m")).await.unwrap(), query(&ctx, &per("s")).await.unwrap());
+    assert_eq!(a.batches.iter().map(RecordBatch::num_rows).sum::<usize>(), NAMES.len());
+    let pretty = |batches: &[RecordBatch]| arrow::util::pretty::pretty_format_batches(batches).unwrap().to_string();
+    assert_eq!(pretty(&a.batches), pretty(&b.batches));
+    let expected = per_metric(&f.numeric);
+    let sums: Vec<f64> = b.batches.iter().flat_map(|b| b.column(2).as_primitive::<Float64Type>().values().to_vec()).collect();
+    assert_eq!(sums, expected.iter().map(|m| m.4).collect::<Vec<_>>());
+
+    // A filter on a metric opens every blob of the stream and decodes only that metric.
+    let cpu = mebo::metric_id(NAMES[2]);
+    let one = query(&ctx, &format!("SELECT count(*), sum(value) FROM s WHERE metric_id = {cpu}")).await.unwrap();
+    assert_eq!(i64s(&one.batches, 0), vec![f.numeric.iter().filter(|p| p.id == cpu).count() as i64]);
+    assert_eq!(scan_counter(&one.plan, "blobs_opened"), blobs.len());
+    let holding = blobs.iter().filter(|b| NumericBlob::open(b).unwrap().position(cpu).is_some()).count();
+    assert_eq!(scan_counter(&one.plan, "metrics_decoded"), holding);
+}
+
+#[tokio::test]
+async fn rows_with_and_without_names_go_to_frames_of_their_own() {
+    let ctx = context().await;
+    let f = fixture();
+    let dir = out_dir("named");
+    let stream = dir.join("named.mbs");
+    let name = NAMES[0];
+    let sql = format!(
+        "COPY (SELECT metric_id, CASE WHEN metric_id = mebo_id('{name}') THEN '{name}' END AS metric, ts, value, tag FROM m) \
+         TO '{}' STORED AS MEBO",
+        stream.display()
+    );
+    query(&ctx, &sql).await.unwrap();
+    // Where one blob file cannot hold both, a stream holds a blob of each.
+    let blobs = frames(&stream);
+    let named: Vec<bool> = blobs.iter().map(|b| NumericBlob::open(b).unwrap().metric_ids() == [mebo::metric_id(name)]).collect();
+    assert_eq!(named, [true, false]);
+    assert_eq!(NumericBlob::open(&blobs[0]).unwrap().metric_by_name(name).unwrap().id(), mebo::metric_id(name));
+    same_points(numeric_points(&blobs), numeric_points(files(&f.numeric_dir).values()));
+}
+
+#[tokio::test]
+async fn a_glob_of_streams_is_one_table_and_a_bad_frame_names_its_file_and_frame() {
+    let f = fixture();
+    let dir = out_dir("glob");
+    // The fixture's blobs as three streams by hand, beside a blob file the glob leaves out.
+    let blobs: Vec<Vec<u8>> = files(&f.numeric_dir).into_values().collect();
+    for (k, part) in blobs.chunks(blobs.len().div_ceil(3)).enumerate() {
+        std::fs::write(dir.join(format!("part{k}.mbs")), write_stream(part.iter().map(Vec::as_slice)).unwrap()).unwrap();
+    }
+    std::fs::write(dir.join("not-in-the-glob.mebo"), &blobs[0]).unwrap();
+    let ctx = context().await;
+    let glob = format!("{}/*.mbs", dir.display());
+    ctx.register_mebo("s", &glob).await.unwrap();
+    let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+    assert_eq!(i64s(&r.batches, 0), vec![f.numeric.len() as i64]);
+    // A stream's rows are not in its statistics: the scan counts them from the indexes.
+    assert_eq!(scan_counter(&r.plan, "blobs_opened"), blobs.len());
+    assert_eq!(scan_counter(&r.plan, "rows_from_index"), f.numeric.len());
+
+    // A stream cut inside its second frame: the file and the frame named.
+    let part1 = std::fs::read(dir.join("part1.mbs")).unwrap();
+    let second_frame_ends = 4 + Frames::new(&part1).unwrap().take(2).map(|b| 4 + b.unwrap().len()).sum::<usize>();
+    std::fs::write(dir.join("part1.mbs"), &part1[..second_frame_ends - 3]).unwrap();
+    let ctx = context().await;
+    ctx.register_mebo("s", &glob).await.unwrap();
+    let e = query(&ctx, "SELECT sum(value) FROM s").await.err().expect("a bad stream fails the query");
+    let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
+    assert_eq!((found.path.ends_with("part1.mbs#1"), found.code), (true, "TRUNCATED"), "{found}");
+
+    // A frame whose blob is spoiled: the blob's own error, at its frame.
+    let foreign = [&b"PAR1"[..], &[7u8; 60]].concat(); // a header's length, a foreign magic
+    let mut spoiled = write_stream([blobs[0].as_slice(), blobs[1].as_slice(), &foreign]).unwrap();
+    std::fs::write(dir.join("part1.mbs"), &spoiled).unwrap();
+    let ctx = context().await;
+    ctx.register_mebo("s", &glob).await.unwrap();
+    let e = query(&ctx, "SELECT sum(value) FROM s").await.err().expect("a bad stream fails the query");
+    let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
+    assert_eq!((found.path.ends_with("part1.mbs#2"), found.code), (true, "BAD_MAGIC"), "{found}");
+
+    // skip_bad_files leaves the whole stream out, none of its blobs read.
+    let ctx = context().await;
+    ctx.register_mebo_with("s", &glob, MeboOptions { skip_bad_files: true, ..Default::default() }).await.unwrap();
+    let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+    let in_part1: usize =
+        blobs.chunks(blobs.len().div_ceil(3)).nth(1).unwrap().iter().map(|b| NumericBlob::open(b).unwrap().total_points()).sum();
+    assert_eq!(i64s(&r.batches, 0), vec![(f.numeric.len() - in_part1) as i64]);
+    assert_eq!(scan_counter(&r.plan, "files_skipped"), 1);
+
+    // An empty stream is a file of no rows; a stream's first blob tells the kind.
+    spoiled.truncate(4);
+    std::fs::write(dir.join("part1.mbs"), &spoiled).unwrap();
+    let ctx = context().await;
+    ctx.register_mebo("s", &glob).await.unwrap();
+    let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+    assert_eq!(i64s(&r.batches, 0), vec![(f.numeric.len() - in_part1) as i64]);
+}
+
+#[tokio::test]
+async fn a_copy_to_a_stream_that_fails_late_leaves_no_file() {
+    let ctx = context().await;
+    let dir = out_dir("late");
+    let stream = dir.join("late.mbs");
+    // The 900,000th row's value is NULL: 14 MB of blobs are written before
+    // it, past the 10 MB the upload buffers before it goes multipart.
+    let sql = format!(
+        "COPY (SELECT 'one' AS metric, to_timestamp_micros(v) AS ts, CASE WHEN v = 900000 THEN NULL ELSE CAST(v AS DOUBLE) END AS value \
+         FROM generate_series(1, 1000000) AS t(v)) TO '{}' STORED AS MEBO \
+         OPTIONS ('max_points_per_blob' '100000', 'layout' 'v2', 'config' 'raw-none-raw-none')",
+        stream.display()
+    );
+    let e = query(&ctx, &sql).await.err().expect("a NULL value fails the copy");
+    assert!(e.to_string().contains("value holds 1 null(s)"), "{e}");
+    assert!(files(&dir).is_empty(), "{:?}", files(&dir).keys());
+}
