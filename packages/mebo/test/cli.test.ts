@@ -15,6 +15,22 @@ const tmp = mkdtempSync(join(tmpdir(), 'mebo-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const byName = new Map(manifest().map((c) => [c.name, c]));
+
+/** `mebo args` with `chunk` written to its stdin until it exits (or 1 GiB went in). */
+async function endlessStdin(args: string[], chunk: Buffer): Promise<{ status: number | null; stderr: string; written: number }> {
+  const child = spawn(MEBO_BIN, args, { cwd: REPO_ROOT });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdin.on('error', () => {}); // EPIPE once it has stopped reading
+  let written = 0;
+  let open = true;
+  const status = new Promise<number | null>((resolve) => child.on('close', (code) => ((open = false), resolve(code))));
+  while (open && written < 1 << 30) {
+    written += chunk.length;
+    if (!child.stdin.write(chunk)) await new Promise((r) => setTimeout(r, 1));
+  }
+  return { status: await status, stderr, written };
+}
 function vector(name: string): Case {
   const c = byName.get(name);
   if (!c) throw new Error(`no vector ${name}`);
@@ -222,19 +238,8 @@ describe('mebo encode', () => {
   });
 
   it('endless stdin to encode ends in SIZE_CAP at the default bound, 256 MiB', async () => {
-    const child = spawn(MEBO_BIN, ['encode', '-', '-o', join(tmp, 'endless.mebo')], { cwd: REPO_ROOT });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.on('error', () => {}); // EPIPE once it has stopped reading
-    const chunk = Buffer.alloc(1 << 20, 0x20);
-    let written = 0;
-    let open = true;
-    const status = new Promise<number | null>((resolve) => child.on('close', (code) => ((open = false), resolve(code))));
-    while (open && written < 1 << 30) {
-      written += chunk.length;
-      if (!child.stdin.write(chunk)) await new Promise((r) => setTimeout(r, 1));
-    }
-    expect(await status).toBe(1);
+    const { status, stderr, written } = await endlessStdin(['encode', '-', '-o', join(tmp, 'endless.mebo')], Buffer.alloc(1 << 20, 0x20));
+    expect(status).toBe(1);
     expect(stderr).toBe(`mebo encode: -: SIZE_CAP: input passes --max-bytes ${256 << 20}\n`);
     expect(written).toBeLessThan(1 << 30);
   });
@@ -405,19 +410,8 @@ describe('mebo decode limits and streaming', () => {
 
   it('endless stdin ends in SIZE_CAP at the bound, not when memory runs out', async () => {
     // Zeros written until the process exits: it must stop at --max-bytes.
-    const child = spawn(MEBO_BIN, ['decode', '--max-bytes', String(4 << 20), '-'], { cwd: REPO_ROOT });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.on('error', () => {}); // EPIPE once it has stopped reading
-    const chunk = Buffer.alloc(1 << 16);
-    let written = 0;
-    let open = true;
-    const status = new Promise<number | null>((resolve) => child.on('close', (code) => ((open = false), resolve(code))));
-    while (open && written < 1 << 30) {
-      written += chunk.length;
-      if (!child.stdin.write(chunk)) await new Promise((r) => setTimeout(r, 1));
-    }
-    expect(await status).toBe(1);
+    const { status, stderr, written } = await endlessStdin(['decode', '--max-bytes', String(4 << 20), '-'], Buffer.alloc(1 << 16));
+    expect(status).toBe(1);
     expect(stderr).toMatch(/^mebo decode: -: SIZE_CAP: input passes --max-bytes 4194304\n$/);
     expect(written).toBeLessThan(1 << 30);
   });
