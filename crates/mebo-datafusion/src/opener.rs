@@ -2,15 +2,19 @@
 //! blobs), pick the metrics the filters allow, decode the projected columns
 //! of those into a batch.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use arrow::record_batch::RecordBatch;
+use bytes::Bytes;
 use datafusion::common::Result;
 use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet, MetricBuilder};
 use datafusion_datasource::file_stream::{FileOpenFuture, FileOpener};
 use datafusion_datasource::PartitionedFile;
+use futures::stream::BoxStream;
 use futures::StreamExt;
 use mebo::numeric::NumericBlob;
+use mebo::stream::StreamReader;
 use mebo::text::TextBlob;
 use mebo::{BlobKind, DecodeLimits};
 use mebo_arrow::{Columns, Selection};
@@ -160,71 +164,127 @@ pub(crate) struct MeboOpener {
     pub(crate) counters: ScanCounters,
 }
 
+/// What one file's scan reads, and where it reports.
+struct FileScan {
+    /// The file as errors and logs name it: store URL and location.
+    name: String,
+    kind: BlobKind,
+    projection: Vec<usize>,
+    filter: ScanFilter,
+    skip_bad_files: bool,
+    batch_size: usize,
+    counters: ScanCounters,
+}
+
 impl FileOpener for MeboOpener {
     fn open(&self, file: PartitionedFile) -> Result<FileOpenFuture> {
         let store = Arc::clone(&self.store);
-        let store_url = self.store_url.clone();
-        let (kind, projection, filter) = (self.kind, self.projection.clone(), self.filter.clone());
-        let (skip, batch_size, counters) = (self.skip_bad_files, self.batch_size.max(1), self.counters.clone());
+        let scan = FileScan {
+            name: format!("{}{}", self.store_url, file.object_meta.location),
+            kind: self.kind,
+            projection: self.projection.clone(),
+            filter: self.filter.clone(),
+            skip_bad_files: self.skip_bad_files,
+            batch_size: self.batch_size.max(1),
+            counters: self.counters.clone(),
+        };
         Ok(Box::pin(async move {
-            let location = file.object_meta.location;
-            let bytes = store.get(&location).await?.bytes().await?;
-            match read_file(&bytes, kind, projection, &filter, &counters) {
-                Ok(batches) => {
-                    let slices: Vec<Result<RecordBatch>> = batches
-                        .into_iter()
-                        .flat_map(|batch| {
-                            let rows = batch.num_rows();
-                            (0..rows).step_by(batch_size).map(move |at| Ok(batch.slice(at, batch_size.min(rows - at))))
-                        })
-                        .collect();
-                    Ok(futures::stream::iter(slices).boxed())
-                }
-                // Named where the process logs (mebo-sql's stderr, an
-                // executor's log): the count alone does not say which to mend.
-                Err(e) if skip => {
-                    log::warn!("skipped {}", e.at(&format!("{store_url}{location}")));
-                    counters.files_skipped.add(1);
-                    Ok(futures::stream::empty().boxed())
-                }
-                Err(e) => Err(e.at(&format!("{store_url}{location}")).into_datafusion()),
+            let mut chunks = store.get(&file.object_meta.location).await?.into_stream();
+            // The first four bytes tell a stream of blobs from a blob.
+            let mut bytes = Vec::new();
+            while bytes.len() < mebo::stream::MAGIC.len() {
+                let Some(chunk) = chunks.next().await else { break };
+                bytes.extend_from_slice(&chunk?);
             }
+            if mebo::stream::is_stream(&bytes) {
+                let mut reader = StreamReader::new();
+                reader.push(&bytes);
+                return Ok(scan.stream(chunks, reader));
+            }
+            bytes.reserve(usize::try_from(file.object_meta.size).unwrap_or(0).saturating_sub(bytes.len()));
+            while let Some(chunk) = chunks.next().await {
+                bytes.extend_from_slice(&chunk?);
+            }
+            let batch = match read(&bytes, &scan) {
+                Ok(batch) => Some(batch),
+                Err(e) => scan.refused(e)?,
+            };
+            let slices: Vec<Result<RecordBatch>> = batch.into_iter().flat_map(|b| scan.slices(b)).map(Ok).collect();
+            Ok(futures::stream::iter(slices).boxed())
         }))
     }
 }
 
-/// The selected points of a file: one batch of the projected columns for a
-/// blob, one a blob for a stream of blobs (all or none: a bad frame fails
-/// the file, as a bad blob does).
-fn read_file(
-    bytes: &[u8],
-    kind: BlobKind,
-    projection: Vec<usize>,
-    filter: &ScanFilter,
-    counters: &ScanCounters,
-) -> std::result::Result<Vec<RecordBatch>, BlobError> {
-    if !mebo::stream::is_stream(bytes) {
-        return Ok(vec![read(bytes, kind, projection, filter, counters)?]);
+impl FileScan {
+    /// `batch` in batches of the session's size.
+    fn slices(&self, batch: RecordBatch) -> impl Iterator<Item = RecordBatch> {
+        let (rows, size) = (batch.num_rows(), self.batch_size);
+        (0..rows).step_by(size).map(move |at| batch.slice(at, size.min(rows - at)))
     }
-    let mut batches = Vec::new();
-    let mut frames = mebo::stream::Frames::new(bytes)?;
-    loop {
-        let frame = frames.index();
-        let Some(blob) = frames.next() else { return Ok(batches) };
-        let batch = blob.map_err(BlobError::from).and_then(|blob| read(blob, kind, projection.clone(), filter, counters));
-        batches.push(batch.map_err(|e| e.in_frame(frame))?);
+
+    /// A file that is not what the table reads: the query's error, or with
+    /// `skip_bad_files` nothing (more) from it. Named where the process
+    /// logs (mebo-sql's stderr, an executor's log): the count alone does
+    /// not say which to mend.
+    fn refused<T>(&self, e: BlobError) -> Result<Option<T>> {
+        if !self.skip_bad_files {
+            return Err(e.at(&self.name).into_datafusion());
+        }
+        log::warn!("skipped {}", e.at(&self.name));
+        self.counters.files_skipped.add(1);
+        Ok(None)
+    }
+
+    /// The batches of a stream of blobs, each blob read as its frame
+    /// arrives: the file's bytes are held a frame at a time. A bad frame
+    /// ends the file after the blobs before it (the query's error, or with
+    /// `skip_bad_files` the rest of the file skipped), as a stream's reader
+    /// delivers every whole blob before the damage.
+    fn stream(
+        self,
+        chunks: BoxStream<'static, object_store::Result<Bytes>>,
+        reader: StreamReader,
+    ) -> BoxStream<'static, Result<RecordBatch>> {
+        let state = (self, chunks, reader, VecDeque::new(), false);
+        futures::stream::try_unfold(state, |(scan, mut chunks, mut reader, mut pending, mut ended)| async move {
+            loop {
+                if let Some(batch) = pending.pop_front() {
+                    return Ok(Some((batch, (scan, chunks, reader, pending, ended))));
+                }
+                if ended {
+                    return Ok(None);
+                }
+                let frame = reader.index();
+                let read = match reader.next_blob() {
+                    Ok(Some(blob)) => read(&blob, &scan).map(Some),
+                    Ok(None) => match chunks.next().await {
+                        Some(chunk) => {
+                            reader.push(&chunk?);
+                            continue;
+                        }
+                        None => reader.finish().map(|()| None).map_err(BlobError::from),
+                    },
+                    Err(e) => Err(e.into()),
+                };
+                match read {
+                    Ok(Some(batch)) => pending.extend(scan.slices(batch)),
+                    Ok(None) => ended = true,
+                    Err(e) => {
+                        scan.refused::<()>(e.in_frame(frame))?;
+                        ended = true;
+                    }
+                }
+            }
+        })
+        .boxed()
     }
 }
 
 /// The selected points of one blob as one batch of the projected columns.
-fn read(
-    bytes: &[u8],
-    kind: BlobKind,
-    projection: Vec<usize>,
-    filter: &ScanFilter,
-    counters: &ScanCounters,
-) -> std::result::Result<RecordBatch, BlobError> {
-    let blob = OpenedBlob::open(bytes, kind)?;
+fn read(bytes: &[u8], scan: &FileScan) -> std::result::Result<RecordBatch, BlobError> {
+    let FileScan { kind, filter, counters, .. } = scan;
+    let projection = scan.projection.clone();
+    let blob = OpenedBlob::open(bytes, *kind)?;
     counters.blobs_opened.add(1);
     let mut positions: Vec<usize> = match &filter.metrics {
         Some(ids) => ids.iter().filter_map(|&id| blob.position(id)).collect(),

@@ -66,15 +66,7 @@ impl<'a> Frames<'a> {
     /// (`INVALID_HEADER` if not; `TRUNCATED` if it is shorter), with a cap
     /// of [`DEFAULT_MAX_BLOB_BYTES`] a blob.
     pub fn new(stream: &'a [u8]) -> Result<Frames<'a>> {
-        if stream.len() < MAGIC.len() && MAGIC.starts_with(stream) {
-            return Err(Error::Truncated { what: "stream header", needed: MAGIC.len(), available: stream.len() });
-        }
-        if !is_stream(stream) {
-            let found: Vec<String> = stream.iter().take(4).map(|b| format!("{b:02X}")).collect();
-            return Err(Error::InvalidHeader {
-                detail: format!("not a stream of blobs: it starts with {}, not \"MBS1\"", found.join(" ")),
-            });
-        }
+        check_magic(stream)?.ok_or(Error::Truncated { what: "stream header", needed: MAGIC.len(), available: stream.len() })?;
         Ok(Frames { rest: &stream[MAGIC.len()..], index: 0, max_blob_bytes: DEFAULT_MAX_BLOB_BYTES, ended: false })
     }
 
@@ -90,17 +82,128 @@ impl<'a> Frames<'a> {
     }
 
     fn frame(&mut self) -> Result<&'a [u8]> {
-        let Some((prefix, after)) = self.rest.split_first_chunk::<4>() else {
-            return Err(Error::Truncated { what: "stream frame length", needed: 4, available: self.rest.len() });
-        };
-        let len = u32::from_le_bytes(*prefix) as usize;
-        if len > self.max_blob_bytes {
-            return Err(Error::SizeCap { what: "stream frame", size: len as u64, cap: self.max_blob_bytes as u64 });
-        }
-        let blob = after.get(..len).ok_or(Error::Truncated { what: "stream frame", needed: len, available: after.len() })?;
+        let (len, after) = frame_len(self.rest, self.max_blob_bytes)?.ok_or(cut_length(self.rest))?;
+        let blob = after.get(..len).ok_or(cut_frame(len, after))?;
         self.rest = &after[len..];
         self.index += 1;
         Ok(blob)
+    }
+}
+
+/// Whether `bytes` start with [`MAGIC`]: `None` while they are a shorter
+/// part of it.
+fn check_magic(bytes: &[u8]) -> Result<Option<()>> {
+    if bytes.len() < MAGIC.len() && MAGIC.starts_with(bytes) {
+        return Ok(None);
+    }
+    if !is_stream(bytes) {
+        let found: Vec<String> = bytes.iter().take(4).map(|b| format!("{b:02X}")).collect();
+        return Err(Error::InvalidHeader { detail: format!("not a stream of blobs: it starts with {}, not \"MBS1\"", found.join(" ")) });
+    }
+    Ok(Some(()))
+}
+
+/// The length the frame at the start of `rest` declares, checked against
+/// the cap, and the bytes after it; `None` while its four bytes are not all
+/// there.
+fn frame_len(rest: &[u8], max_blob_bytes: usize) -> Result<Option<(usize, &[u8])>> {
+    let Some((prefix, after)) = rest.split_first_chunk::<4>() else { return Ok(None) };
+    let len = u32::from_le_bytes(*prefix) as usize;
+    if len > max_blob_bytes {
+        return Err(Error::SizeCap { what: "stream frame", size: len as u64, cap: max_blob_bytes as u64 });
+    }
+    Ok(Some((len, after)))
+}
+
+fn cut_length(rest: &[u8]) -> Error {
+    Error::Truncated { what: "stream frame length", needed: 4, available: rest.len() }
+}
+
+fn cut_frame(len: usize, after: &[u8]) -> Error {
+    Error::Truncated { what: "stream frame", needed: len, available: after.len() }
+}
+
+/// A stream of blobs read as its bytes arrive (a socket, an HTTP body, an
+/// object store's chunks): [`push`](Self::push) each chunk, take each whole
+/// blob with [`next_blob`](Self::next_blob) until it gives `None`, and
+/// [`finish`](Self::finish) at the end. It holds the bytes not yet taken:
+/// at most one frame and the chunk after it, as a frame declaring more than
+/// the cap is `SIZE_CAP` as soon as its length is in.
+#[derive(Debug, Clone)]
+pub struct StreamReader {
+    buffer: Vec<u8>,
+    /// Where the bytes not yet taken start in `buffer`.
+    start: usize,
+    magic_read: bool,
+    index: usize,
+    max_blob_bytes: usize,
+}
+
+impl Default for StreamReader {
+    fn default() -> StreamReader {
+        StreamReader { buffer: Vec::new(), start: 0, magic_read: false, index: 0, max_blob_bytes: DEFAULT_MAX_BLOB_BYTES }
+    }
+}
+
+impl StreamReader {
+    /// A reader with a cap of [`DEFAULT_MAX_BLOB_BYTES`] a blob.
+    pub fn new() -> StreamReader {
+        StreamReader::default()
+    }
+
+    /// The same with another cap on a frame's declared length.
+    pub fn with_max_blob_bytes(mut self, max_blob_bytes: usize) -> StreamReader {
+        self.max_blob_bytes = max_blob_bytes;
+        self
+    }
+
+    /// The frame `next_blob` gives next: its position among the frames.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The stream's next bytes.
+    pub fn push(&mut self, chunk: &[u8]) {
+        // What was taken is dropped before the buffer grows.
+        if self.start > 0 {
+            self.buffer.drain(..self.start);
+            self.start = 0;
+        }
+        self.buffer.extend_from_slice(chunk);
+    }
+
+    /// The next whole blob, or `None` until more bytes are pushed. Errors:
+    /// `INVALID_HEADER` (no `MBS1`), `SIZE_CAP` (a frame past the cap).
+    pub fn next_blob(&mut self) -> Result<Option<Vec<u8>>> {
+        let rest = &self.buffer[self.start..];
+        if !self.magic_read {
+            if check_magic(rest)?.is_none() {
+                return Ok(None);
+            }
+            self.magic_read = true;
+            self.start += MAGIC.len();
+            return self.next_blob();
+        }
+        let Some((len, after)) = frame_len(rest, self.max_blob_bytes)? else { return Ok(None) };
+        let Some(blob) = after.get(..len) else { return Ok(None) };
+        let blob = blob.to_vec();
+        self.start += 4 + len;
+        self.index += 1;
+        Ok(Some(blob))
+    }
+
+    /// The stream has ended: `TRUNCATED` if it stopped inside its magic or a
+    /// frame (after every whole blob was taken).
+    pub fn finish(&self) -> Result<()> {
+        let rest = &self.buffer[self.start..];
+        if !self.magic_read {
+            return Err(Error::Truncated { what: "stream header", needed: MAGIC.len(), available: rest.len() });
+        }
+        match frame_len(rest, self.max_blob_bytes)? {
+            _ if rest.is_empty() => Ok(()),
+            None => Err(cut_length(rest)),
+            Some((len, after)) => Err(cut_frame(len, after)),
+        }
     }
 }
 
@@ -171,6 +274,60 @@ mod tests {
                 assert_eq!(read.last().unwrap().as_ref().unwrap_err().code(), "TRUNCATED", "cut {cut}");
             }
         }
+    }
+
+    /// The stream pushed `step` bytes at a time: the blobs taken, then what `finish` says.
+    fn pushed(stream: &[u8], step: usize, max: usize) -> (Vec<Vec<u8>>, Result<()>) {
+        let mut reader = StreamReader::new().with_max_blob_bytes(max);
+        let mut blobs = Vec::new();
+        for chunk in stream.chunks(step) {
+            reader.push(chunk);
+            loop {
+                match reader.next_blob() {
+                    Ok(Some(blob)) => blobs.push(blob),
+                    Ok(None) => break,
+                    Err(e) => return (blobs, Err(e)),
+                }
+            }
+            // Never more than a frame and a chunk held.
+            assert!(reader.buffer.len() - reader.start <= 4 + max + step, "{} held", reader.buffer.len() - reader.start);
+        }
+        let end = reader.finish();
+        (blobs, end)
+    }
+
+    #[test]
+    fn read_as_it_arrives_it_gives_what_frames_gives() {
+        let blobs: [&[u8]; 4] = [b"a", b"", &[7u8; 300], b"last"];
+        let stream = by_hand(&blobs);
+        for step in [1, 2, 3, 5, 8, 64, 1000] {
+            for cut in 0..=stream.len() {
+                let bytes = &stream[..cut];
+                let (got, end) = pushed(bytes, step, 1000);
+                let expected: Vec<Result<&[u8]>> = match Frames::new(bytes) {
+                    Ok(frames) => frames.collect(),
+                    Err(e) => vec![Err(e)],
+                };
+                let whole: Vec<&[u8]> = expected.iter().filter_map(|f| f.as_ref().ok().copied()).collect();
+                assert_eq!(got, whole, "step {step} cut {cut}");
+                let failed = expected.last().is_some_and(Result::is_err);
+                assert_eq!(end.is_err(), failed, "step {step} cut {cut}: {end:?}");
+                if let (Err(e), Some(Err(want))) = (&end, expected.last()) {
+                    assert_eq!(e.code(), want.code());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn as_it_arrives_a_length_past_the_cap_is_refused_before_its_bytes() {
+        let stream = [&by_hand(&[b"12345"])[..], &u32::MAX.to_le_bytes()].concat();
+        let (got, end) = pushed(&stream, 3, 5);
+        assert_eq!(got, [b"12345"]);
+        assert_eq!(end.unwrap_err().code(), "SIZE_CAP");
+        let (got, end) = pushed(b"PAR1xxxx", 2, 5);
+        assert!(got.is_empty());
+        assert_eq!(end.unwrap_err().code(), "INVALID_HEADER");
     }
 
     #[test]
