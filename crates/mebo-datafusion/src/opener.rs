@@ -18,7 +18,7 @@ use mebo::stream::StreamReader;
 use mebo::text::TextBlob;
 use mebo::{BlobKind, DecodeLimits};
 use mebo_arrow::{Columns, Selection};
-use object_store::{ObjectStore, ObjectStoreExt};
+use object_store::{GetResult, GetResultPayload, ObjectStore, ObjectStoreExt};
 
 use crate::error::FileError;
 use crate::pushdown::ScanFilter;
@@ -189,7 +189,7 @@ impl FileOpener for MeboOpener {
             counters: self.counters.clone(),
         };
         Ok(Box::pin(async move {
-            let mut chunks = store.get(&file.object_meta.location).await?.into_stream();
+            let mut chunks = chunks_of(store.get(&file.object_meta.location).await?);
             // The first four bytes tell a stream of blobs from a blob.
             let mut bytes = Vec::new();
             while bytes.len() < mebo::stream::MAGIC.len() {
@@ -213,6 +213,35 @@ impl FileOpener for MeboOpener {
             Ok(futures::stream::iter(slices).boxed())
         }))
     }
+}
+
+/// A file's bytes as they arrive: the store's stream, or a local file read
+/// a MiB at a time (object_store's own stream of a local file reads 8 KiB a
+/// blocking task).
+fn chunks_of(result: GetResult) -> BoxStream<'static, object_store::Result<Bytes>> {
+    const LOCAL_CHUNK: u64 = 1 << 20;
+    let (file, path) = match result.payload {
+        GetResultPayload::File(file, path) => (file, path),
+        GetResultPayload::Stream(chunks) => return chunks,
+    };
+    let failed = |e: Box<dyn std::error::Error + Send + Sync>| object_store::Error::Generic { store: "LocalFileSystem", source: e };
+    let read = move |(mut file, at, end): (std::fs::File, u64, u64)| {
+        let path = path.clone();
+        async move {
+            if at >= end {
+                return Ok(None);
+            }
+            let read = tokio::task::spawn_blocking(move || {
+                use std::io::{Read, Seek, SeekFrom};
+                let mut chunk = vec![0; (end - at).min(LOCAL_CHUNK) as usize];
+                file.seek(SeekFrom::Start(at)).and_then(|_| file.read_exact(&mut chunk)).map(|()| (file, chunk))
+            });
+            let (file, chunk) = read.await.map_err(|e| failed(e.into()))?.map_err(|e| failed(format!("{}: {e}", path.display()).into()))?;
+            let next = at + chunk.len() as u64;
+            Ok(Some((Bytes::from(chunk), (file, next, end))))
+        }
+    };
+    futures::stream::try_unfold((file, result.range.start, result.range.end), read).boxed()
 }
 
 impl FileScan {

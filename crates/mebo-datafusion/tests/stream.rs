@@ -177,3 +177,24 @@ async fn a_copy_to_a_stream_that_fails_late_leaves_no_file() {
     assert!(e.to_string().contains("value holds 1 null(s)"), "{e}");
     assert!(files(&dir).is_empty(), "{:?}", files(&dir).keys());
 }
+
+#[tokio::test]
+async fn a_stream_of_many_chunks_reads_back_every_point() {
+    let ctx = context().await;
+    let dir = out_dir("big");
+    let stream = dir.join("big.mbs");
+    // 16 MB: read locally in 1 MiB chunks, frames of 1.6 MB across them.
+    let sql = format!(
+        "COPY (SELECT 'one' AS metric, to_timestamp_micros(v) AS ts, CAST(v AS DOUBLE) AS value FROM generate_series(1, 1000000) AS t(v)) \
+         TO '{}' STORED AS MEBO OPTIONS ('max_points_per_blob' '100000', 'layout' 'v2', 'config' 'raw-none-raw-none')",
+        stream.display()
+    );
+    query(&ctx, &sql).await.unwrap();
+    assert!(std::fs::metadata(&stream).unwrap().len() > 16_000_000);
+    ctx.register_mebo("big", stream.to_str().unwrap()).await.unwrap();
+    let r = query(&ctx, "SELECT count(*), sum(value), min(ts), max(ts) FROM big").await.unwrap();
+    let b = &r.batches[0];
+    assert_eq!(b.column(0).as_primitive::<Int64Type>().value(0), 1_000_000);
+    assert_eq!(b.column(1).as_primitive::<Float64Type>().value(0), 500_000_500_000.0);
+    assert_eq!(scan_counter(&r.plan, "blobs_opened"), 10);
+}
