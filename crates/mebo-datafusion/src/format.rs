@@ -34,13 +34,7 @@ use crate::options::{is_mebo_key, kind_of, MeboOptions};
 use crate::sink::MeboSink;
 use crate::source::MeboSource;
 use crate::store::ensure_store;
-
-/// The extension of a blob file.
-pub const EXTENSION: &str = "mebo";
-
-/// The extension of a file holding a stream of blobs: `COPY … TO 'x.mbs'`
-/// writes one. A table reads one named as its location, or by a glob.
-pub const STREAM_EXTENSION: &str = "mbs";
+use crate::EXTENSION;
 
 /// How many bytes of a file's start the statistics read at once: the head
 /// of a blob of a few hundred metrics. On object storage a request's

@@ -1,8 +1,8 @@
 //! # mebo-datafusion
 //!
 //! SQL over files and buckets of mebo blobs with DataFusion: one `.mebo`
-//! file is one blob, a table is a directory, a glob or a single file on any
-//! `object_store`, with the long schema of `mebo-arrow` (`metric_id`,
+//! file is one blob, one `.mbs` file a stream of blobs, a table is a
+//! directory, a glob or a single file on any `object_store`, with the long schema of `mebo-arrow` (`metric_id`,
 //! `metric`, `ts`, `value`, `tag`).
 //!
 //! ```text
@@ -34,6 +34,13 @@ mod source;
 mod store;
 mod table;
 mod udf;
+
+/// The extension of a blob file: a directory's table lists these.
+pub(crate) const EXTENSION: &str = "mebo";
+
+/// The extension of a file holding a stream of blobs: `COPY … TO 'x.mbs'`
+/// writes one. A table reads one named as its location, or by a glob.
+pub(crate) const STREAM_EXTENSION: &str = "mbs";
 
 pub use error::FileError;
 pub use format::{MeboFormat, MeboFormatFactory};

@@ -31,8 +31,8 @@ use tokio::io::AsyncWriteExt;
 use tokio::task::JoinSet;
 
 use crate::conform::{self, Conform};
-use crate::format::STREAM_EXTENSION;
 use crate::options::{kind_name, MeboOptions};
+use crate::STREAM_EXTENSION;
 
 /// Writes the rows it is given as blob files.
 pub(crate) struct MeboSink {

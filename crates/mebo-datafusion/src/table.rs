@@ -16,9 +16,10 @@ use datafusion::logical_expr::{CreateExternalTable, Expr, TableProviderFilterPus
 use datafusion::physical_plan::ExecutionPlan;
 
 use crate::conform::check_partition_names;
-use crate::format::{MeboFormat, EXTENSION};
+use crate::format::MeboFormat;
 use crate::options::{kind_of, MeboOptions};
 use crate::store::ensure_store;
+use crate::EXTENSION;
 
 /// Files of blobs as one table: one or more locations (a file, a directory
 /// of `.mebo` files, a glob, an `s3://bucket/prefix/` URL), read with
