@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use arrow::array::AsArray;
 use arrow::datatypes::{Float64Type, Int64Type, UInt64Type};
-use common::{files, fixture, numeric_points, per_metric, same_points, BASE, HOUR};
+use common::{copy_a_million_points, files, fixture, numeric_points, per_metric, same_points, BASE, HOUR};
 use datafusion::prelude::SessionContext;
 use mebo_datafusion::{query, scan_counter, MeboContextExt};
 use object_store::aws::AmazonS3Builder;
@@ -131,9 +131,8 @@ async fn a_bucket_answers_as_the_directory() {
 
     // A stream of blobs in the bucket, 16 MB: uploaded in parts as it is
     // written, one object, read back by its name.
-    let sql = "COPY (SELECT 'one' AS metric, to_timestamp_micros(v) AS ts, CAST(v AS DOUBLE) AS value FROM generate_series(1, 1000000) AS t(v)) \
-               TO 's3://blobs/streams/big.mbs' STORED AS MEBO OPTIONS ('max_points_per_blob' '100000', 'layout' 'v2', 'config' 'raw-none-raw-none')";
-    query(&ctx, sql).await.unwrap();
+    let sql = copy_a_million_points("CAST(v AS DOUBLE)", "s3://blobs/streams/big.mbs");
+    query(&ctx, &sql).await.unwrap();
     let stream = std::fs::read(server.root.join("blobs").join("streams").join("big.mbs")).unwrap();
     assert!(stream.len() > 16_000_000, "{} bytes", stream.len());
     let frames: Vec<&[u8]> = mebo::stream::Frames::new(&stream).unwrap().collect::<mebo::Result<_>>().unwrap();

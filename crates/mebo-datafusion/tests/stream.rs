@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use arrow::array::{AsArray, RecordBatch};
 use arrow::datatypes::{Float64Type, Int64Type, UInt64Type};
-use common::{files, fixture, numeric_points, per_metric, same_points, NAMES};
+use common::{copy_a_million_points, files, fixture, numeric_points, per_metric, same_points, NAMES};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use mebo::numeric::NumericBlob;
 use mebo::stream::{write_stream, Frames};
@@ -167,12 +167,7 @@ async fn a_copy_to_a_stream_that_fails_late_leaves_no_file() {
     let stream = dir.join("late.mbs");
     // The 900,000th row's value is NULL: 14 MB of blobs are written before
     // it, past the 10 MB the upload buffers before it goes multipart.
-    let sql = format!(
-        "COPY (SELECT 'one' AS metric, to_timestamp_micros(v) AS ts, CASE WHEN v = 900000 THEN NULL ELSE CAST(v AS DOUBLE) END AS value \
-         FROM generate_series(1, 1000000) AS t(v)) TO '{}' STORED AS MEBO \
-         OPTIONS ('max_points_per_blob' '100000', 'layout' 'v2', 'config' 'raw-none-raw-none')",
-        stream.display()
-    );
+    let sql = copy_a_million_points("CASE WHEN v = 900000 THEN NULL ELSE CAST(v AS DOUBLE) END", &stream.display().to_string());
     let e = query(&ctx, &sql).await.err().expect("a NULL value fails the copy");
     assert!(e.to_string().contains("value holds 1 null(s)"), "{e}");
     assert!(files(&dir).is_empty(), "{:?}", files(&dir).keys());
@@ -184,11 +179,7 @@ async fn a_stream_of_many_chunks_reads_back_every_point() {
     let dir = out_dir("big");
     let stream = dir.join("big.mbs");
     // 16 MB: read locally in 1 MiB chunks, frames of 1.6 MB across them.
-    let sql = format!(
-        "COPY (SELECT 'one' AS metric, to_timestamp_micros(v) AS ts, CAST(v AS DOUBLE) AS value FROM generate_series(1, 1000000) AS t(v)) \
-         TO '{}' STORED AS MEBO OPTIONS ('max_points_per_blob' '100000', 'layout' 'v2', 'config' 'raw-none-raw-none')",
-        stream.display()
-    );
+    let sql = copy_a_million_points("CAST(v AS DOUBLE)", &stream.display().to_string());
     query(&ctx, &sql).await.unwrap();
     assert!(std::fs::metadata(&stream).unwrap().len() > 16_000_000);
     ctx.register_mebo("big", stream.to_str().unwrap()).await.unwrap();

@@ -237,3 +237,13 @@ pub fn same_points<P: PartialEq + std::fmt::Debug>(got: Vec<P>, expected: Vec<P>
         panic!("point {i}: {:?}, expected {:?}", got[i], expected[i]);
     }
 }
+
+/// `COPY` of a million points of one metric, `ts` = `value` = 1..=1,000,000
+/// (the value's SQL given as `value`, of `v`), to `target` as a stream of
+/// raw blobs of 100,000 points: 16 MB, past a multipart upload's first part.
+pub fn copy_a_million_points(value: &str, target: &str) -> String {
+    format!(
+        "COPY (SELECT 'one' AS metric, to_timestamp_micros(v) AS ts, {value} AS value FROM generate_series(1, 1000000) AS t(v)) \
+         TO '{target}' STORED AS MEBO OPTIONS ('max_points_per_blob' '100000', 'layout' 'v2', 'config' 'raw-none-raw-none')"
+    )
+}
