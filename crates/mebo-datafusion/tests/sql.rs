@@ -145,9 +145,7 @@ async fn statistics_take_one_read_of_each_files_start() {
 #[tokio::test]
 async fn statistics_read_a_long_head_and_no_payload() {
     // 1,500 named metrics: a head past the first read, payloads far larger.
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("long-head-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::write_dir("long-head");
     let options = mebo::numeric::NumericEncoderOptions::default().with_config("raw-none-raw-none".parse().unwrap());
     let mut encoder = mebo::numeric::NumericEncoder::new(BASE, options);
     let (metrics, points) = (1500usize, 40usize);

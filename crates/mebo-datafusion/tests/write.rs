@@ -32,10 +32,7 @@ async fn context() -> SessionContext {
 
 /// An empty directory of this test's own.
 fn out_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("write-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::write_dir(&format!("write-{name}"))
 }
 
 fn copied(result: &[RecordBatch]) -> u64 {

@@ -147,7 +147,8 @@ pub fn text_blob(w: usize, rng: &mut Rng) -> Vec<u8> {
     encoder.finish().unwrap()
 }
 
-fn write_dir(name: &str) -> PathBuf {
+/// An empty directory of this name for this test process.
+pub fn write_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
