@@ -52,6 +52,12 @@ impl Flags {
         self.take(name).map(|v| v.parse().map_err(|_| format!("{name} takes a number, not {v:?}"))).transpose()
     }
 
+    /// The last value given to `name`, as a size in bytes: a whole number,
+    /// alone or with `k`, `m`, `g` or `t` (1024-based; `kb`, `KiB` alike).
+    pub fn bytes(&mut self, name: &str) -> Result<Option<u64>, String> {
+        self.take(name).map(|v| size_in_bytes(&v).ok_or_else(|| format!("{name} takes a size such as 512m or 4g, not {v:?}"))).transpose()
+    }
+
     /// Whether switch `name` was given.
     pub fn switch(&mut self, name: &str) -> bool {
         let before = self.switches.len();
@@ -82,6 +88,21 @@ impl Flags {
     }
 }
 
+/// `512`, `64k`, `512MB`, `4GiB`: bytes, 1024-based units.
+fn size_in_bytes(text: &str) -> Option<u64> {
+    let text = text.trim().to_ascii_lowercase();
+    let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len()));
+    let shift = match unit.trim_end_matches("ib").trim_end_matches('b') {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => return None,
+    };
+    number.parse::<u64>().ok()?.checked_mul(1 << shift)
+}
+
 /// Ballista's log lines to stderr, at `MEBO_LOG` (`error`, `warn`, `info`,
 /// `debug`; `warn` when unset): what a scheduler and an executor say about
 /// lost executors and failed tasks.
@@ -109,4 +130,21 @@ impl log::Log for Stderr {
     }
 
     fn flush(&self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_in_bytes;
+
+    #[test]
+    fn sizes_in_bytes() {
+        for (text, bytes) in
+            [("512", 512), ("0", 0), ("64k", 64 << 10), ("64KB", 64 << 10), ("3MiB", 3 << 20), ("2g", 2 << 30), ("1t", 1 << 40)]
+        {
+            assert_eq!(size_in_bytes(text), Some(bytes), "{text}");
+        }
+        for text in ["", "k", "1.5g", "-1", "12x", "4 gb b", "99999999999999999999", "20000000t"] {
+            assert_eq!(size_in_bytes(text), None, "{text}");
+        }
+    }
 }

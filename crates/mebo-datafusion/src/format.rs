@@ -34,7 +34,7 @@ use crate::options::{is_mebo_key, kind_of, MeboOptions};
 use crate::sink::MeboSink;
 use crate::source::MeboSource;
 use crate::store::ensure_store;
-use crate::EXTENSION;
+use crate::{EXTENSION, STREAM_EXTENSION};
 
 /// How many bytes of a file's start the statistics read at once: the head
 /// of a blob of a few hundred metrics. On object storage a request's
@@ -151,7 +151,7 @@ impl FileFormat for MeboFormat {
     /// A file whose head does not parse, is of the other kind or claims more
     /// points than a scan decodes has unknown statistics here; the scan
     /// reports it (or skips it). So has a stream of blobs, whose heads are
-    /// spread through it.
+    /// spread through it: a `.mbs` file is not read here at all.
     async fn infer_stats(
         &self,
         _state: &dyn Session,
@@ -160,6 +160,9 @@ impl FileFormat for MeboFormat {
         object: &ObjectMeta,
     ) -> Result<Statistics> {
         let mut stats = Statistics::new_unknown(&table_schema);
+        if object.location.extension() == Some(STREAM_EXTENSION) {
+            return Ok(stats);
+        }
         let size = object.size;
         let first = store.get_range(&object.location, 0..size.min(HEAD_READ)).await?;
         let Ok(head_len) = BlobHead::len(&first) else { return Ok(stats) };
@@ -180,10 +183,11 @@ impl FileFormat for MeboFormat {
         Ok(stats)
     }
 
-    async fn create_physical_plan(&self, _state: &dyn Session, conf: FileScanConfig) -> Result<Arc<dyn ExecutionPlan>> {
+    async fn create_physical_plan(&self, state: &dyn Session, conf: FileScanConfig) -> Result<Arc<dyn ExecutionPlan>> {
         let table_schema =
             TableSchemaBuilder::from(conf.file_schema()).with_table_partition_cols(conf.table_partition_cols().clone()).build();
-        let mut source: Arc<dyn FileSource> = Arc::new(MeboSource::new(table_schema, self.options));
+        let pool = Arc::clone(&state.runtime_env().memory_pool);
+        let mut source: Arc<dyn FileSource> = Arc::new(MeboSource::new(table_schema, self.options).with_memory_pool(pool));
         if let Some(projection) = conf.file_source.projection() {
             source =
                 source.try_pushdown_projection(projection)?.ok_or_else(|| internal_datafusion_err!("mebo source refused a projection"))?;

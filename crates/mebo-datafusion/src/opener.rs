@@ -8,6 +8,7 @@ use std::sync::Arc;
 use arrow::record_batch::RecordBatch;
 use bytes::Bytes;
 use datafusion::common::Result;
+use datafusion::execution::memory_pool::{MemoryConsumer, MemoryPool, MemoryReservation};
 use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet, MetricBuilder};
 use datafusion_datasource::file_stream::{FileOpenFuture, FileOpener};
 use datafusion_datasource::PartitionedFile;
@@ -162,6 +163,7 @@ pub(crate) struct MeboOpener {
     pub(crate) skip_bad_files: bool,
     pub(crate) batch_size: usize,
     pub(crate) counters: ScanCounters,
+    pub(crate) memory_pool: Arc<dyn MemoryPool>,
 }
 
 /// What one file's scan reads, and where it reports.
@@ -174,13 +176,20 @@ struct FileScan {
     skip_bad_files: bool,
     batch_size: usize,
     counters: ScanCounters,
+    /// What the file's scan holds, in the pool: a blob file's bytes, a
+    /// stream's bytes in progress, and the decoded batch until its last
+    /// slice is handed on. A pool too small ends the query with
+    /// `Resources exhausted … MeboScan[file]` before the bytes are read.
+    held: MemoryReservation,
 }
 
 impl FileOpener for MeboOpener {
     fn open(&self, file: PartitionedFile) -> Result<FileOpenFuture> {
         let store = Arc::clone(&self.store);
+        let name = format!("{}{}", self.store_url, file.object_meta.location);
         let scan = FileScan {
-            name: format!("{}{}", self.store_url, file.object_meta.location),
+            held: MemoryConsumer::new(format!("MeboScan[{name}]")).register(&self.memory_pool),
+            name,
             kind: self.kind,
             projection: self.projection.clone(),
             filter: self.filter.clone(),
@@ -196,12 +205,16 @@ impl FileOpener for MeboOpener {
                 let Some(chunk) = chunks.next().await else { break };
                 bytes.extend_from_slice(&chunk?);
             }
+            scan.held.try_grow(bytes.len())?;
             if mebo::stream::is_stream(&bytes) {
                 let mut reader = StreamReader::new();
                 reader.push(&bytes);
                 return Ok(scan.stream(chunks, reader));
             }
-            bytes.reserve(usize::try_from(file.object_meta.size).unwrap_or(0).saturating_sub(bytes.len()));
+            // A blob is read whole: its bytes are reserved before they are read.
+            let size = usize::try_from(file.object_meta.size).unwrap_or(usize::MAX);
+            scan.held.try_resize(size.max(bytes.len()))?;
+            bytes.reserve(size.saturating_sub(bytes.len()));
             while let Some(chunk) = chunks.next().await {
                 bytes.extend_from_slice(&chunk?);
             }
@@ -209,8 +222,15 @@ impl FileOpener for MeboOpener {
                 Ok(batch) => Some(batch),
                 Err(e) => scan.refused(e)?,
             };
+            // The batch is reserved beside the bytes it came from, then held alone.
+            let batch_bytes = batch.as_ref().map_or(0, RecordBatch::get_array_memory_size);
+            scan.held.try_grow(batch_bytes)?;
+            drop(bytes);
+            scan.held.resize(batch_bytes);
             let slices: Vec<Result<RecordBatch>> = batch.into_iter().flat_map(|b| scan.slices(b)).map(Ok).collect();
-            Ok(futures::stream::iter(slices).boxed())
+            let held = scan.held;
+            // Released with the file's stream, after its last slice.
+            Ok(futures::stream::iter(slices).inspect(move |_| _ = &held).boxed())
         }))
     }
 }
@@ -274,21 +294,29 @@ impl FileScan {
         chunks: BoxStream<'static, object_store::Result<Bytes>>,
         reader: StreamReader,
     ) -> BoxStream<'static, Result<RecordBatch>> {
-        let state = (self, chunks, reader, VecDeque::new(), false);
-        futures::stream::try_unfold(state, |(scan, mut chunks, mut reader, mut pending, mut ended)| async move {
+        let state = StreamScan { scan: self, chunks, reader, pending: VecDeque::new(), pending_bytes: 0, ended: false };
+        futures::stream::try_unfold(state, |mut state| async move {
+            let StreamScan { scan, chunks, reader, pending, pending_bytes, ended } = &mut state;
             loop {
                 if let Some(batch) = pending.pop_front() {
-                    return Ok(Some((batch, (scan, chunks, reader, pending, ended))));
+                    return Ok(Some((batch, state)));
                 }
-                if ended {
+                // The last slice handed on takes its batch's bytes along.
+                *pending_bytes = 0;
+                if *ended {
                     return Ok(None);
                 }
                 let frame = reader.index();
                 let read = match reader.next_blob() {
-                    Ok(Some(blob)) => read(&blob, &scan).map(Some),
+                    Ok(Some(blob)) => {
+                        scan.held.try_resize(reader.held() + blob.len())?;
+                        read(&blob, scan).map(Some)
+                    }
                     Ok(None) => match chunks.next().await {
                         Some(chunk) => {
-                            reader.push(&chunk?);
+                            let chunk = chunk?;
+                            scan.held.try_resize(reader.held() + chunk.len())?;
+                            reader.push(&chunk);
                             continue;
                         }
                         None => reader.finish().map(|()| None).map_err(BlobError::from),
@@ -296,17 +324,32 @@ impl FileScan {
                     Err(e) => Err(e.into()),
                 };
                 match read {
-                    Ok(Some(batch)) => pending.extend(scan.slices(batch)),
-                    Ok(None) => ended = true,
+                    Ok(Some(batch)) => {
+                        *pending_bytes = batch.get_array_memory_size();
+                        scan.held.try_resize(reader.held() + *pending_bytes)?;
+                        pending.extend(scan.slices(batch));
+                    }
+                    Ok(None) => *ended = true,
                     Err(e) => {
                         scan.refused::<()>(e.in_frame(frame))?;
-                        ended = true;
+                        *ended = true;
                     }
                 }
             }
         })
         .boxed()
     }
+}
+
+/// A stream file's scan between batches.
+struct StreamScan {
+    scan: FileScan,
+    chunks: BoxStream<'static, object_store::Result<Bytes>>,
+    reader: StreamReader,
+    /// The slices of the last blob's batch not yet handed on, and its bytes.
+    pending: VecDeque<RecordBatch>,
+    pending_bytes: usize,
+    ended: bool,
 }
 
 /// The selected points of one blob as one batch of the projected columns.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::Result;
+use datafusion::execution::memory_pool::{MemoryPool, UnboundedMemoryPool};
 use datafusion::physical_expr::{LexOrdering, PhysicalExpr};
 use datafusion::physical_plan::filter_pushdown::{FilterPushdownPropagation, PushedDown};
 use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
@@ -40,6 +41,9 @@ pub struct MeboSource {
     predicates: Vec<Arc<dyn PhysicalExpr>>,
     batch_size: usize,
     metrics: ExecutionPlanMetricsSet,
+    /// Where the scan reserves the bytes it holds: the session's pool, or
+    /// an executor's.
+    memory_pool: Arc<dyn MemoryPool>,
 }
 
 impl MeboSource {
@@ -53,7 +57,14 @@ impl MeboSource {
             predicates: Vec::new(),
             batch_size: 8192,
             metrics: ExecutionPlanMetricsSet::new(),
+            memory_pool: Arc::new(UnboundedMemoryPool::default()),
         }
+    }
+
+    /// The same source reserving what it holds in `pool` (a source made
+    /// without one reserves in an unbounded pool of its own).
+    pub fn with_memory_pool(self, memory_pool: Arc<dyn MemoryPool>) -> MeboSource {
+        MeboSource { memory_pool, ..self }
     }
 
     /// The same source narrowed by `filter` (a scan read back on an executor).
@@ -89,6 +100,7 @@ impl FileSource for MeboSource {
             skip_bad_files: self.options.skip_bad_files,
             batch_size: self.batch_size,
             counters: ScanCounters::new(&self.metrics, partition),
+            memory_pool: Arc::clone(&self.memory_pool),
         };
         ProjectionOpener::try_new(self.projection.clone(), Arc::new(opener), self.table_schema.file_schema())
     }

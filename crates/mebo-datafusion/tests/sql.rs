@@ -101,9 +101,13 @@ impl object_store::ObjectStore for Counted {
         self.files.put_multipart_opts(at, opts).await
     }
     async fn get_opts(&self, at: &Path, options: GetOptions) -> object_store::Result<GetResult> {
+        // A `head` (a single file's listing) reads no bytes.
+        let head = options.head;
         let result = self.files.get_opts(at, options).await?;
-        self.read.fetch_add(result.range.end - result.range.start, std::sync::atomic::Ordering::Relaxed);
-        self.requests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if !head {
+            self.read.fetch_add(result.range.end - result.range.start, std::sync::atomic::Ordering::Relaxed);
+            self.requests.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         Ok(result)
     }
     fn delete_stream(&self, paths: BoxStream<'static, object_store::Result<Path>>) -> BoxStream<'static, object_store::Result<Path>> {
@@ -171,6 +175,26 @@ async fn statistics_read_a_long_head_and_no_payload() {
     assert_eq!(i64s(&r.batches, 0), vec![(metrics * points) as i64]);
     // The first read, then the rest of the head.
     assert_eq!(store.fetched(), (schema_read + head, 3));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn statistics_leave_a_stream_file_unread() {
+    let f = fixture();
+    let dir = common::write_dir("stream-stats");
+    let blobs: Vec<Vec<u8>> = common::files(&f.numeric_dir).into_values().take(3).collect();
+    let stream = mebo::stream::write_stream(blobs.iter().map(Vec::as_slice)).unwrap();
+    let path = dir.join("three.mbs");
+    std::fs::write(&path, &stream).unwrap();
+    let store = Arc::new(Counted::default());
+    let ctx = store.session(&path).await;
+    let schema_read = 8 + mebo::HEADER_SIZE as u64;
+    assert_eq!(store.fetched(), (schema_read, 1));
+    // No read for statistics: the scan's one read of the stream counts it.
+    let r = query(&ctx, "SELECT count(*) FROM m").await.unwrap();
+    let points: usize = (0..3).map(|w| fixture_points_of_blob(w).len()).sum();
+    assert_eq!(i64s(&r.batches, 0), vec![points as i64]);
+    assert_eq!(store.fetched(), (schema_read + stream.len() as u64, 2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -482,4 +506,60 @@ fn the_command_prints_csv_with_decimal_ids() {
     let missing = std::process::Command::new(exe).args(["SELECT count(*) FROM no_such_table"]).output().unwrap();
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("mebo-sql:"));
+}
+
+#[tokio::test]
+async fn a_scan_holds_its_files_in_the_session_memory_pool() {
+    let f = fixture();
+    let largest = common::files(&f.numeric_dir).values().map(Vec::len).max().unwrap();
+    let sql = "SELECT min(value), max(value), min(ts) FROM m";
+    let lowest = f.numeric.iter().map(|p| p.value).fold(f64::INFINITY, f64::min);
+    let highest = f.numeric.iter().map(|p| p.value).fold(f64::NEG_INFINITY, f64::max);
+
+    // Room enough: the answers, a file's bytes at least were held, and
+    // every byte was given back.
+    let pool = common::PeakPool::new(64 << 20);
+    let ctx = pool.context(4);
+    ctx.register_mebo("m", f.numeric_dir.to_str().unwrap()).await.unwrap();
+    let r = query(&ctx, sql).await.unwrap();
+    assert_eq!((f64s(&r.batches, 0), f64s(&r.batches, 1)), (vec![lowest], vec![highest]));
+    assert!(pool.peak() >= largest, "peak {} against a file of {largest}", pool.peak());
+    assert_eq!(datafusion::execution::memory_pool::MemoryPool::reserved(&*pool), 0);
+
+    // Less room than a file: the query's error names the file, and nothing is kept.
+    let pool = common::PeakPool::new(largest / 2);
+    let ctx = pool.context(4);
+    ctx.register_mebo("m", f.numeric_dir.to_str().unwrap()).await.unwrap();
+    let error = query(&ctx, sql).await.err().unwrap().to_string();
+    assert!(error.contains("Resources exhausted") && error.contains("MeboScan[file:///") && error.contains(".mebo]"), "{error}");
+    assert_eq!(datafusion::execution::memory_pool::MemoryPool::reserved(&*pool), 0);
+}
+
+#[test]
+fn the_command_bounds_its_memory() {
+    let f = fixture();
+    let largest = common::files(&f.numeric_dir).values().map(Vec::len).max().unwrap();
+    let exe = env!("CARGO_BIN_EXE_mebo-sql");
+    let table = format!("m={}", f.numeric_dir.display());
+    let run = |limit: &str| {
+        std::process::Command::new(exe)
+            .args(["--table", &table, "--format", "csv", "--memory-limit", limit, "SELECT max(value) AS top FROM m"])
+            .output()
+            .unwrap()
+    };
+    let top = f.numeric.iter().map(|p| p.value).fold(f64::NEG_INFINITY, f64::max);
+    let roomy = run("64m");
+    assert!(roomy.status.success(), "{}", String::from_utf8_lossy(&roomy.stderr));
+    assert_eq!(String::from_utf8_lossy(&roomy.stdout).lines().nth(1).unwrap().parse::<f64>().unwrap(), top);
+    // Less than a file: the statement fails, naming the file, and prints nothing.
+    let tight = run(&(largest / 2).to_string());
+    let stderr = String::from_utf8_lossy(&tight.stderr);
+    assert_eq!(tight.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("Resources exhausted") && stderr.contains("MeboScan[file:///"), "{stderr}");
+    assert!(tight.stdout.is_empty());
+    // A size it cannot read, or a bound for a cluster's executors, is a bad command line.
+    for args in [&["--memory-limit", "lots", "SELECT 1"][..], &["--memory-limit", "1g", "--cluster", "1", "SELECT 1"]] {
+        let bad = std::process::Command::new(exe).args(args).output().unwrap();
+        assert_eq!(bad.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&bad.stderr));
+    }
 }

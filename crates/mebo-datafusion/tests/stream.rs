@@ -186,3 +186,36 @@ async fn a_stream_of_many_chunks_reads_back_every_point() {
     assert_eq!(b.column(1).as_primitive::<Float64Type>().value(0), 500_000_500_000.0);
     assert_eq!(scan_counter(&r.plan, "blobs_opened"), 10);
 }
+
+#[tokio::test]
+async fn a_stream_is_held_a_frame_at_a_time_in_the_session_memory_pool() {
+    let dir = out_dir("memory");
+    let stream = dir.join("million.mbs");
+    let ctx = SessionContext::new();
+    ctx.enable_mebo().unwrap();
+    query(&ctx, &copy_a_million_points("CAST(v AS DOUBLE)", stream.to_str().unwrap())).await.unwrap();
+    let frame = frames(&stream).iter().map(Vec::len).max().unwrap();
+    let size = std::fs::metadata(&stream).unwrap().len() as usize;
+    let sql = "SELECT sum(value), max(ts) FROM s";
+
+    // Room for a few frames: the answer; the scan held a frame at least,
+    // and at most a frame in progress and a 1 MiB chunk with a frame's
+    // copy and its batch; and all was given back.
+    let pool = common::PeakPool::new(16 << 20);
+    let ctx = pool.context(2);
+    ctx.register_mebo("s", stream.to_str().unwrap()).await.unwrap();
+    let r = query(&ctx, sql).await.unwrap();
+    let f64s = |b: &RecordBatch| b.column(0).as_primitive::<Float64Type>().value(0);
+    assert_eq!(f64s(&r.batches[0]), 500_000_500_000.0);
+    let peak = pool.peak();
+    assert!(peak >= frame && peak <= 3 * frame + (1 << 20) + 1024, "peak {peak}, a frame {frame}, the file {size}");
+    assert_eq!(datafusion::execution::memory_pool::MemoryPool::reserved(&*pool), 0);
+
+    // Less room than a frame: the error names the stream.
+    let pool = common::PeakPool::new(frame / 2);
+    let ctx = pool.context(2);
+    ctx.register_mebo("s", stream.to_str().unwrap()).await.unwrap();
+    let error = query(&ctx, sql).await.err().unwrap().to_string();
+    assert!(error.contains("Resources exhausted") && error.contains("MeboScan[file:///") && error.contains("million.mbs]"), "{error}");
+    assert_eq!(datafusion::execution::memory_pool::MemoryPool::reserved(&*pool), 0);
+}

@@ -1,10 +1,12 @@
 //! `mebo-executor [--bind HOST] [--external-host NAME] [--port PORT] [--grpc-port PORT]
 //!  [--scheduler-host HOST] [--scheduler-port PORT] [--work-dir DIR] [--concurrent-tasks N]
-//!  [--heartbeat SECONDS]`
+//!  [--heartbeat SECONDS] [--memory-pool-size SIZE]`
 //!
 //! A Ballista executor that runs mebo scans. It listens on 127.0.0.1 unless
 //! `--bind` says otherwise, and joins the scheduler at 127.0.0.1:50050 by
-//! default.
+//! default. `--memory-pool-size SIZE` (`512m`, `4g`; `0` for none) is what
+//! its tasks may hold together, split evenly between them; Ballista's
+//! default is 70% of the machine's memory.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -14,7 +16,8 @@ use mebo_datafusion::cli::Flags;
 use mebo_datafusion::cluster::{executor_config, ExecutorPlace};
 
 const USAGE: &str = "usage: mebo-executor [--bind HOST] [--external-host NAME] [--port PORT] [--grpc-port PORT] \
-[--scheduler-host HOST] [--scheduler-port PORT] [--work-dir DIR] [--concurrent-tasks N] [--heartbeat SECONDS]";
+[--scheduler-host HOST] [--scheduler-port PORT] [--work-dir DIR] [--concurrent-tasks N] [--heartbeat SECONDS] \
+[--memory-pool-size SIZE]";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -29,6 +32,7 @@ async fn main() -> ExitCode {
         "--work-dir",
         "--concurrent-tasks",
         "--heartbeat",
+        "--memory-pool-size",
     ];
     let parsed = (|| {
         let mut flags = Flags::parse(std::env::args().skip(1), &names, &[])?;
@@ -46,6 +50,7 @@ async fn main() -> ExitCode {
                 .number("--concurrent-tasks")?
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             heartbeat_seconds: flags.number("--heartbeat")?.unwrap_or(60),
+            memory_pool_bytes: flags.bytes("--memory-pool-size")?,
         };
         flags.finish()?;
         Ok::<_, String>(place)

@@ -1,5 +1,6 @@
 //! `mebo-sql [--table NAME=PATH]... [--skip-bad-files] [--format table|csv|json]
-//!  [--cluster N | --scheduler URL] [--timeout SECONDS] ("SQL; SQL" | -f FILE | -)`
+//!  [--memory-limit SIZE] [--cluster N | --scheduler URL] [--timeout SECONDS]
+//!  ("SQL; SQL" | -f FILE | -)`
 //!
 //! Runs the statements in order over tables of blobs and prints each
 //! result. The statements are the words given, or a file's (`-f FILE`,
@@ -12,7 +13,10 @@
 //! cluster that lost an executor can stall a job: Ballista 55 does not
 //! always re-run the stages it rolls back). `--skip-bad-files` reads past a
 //! file that is not a blob of the table's kind, naming it and why on stderr
-//! (`MEBO_LOG=error` silences that). Exit status 1 on an error, 2 on a bad
+//! (`MEBO_LOG=error` silences that). `--memory-limit SIZE` (`512m`, `4g`)
+//! bounds what the statements hold at once, scans and writers included: a
+//! statement past it fails with `Resources exhausted` (on a cluster each
+//! executor has a pool of its own). Exit status 1 on an error, 2 on a bad
 //! command line. `COPY (…) TO 'dir/' STORED AS MEBO` and `INSERT INTO` a
 //! table write blobs (the count of rows written is the statement's result).
 
@@ -20,13 +24,14 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use datafusion::error::DataFusionError;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::SessionContext;
 use mebo_datafusion::cli::Flags;
 use mebo_datafusion::cluster::{remote_context, LocalCluster};
 use mebo_datafusion::{mebo_session_config, run_statements, MeboContextExt, MeboOptions, OutputFormat};
 
 const USAGE: &str = "usage: mebo-sql [--table NAME=PATH]... [--skip-bad-files] [--format table|csv|json] \
-[--cluster N | --scheduler URL] [--timeout SECONDS] (\"SQL; SQL\" | -f FILE | -)";
+[--memory-limit SIZE] [--cluster N | --scheduler URL] [--timeout SECONDS] (\"SQL; SQL\" | -f FILE | -)";
 
 /// Where the statements run.
 enum Engine {
@@ -39,6 +44,7 @@ struct Args {
     tables: Vec<(String, String)>,
     format: OutputFormat,
     skip_bad_files: bool,
+    memory_limit: Option<u64>,
     engine: Engine,
     timeout: Option<Duration>,
     sql: Statements,
@@ -67,8 +73,11 @@ impl Statements {
 }
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut flags =
-        Flags::parse(args, &["--table", "--format", "--cluster", "--scheduler", "--timeout", "-f", "--file"], &["--skip-bad-files"])?;
+    let mut flags = Flags::parse(
+        args,
+        &["--table", "--format", "--memory-limit", "--cluster", "--scheduler", "--timeout", "-f", "--file"],
+        &["--skip-bad-files"],
+    )?;
     let mut tables = Vec::new();
     for spec in flags.take_all("--table") {
         let (name, path) = spec.split_once('=').ok_or_else(|| format!("--table takes NAME=PATH, not {spec:?}"))?;
@@ -82,6 +91,10 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
         (None, Some(url)) => Engine::Scheduler(url),
         (None, None) => Engine::Local,
     };
+    let memory_limit = flags.bytes("--memory-limit")?;
+    if memory_limit.is_some() && !matches!(engine, Engine::Local) {
+        return Err("--memory-limit bounds this process's engine: a cluster's executors take --memory-pool-size".into());
+    }
     let timeout = flags
         .number::<f64>("--timeout")?
         .map(|s| Duration::try_from_secs_f64(s).map_err(|_| format!("--timeout {s} is not a duration")))
@@ -98,7 +111,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
         ([_], _) => return Err("the statements come from -f FILE or from the command line, not both".into()),
         _ => return Err("one -f FILE".into()),
     };
-    Ok(Args { tables, format, skip_bad_files, engine, timeout, sql })
+    Ok(Args { tables, format, skip_bad_files, memory_limit, engine, timeout, sql })
 }
 
 async fn run(args: &Args, sql: &str, ctx: &SessionContext) -> datafusion::common::Result<usize> {
@@ -128,8 +141,14 @@ async fn main() -> ExitCode {
     let mut cluster = None;
     let ctx = match &args.engine {
         Engine::Local => {
-            let ctx = SessionContext::new_with_config(mebo_session_config());
-            ctx.enable_mebo().map(|()| ctx)
+            let runtime = match args.memory_limit {
+                Some(limit) => RuntimeEnvBuilder::new().with_memory_limit(usize::try_from(limit).unwrap_or(usize::MAX), 1.0),
+                None => RuntimeEnvBuilder::new(),
+            };
+            runtime.build_arc().and_then(|runtime| {
+                let ctx = SessionContext::new_with_config_rt(mebo_session_config(), runtime);
+                ctx.enable_mebo().map(|()| ctx)
+            })
         }
         Engine::Cluster(n) => match LocalCluster::start(*n) {
             Ok(started) => remote_context(&cluster.insert(started).url()).await,

@@ -85,6 +85,9 @@ pub struct ExecutorPlace {
     pub concurrent_tasks: usize,
     /// Seconds between heartbeats to the scheduler.
     pub heartbeat_seconds: u64,
+    /// What its tasks may hold together (`Some(0)`: unbounded); `None`
+    /// takes Ballista's share of the machine's memory.
+    pub memory_pool_bytes: Option<u64>,
 }
 
 /// An executor that runs mebo scans.
@@ -99,6 +102,7 @@ pub fn executor_config(place: ExecutorPlace) -> ExecutorProcessConfig {
         work_dir: Some(place.work_dir),
         vcores: place.concurrent_tasks.max(1),
         executor_heartbeat_interval_seconds: place.heartbeat_seconds.max(1),
+        memory_pool_size: place.memory_pool_bytes,
         print_thread_info: false,
         override_config_producer: Some(Arc::new(ballista_config)),
         override_logical_codec: Some(Arc::new(MeboLogicalCodec::default())),

@@ -7,7 +7,12 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use datafusion::execution::memory_pool::{GreedyMemoryPool, MemoryPool, MemoryReservation};
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::prelude::{SessionConfig, SessionContext};
 
 use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextBlob, TextEncoder, TextEncoderOptions};
@@ -247,4 +252,73 @@ pub fn copy_a_million_points(value: &str, target: &str) -> String {
         "COPY (SELECT 'one' AS metric, to_timestamp_micros(v) AS ts, {value} AS value FROM generate_series(1, 1000000) AS t(v)) \
          TO '{target}' STORED AS MEBO OPTIONS ('max_points_per_blob' '100000', 'layout' 'v2', 'config' 'raw-none-raw-none')"
     )
+}
+
+/// A memory pool of `limit` bytes (DataFusion's greedy pool) that keeps the
+/// most the scans' reservations (`MeboScan[…]`) ever held together.
+#[derive(Debug)]
+pub struct PeakPool {
+    inner: GreedyMemoryPool,
+    scans: AtomicUsize,
+    peak: AtomicUsize,
+}
+
+impl PeakPool {
+    pub fn new(limit: usize) -> Arc<PeakPool> {
+        Arc::new(PeakPool { inner: GreedyMemoryPool::new(limit), scans: AtomicUsize::new(0), peak: AtomicUsize::new(0) })
+    }
+
+    /// The most the scans held at once.
+    pub fn peak(&self) -> usize {
+        self.peak.load(Ordering::Relaxed)
+    }
+
+    /// A context of `partitions` partitions over this pool, mebo enabled.
+    pub fn context(self: &Arc<PeakPool>, partitions: usize) -> SessionContext {
+        let runtime = RuntimeEnvBuilder::new().with_memory_pool(self.clone()).build_arc().unwrap();
+        let ctx = SessionContext::new_with_config_rt(SessionConfig::new().with_target_partitions(partitions), runtime);
+        mebo_datafusion::MeboContextExt::enable_mebo(&ctx).unwrap();
+        ctx
+    }
+
+    fn lent(&self, reservation: &MemoryReservation, bytes: usize) {
+        if reservation.consumer().name().starts_with("MeboScan[") {
+            let now = self.scans.fetch_add(bytes, Ordering::Relaxed) + bytes;
+            self.peak.fetch_max(now, Ordering::Relaxed);
+        }
+    }
+}
+
+impl std::fmt::Display for PeakPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.inner, f)
+    }
+}
+
+impl MemoryPool for PeakPool {
+    fn name(&self) -> &str {
+        "peak"
+    }
+
+    fn grow(&self, reservation: &MemoryReservation, additional: usize) {
+        self.inner.grow(reservation, additional);
+        self.lent(reservation, additional);
+    }
+
+    fn shrink(&self, reservation: &MemoryReservation, shrink: usize) {
+        self.inner.shrink(reservation, shrink);
+        if reservation.consumer().name().starts_with("MeboScan[") {
+            self.scans.fetch_sub(shrink, Ordering::Relaxed);
+        }
+    }
+
+    fn try_grow(&self, reservation: &MemoryReservation, additional: usize) -> datafusion::common::Result<()> {
+        self.inner.try_grow(reservation, additional)?;
+        self.lent(reservation, additional);
+        Ok(())
+    }
+
+    fn reserved(&self) -> usize {
+        self.inner.reserved()
+    }
 }
