@@ -56,7 +56,7 @@ fn printed(batches: &[RecordBatch]) -> String {
 fn start(executors: usize) -> LocalCluster {
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_mebo-scheduler")).parent().unwrap();
     // A silent executor is given up after 3 s: its tasks run elsewhere.
-    LocalCluster::start_from(bin_dir, executors, 3).unwrap()
+    LocalCluster::start_from(bin_dir, executors, 3, &[]).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -231,6 +231,16 @@ fn the_command_runs_on_a_cluster_as_on_one_machine() {
     let local = run(&[]);
     assert!(local.lines().count() > 100, "{local}");
     assert_eq!(run(&["--cluster", "2"]), local);
+    assert_eq!(run(&["--cluster", "2", "--memory-limit", "256m"]), local);
+    // Each executor's pool, split between its 4 tasks, smaller than a file.
+    let tight = std::process::Command::new(env!("CARGO_BIN_EXE_mebo-sql"))
+        .args(["--table", &table, "--cluster", "1", "--memory-limit", "4k", "SELECT max(value) FROM m"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&tight.stderr);
+    assert_eq!(tight.status.code(), Some(1), "{stderr}");
+    // Ballista passes the executor's error on in its Debug form (`ResourcesExhausted(…)`).
+    assert!(stderr.contains("ResourcesExhausted") && stderr.contains("for MeboScan[file:///"), "{stderr}");
     let cluster = start(1);
     assert_eq!(run(&["--scheduler", &cluster.url()]), local);
 

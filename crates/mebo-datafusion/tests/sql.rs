@@ -557,8 +557,8 @@ fn the_command_bounds_its_memory() {
     assert_eq!(tight.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("Resources exhausted") && stderr.contains("MeboScan[file:///"), "{stderr}");
     assert!(tight.stdout.is_empty());
-    // A size it cannot read, or a bound for a cluster's executors, is a bad command line.
-    for args in [&["--memory-limit", "lots", "SELECT 1"][..], &["--memory-limit", "1g", "--cluster", "1", "SELECT 1"]] {
+    // A size it cannot read, or a bound for a running cluster's executors, is a bad command line.
+    for args in [&["--memory-limit", "lots", "SELECT 1"][..], &["--memory-limit", "1g", "--scheduler", "df://127.0.0.1:9", "SELECT 1"]] {
         let bad = std::process::Command::new(exe).args(args).output().unwrap();
         assert_eq!(bad.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&bad.stderr));
     }

@@ -15,8 +15,8 @@
 //! file that is not a blob of the table's kind, naming it and why on stderr
 //! (`MEBO_LOG=error` silences that). `--memory-limit SIZE` (`512m`, `4g`)
 //! bounds what the statements hold at once, scans and writers included: a
-//! statement past it fails with `Resources exhausted` (on a cluster each
-//! executor has a pool of its own). Exit status 1 on an error, 2 on a bad
+//! statement past it fails with `Resources exhausted`; with `--cluster N`
+//! it is each executor's pool, shared by its tasks. Exit status 1 on an error, 2 on a bad
 //! command line. `COPY (…) TO 'dir/' STORED AS MEBO` and `INSERT INTO` a
 //! table write blobs (the count of rows written is the statement's result).
 
@@ -92,8 +92,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
         (None, None) => Engine::Local,
     };
     let memory_limit = flags.bytes("--memory-limit")?;
-    if memory_limit.is_some() && !matches!(engine, Engine::Local) {
-        return Err("--memory-limit bounds this process's engine: a cluster's executors take --memory-pool-size".into());
+    if memory_limit.is_some() && matches!(engine, Engine::Scheduler(_)) {
+        return Err("--memory-limit bounds the engines mebo-sql starts: a running cluster's executors take --memory-pool-size".into());
     }
     let timeout = flags
         .number::<f64>("--timeout")?
@@ -112,6 +112,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
         _ => return Err("one -f FILE".into()),
     };
     Ok(Args { tables, format, skip_bad_files, memory_limit, engine, timeout, sql })
+}
+
+/// What each executor of `--cluster N` is given besides its places.
+fn executor_args(memory_limit: Option<u64>) -> Vec<String> {
+    memory_limit.map(|bytes| vec!["--memory-pool-size".to_owned(), bytes.to_string()]).unwrap_or_default()
 }
 
 async fn run(args: &Args, sql: &str, ctx: &SessionContext) -> datafusion::common::Result<usize> {
@@ -150,7 +155,7 @@ async fn main() -> ExitCode {
                 ctx.enable_mebo().map(|()| ctx)
             })
         }
-        Engine::Cluster(n) => match LocalCluster::start(*n) {
+        Engine::Cluster(n) => match LocalCluster::start_with(*n, &executor_args(args.memory_limit)) {
             Ok(started) => remote_context(&cluster.insert(started).url()).await,
             Err(e) => {
                 eprintln!("mebo-sql: starting the cluster: {e}");

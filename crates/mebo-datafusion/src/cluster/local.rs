@@ -23,17 +23,28 @@ impl LocalCluster {
     /// A scheduler and `executors` executors, from the binaries beside the
     /// running one (`mebo-sql`, or a test's `target` folder).
     pub fn start(executors: usize) -> io::Result<LocalCluster> {
+        LocalCluster::start_with(executors, &[])
+    }
+
+    /// The same, each executor given `executor_args` besides its places
+    /// (`--memory-pool-size 1g`).
+    pub fn start_with(executors: usize, executor_args: &[String]) -> io::Result<LocalCluster> {
         let exe = std::env::current_exe()?;
         // A test binary sits one folder deeper (`deps/`) than the binaries.
         let beside = exe.parent().unwrap_or(Path::new("."));
         let dir = if beside.join(binary("mebo-scheduler")).exists() { beside } else { beside.parent().unwrap_or(beside) };
-        LocalCluster::start_from(dir, executors, 2)
+        LocalCluster::start_from(dir, executors, 2, executor_args)
     }
 
     /// The same, from the binaries in `bin_dir`; `executor_timeout_seconds`
     /// is how long the scheduler waits for a silent executor before it runs
     /// its tasks elsewhere.
-    pub fn start_from(bin_dir: &Path, executors: usize, executor_timeout_seconds: u64) -> io::Result<LocalCluster> {
+    pub fn start_from(
+        bin_dir: &Path,
+        executors: usize,
+        executor_timeout_seconds: u64,
+        executor_args: &[String],
+    ) -> io::Result<LocalCluster> {
         let port = free_port()?;
         let work_dir = std::env::temp_dir().join(format!("mebo-cluster-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&work_dir)?;
@@ -65,8 +76,10 @@ impl LocalCluster {
             // re-run stages (docs/SQL.md).
             let child = Command::new(bin_dir.join(binary("mebo-executor")))
                 .args(["--scheduler-port", &port.to_string(), "--port", &flight.to_string(), "--grpc-port", &grpc.to_string()])
-                .args(["--heartbeat", "1", "--concurrent-tasks", "4", "--work-dir"])
+                .args(["--heartbeat", "1", "--concurrent-tasks", "4"])
+                .args(executor_args)
                 .env("MEBO_LOG", std::env::var("MEBO_LOG").unwrap_or_else(|_| "info".into()))
+                .arg("--work-dir")
                 .arg(&dir)
                 .stdin(Stdio::null())
                 .stdout(out)
