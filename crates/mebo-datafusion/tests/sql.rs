@@ -9,6 +9,7 @@ use std::sync::Arc;
 use arrow::array::{AsArray, RecordBatch};
 use arrow::datatypes::{Float64Type, Int64Type, TimestampMicrosecondType, UInt64Type};
 use common::{fixture, per_metric, Point, BASE, HOUR, NAMES, NUMERIC_BLOBS};
+use datafusion::execution::memory_pool::MemoryPool;
 use datafusion::physical_plan::displayable;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use futures::stream::BoxStream;
@@ -524,7 +525,7 @@ async fn a_scan_holds_its_files_in_the_session_memory_pool() {
     let r = query(&ctx, sql).await.unwrap();
     assert_eq!((f64s(&r.batches, 0), f64s(&r.batches, 1)), (vec![lowest], vec![highest]));
     assert!(pool.peak() >= largest, "peak {} against a file of {largest}", pool.peak());
-    assert_eq!(datafusion::execution::memory_pool::MemoryPool::reserved(&*pool), 0);
+    assert_eq!(pool.reserved(), 0);
 
     // Less room than a file: the query's error names the file, and nothing is kept.
     let pool = common::PeakPool::new(largest / 2);
@@ -532,7 +533,7 @@ async fn a_scan_holds_its_files_in_the_session_memory_pool() {
     ctx.register_mebo("m", f.numeric_dir.to_str().unwrap()).await.unwrap();
     let error = query(&ctx, sql).await.err().unwrap().to_string();
     assert!(error.contains("Resources exhausted") && error.contains("MeboScan[file:///") && error.contains(".mebo]"), "{error}");
-    assert_eq!(datafusion::execution::memory_pool::MemoryPool::reserved(&*pool), 0);
+    assert_eq!(pool.reserved(), 0);
 }
 
 #[test]

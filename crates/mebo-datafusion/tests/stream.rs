@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use arrow::array::{AsArray, RecordBatch};
 use arrow::datatypes::{Float64Type, Int64Type, UInt64Type};
 use common::{copy_a_million_points, files, fixture, numeric_points, per_metric, same_points, NAMES};
+use datafusion::execution::memory_pool::MemoryPool;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use mebo::numeric::NumericBlob;
 use mebo::stream::{write_stream, Frames};
@@ -209,7 +210,7 @@ async fn a_stream_is_held_a_frame_at_a_time_in_the_session_memory_pool() {
     assert_eq!(f64s(&r.batches[0]), 500_000_500_000.0);
     let peak = pool.peak();
     assert!(peak >= frame && peak <= 3 * frame + (1 << 20) + 1024, "peak {peak}, a frame {frame}, the file {size}");
-    assert_eq!(datafusion::execution::memory_pool::MemoryPool::reserved(&*pool), 0);
+    assert_eq!(pool.reserved(), 0);
 
     // Less room than a frame: the error names the stream.
     let pool = common::PeakPool::new(frame / 2);
@@ -217,5 +218,6 @@ async fn a_stream_is_held_a_frame_at_a_time_in_the_session_memory_pool() {
     ctx.register_mebo("s", stream.to_str().unwrap()).await.unwrap();
     let error = query(&ctx, sql).await.err().unwrap().to_string();
     assert!(error.contains("Resources exhausted") && error.contains("MeboScan[file:///") && error.contains("million.mbs]"), "{error}");
-    assert_eq!(datafusion::execution::memory_pool::MemoryPool::reserved(&*pool), 0);
+    assert_eq!(pool.reserved(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
