@@ -39,10 +39,25 @@ impl BlobHead {
     /// Parse the head of a blob of `blob_len` bytes from `head`, its first
     /// [`len`](Self::len) bytes or more.
     pub fn parse(head: &[u8], blob_len: usize) -> Result<BlobHead> {
-        match kind(head)? {
-            BlobKind::Numeric => numeric(head, blob_len),
-            BlobKind::Text => text(head, blob_len),
-        }
+        let (kind, metrics) = index(head, blob_len)?;
+        let total_points = metrics.iter().map(|&(_, count)| u64::from(count)).sum();
+        Ok(BlobHead { kind, metric_count: metrics.len(), total_points })
+    }
+
+    /// The ids of the metrics the index lists, in its order, from the same
+    /// bytes and with the same checks as [`parse`](Self::parse): what a
+    /// reader looking for some metrics needs to know whether to fetch the
+    /// rest of the blob.
+    pub fn metric_ids(head: &[u8], blob_len: usize) -> Result<Vec<u64>> {
+        Ok(index(head, blob_len)?.1.into_iter().map(|(id, _)| id).collect())
+    }
+}
+
+/// The blob's kind and its index: each metric's id and point count.
+fn index(head: &[u8], blob_len: usize) -> Result<(BlobKind, Vec<(u64, u32)>)> {
+    match kind(head)? {
+        BlobKind::Numeric => Ok((BlobKind::Numeric, numeric(head, blob_len)?)),
+        BlobKind::Text => Ok((BlobKind::Text, text(head, blob_len)?)),
     }
 }
 
@@ -59,7 +74,7 @@ fn part<'a>(head: &'a [u8], start: usize, end: usize, what: &'static str) -> Res
     head.get(start..end).ok_or(Error::Truncated { what, needed: end, available: head.len() })
 }
 
-fn numeric(head: &[u8], blob_len: usize) -> Result<BlobHead> {
+fn numeric(head: &[u8], blob_len: usize) -> Result<Vec<(u64, u32)>> {
     let header = NumericHeader::parse(head)?;
     let (ts, val, tag) = (header.timestamp_offset as usize, header.value_offset as usize, header.tag_offset as usize);
     if ts > val || val > tag || tag > blob_len {
@@ -72,11 +87,10 @@ fn numeric(head: &[u8], blob_len: usize) -> Result<BlobHead> {
     let metric_count = header.metric_count as usize;
     let entries = part(head, index, ts, "metric index")?;
     let entries = NumericIndexEntry::parse_all(entries, header.index_kind, header.byte_order, metric_count)?;
-    let total_points = entries.iter().map(|e| u64::from(e.count)).sum();
-    Ok(BlobHead { kind: BlobKind::Numeric, metric_count, total_points })
+    Ok(entries.iter().map(|e| (e.id, e.count)).collect())
 }
 
-fn text(head: &[u8], blob_len: usize) -> Result<BlobHead> {
+fn text(head: &[u8], blob_len: usize) -> Result<Vec<(u64, u32)>> {
     let header = TextHeader::parse(head)?;
     let (index, data) = (header.index_offset as usize, header.data_offset as usize);
     if data > blob_len {
@@ -88,9 +102,6 @@ fn text(head: &[u8], blob_len: usize) -> Result<BlobHead> {
             detail: format!("data offset is {data}, not the end of an index of {metric_count} at {index}"),
         });
     }
-    let mut total_points = 0;
-    for entry in part(head, index, data, "text index")?.chunks_exact(TEXT_ENTRY_SIZE) {
-        total_points += u64::from(TextIndexEntry::parse(entry, header.options.byte_order)?.count);
-    }
-    Ok(BlobHead { kind: BlobKind::Text, metric_count, total_points })
+    let entries = part(head, index, data, "text index")?.chunks_exact(TEXT_ENTRY_SIZE);
+    entries.map(|entry| TextIndexEntry::parse(entry, header.options.byte_order).map(|e| (e.id, u32::from(e.count)))).collect()
 }

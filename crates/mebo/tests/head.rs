@@ -31,11 +31,11 @@ fn cases() -> Vec<Case> {
     cases
 }
 
-/// (metrics, points) of the opened blob, or its error.
-fn opened(bytes: &[u8]) -> mebo::Result<(usize, u64)> {
+/// (metrics, points, metric ids) of the opened blob, or its error.
+fn opened(bytes: &[u8]) -> mebo::Result<(usize, u64, Vec<u64>)> {
     match BlobKind::of(bytes) {
-        Some(BlobKind::Text) => TextBlob::open(bytes).map(|b| (b.len(), b.total_points() as u64)),
-        _ => NumericBlob::open(bytes).map(|b| (b.len(), b.total_points() as u64)),
+        Some(BlobKind::Text) => TextBlob::open(bytes).map(|b| (b.len(), b.total_points() as u64, b.metric_ids().to_vec())),
+        _ => NumericBlob::open(bytes).map(|b| (b.len(), b.total_points() as u64, b.metric_ids().to_vec())),
     }
 }
 
@@ -48,6 +48,12 @@ fn every_vector_is_counted_from_its_head_alone() {
         assert!(len <= c.bytes.len(), "{}", c.name);
         let head = BlobHead::parse(&c.bytes[..len], c.bytes.len()).unwrap_or_else(|e| panic!("{}: {e}", c.name));
         assert_eq!(head, BlobHead { kind: c.kind, metric_count: input.metrics.len(), total_points: points as u64 }, "{}", c.name);
+        // The ids the input names (a v2 index sorts them).
+        let mut ids = BlobHead::metric_ids(&c.bytes[..len], c.bytes.len()).unwrap();
+        let mut expected: Vec<u64> = input.metrics.iter().map(|m| m.id).collect();
+        ids.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(ids, expected, "{}", c.name);
         // The head's end is the first payload's start, which the blob reports
         // where it opens (a build without a codec reads the head alone).
         let first_payload = match c.kind {
@@ -80,10 +86,12 @@ fn a_cut_or_flipped_head_is_an_error_or_the_blobs_own_counts() {
             let mut bytes = c.bytes.clone();
             let at = usize::from(pair[0]) % len.max(1);
             bytes[at] ^= pair[1] | 1;
-            let head = BlobHead::len(&bytes).and_then(|l| BlobHead::parse(&bytes[..l.min(bytes.len())], bytes.len()));
+            let head_bytes = &bytes[..BlobHead::len(&bytes).map_or(0, |l| l.min(bytes.len()))];
+            let head = BlobHead::parse(head_bytes, bytes.len());
             match (opened(&bytes), head) {
-                (Ok((metrics, points)), Ok(head)) => {
-                    assert_eq!((head.metric_count, head.total_points), (metrics, points), "{} flipped at {at}", c.name)
+                (Ok((metrics, points, ids)), Ok(head)) => {
+                    assert_eq!((head.metric_count, head.total_points), (metrics, points), "{} flipped at {at}", c.name);
+                    assert_eq!(BlobHead::metric_ids(head_bytes, bytes.len()).unwrap(), ids, "{} flipped at {at}", c.name);
                 }
                 (Ok(_), Err(e)) => panic!("{} flipped at {at}: opens, but its head is refused: {e}", c.name),
                 (Err(_), Ok(_)) => refused += 1,

@@ -51,7 +51,7 @@ fn assert_out_of_range<T: std::fmt::Debug>(r: Result<T>, what: &str) {
 pub fn numeric(bytes: &[u8], limits: &DecodeLimits) -> Result<()> {
     let blob = NumericBlob::open_with_limits(bytes, limits)?;
     #[cfg(feature = "head")]
-    same_head(bytes, mebo::BlobKind::Numeric, blob.len(), blob.total_points());
+    same_head(bytes, mebo::BlobKind::Numeric, blob.metric_ids(), blob.total_points());
     let all = blob.decode_all();
     numeric_opened_with(&blob, &all)?;
     // The owned copy must decode the same way.
@@ -82,11 +82,14 @@ pub fn numeric(bytes: &[u8], limits: &DecodeLimits) -> Result<()> {
 /// A blob that opens has a head that parses (it checks a part of what
 /// `open` checks) and says what the blob says.
 #[cfg(feature = "head")]
-fn same_head(bytes: &[u8], kind: mebo::BlobKind, metric_count: usize, total_points: usize) {
+fn same_head(bytes: &[u8], kind: mebo::BlobKind, ids: &[u64], total_points: usize) {
     use mebo::BlobHead;
-    let head = BlobHead::len(bytes).and_then(|len| BlobHead::parse(bytes.get(..len).unwrap_or(bytes), bytes.len()));
-    let head = head.unwrap_or_else(|e| panic!("the blob opens, its head is refused: {e}"));
-    assert_eq!(head, BlobHead { kind, metric_count, total_points: total_points as u64 }, "the head and the blob disagree");
+    let head_bytes = BlobHead::len(bytes).map(|len| bytes.get(..len).unwrap_or(bytes));
+    let head_bytes = head_bytes.unwrap_or_else(|e| panic!("the blob opens, its header is refused: {e}"));
+    let head = BlobHead::parse(head_bytes, bytes.len()).unwrap_or_else(|e| panic!("the blob opens, its head is refused: {e}"));
+    assert_eq!(head, BlobHead { kind, metric_count: ids.len(), total_points: total_points as u64 }, "the head and the blob disagree");
+    let head_ids = BlobHead::metric_ids(head_bytes, bytes.len()).unwrap_or_else(|e| panic!("the head's ids are refused: {e}"));
+    assert_eq!(head_ids, ids, "the head and the blob list other metrics");
 }
 
 pub fn numeric_opened(blob: &NumericBlob<'_>) -> Result<()> {
@@ -194,7 +197,7 @@ fn numeric_opened_with(blob: &NumericBlob<'_>, all: &Result<mebo::numeric::Numer
 pub fn text(bytes: &[u8], limits: &DecodeLimits) -> Result<()> {
     let blob = TextBlob::open_with_limits(bytes, limits)?;
     #[cfg(feature = "head")]
-    same_head(bytes, mebo::BlobKind::Text, blob.len(), blob.total_points());
+    same_head(bytes, mebo::BlobKind::Text, blob.metric_ids(), blob.total_points());
     text_opened(&blob)?;
     let owned = blob.clone().into_owned();
     assert!(owned.decode_all().ok() == blob.decode_all().ok(), "into_owned decodes alike");
