@@ -29,17 +29,13 @@ use mebo::{BlobHead, DecodeLimits};
 use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 
 use crate::conform::check_partition_names;
+use crate::head::read_start;
 use crate::opener::blob_kind;
 use crate::options::{is_mebo_key, kind_of, MeboOptions};
 use crate::sink::MeboSink;
 use crate::source::MeboSource;
 use crate::store::ensure_store;
 use crate::{EXTENSION, STREAM_EXTENSION};
-
-/// How many bytes of a file's start the statistics read at once: the head
-/// of a blob of a few hundred metrics. On object storage a request's
-/// latency costs more than these bytes, and a longer head takes one more.
-const HEAD_READ: u64 = 16 * 1024;
 
 /// Where a stream of blobs' first blob starts: after `MBS1` and its frame's length.
 const STREAM_START: u64 = 8;
@@ -147,7 +143,7 @@ impl FileFormat for MeboFormat {
     /// Exact row count from the blob's head (its header and index; no
     /// payload decompressed): what lets DataFusion answer `count(*)` without
     /// scanning, as Parquet's footer does. One range read of the file's
-    /// first [`HEAD_READ`] bytes, a second only for a head longer than that.
+    /// first 16 KiB (`read_start`), a second only for a head longer than that.
     /// A file whose head does not parse, is of the other kind or claims more
     /// points than a scan decodes has unknown statistics here; the scan
     /// reports it (or skips it). So has a stream of blobs, whose heads are
@@ -163,16 +159,12 @@ impl FileFormat for MeboFormat {
         if object.location.extension() == Some(STREAM_EXTENSION) {
             return Ok(stats);
         }
-        let size = object.size;
-        let first = store.get_range(&object.location, 0..size.min(HEAD_READ)).await?;
-        let Ok(head_len) = BlobHead::len(&first) else { return Ok(stats) };
-        let end = size.min(head_len as u64);
-        let head = match first.len() as u64 {
-            read if read >= end => first,
-            read => [first, store.get_range(&object.location, read..end).await?].concat().into(),
-        };
-        let Ok(blob_len) = usize::try_from(size) else { return Ok(stats) };
-        match BlobHead::parse(&head, blob_len) {
+        let start = read_start(store.as_ref(), &object.location, object.size).await?;
+        let Ok(blob_len) = usize::try_from(object.size) else { return Ok(stats) };
+        if !start.blob {
+            return Ok(stats);
+        }
+        match BlobHead::parse(&start.bytes, blob_len) {
             // More points than the scan decodes: left to the scan to refuse.
             Ok(head) if head.kind == kind_of(&table_schema) && head.total_points <= DecodeLimits::default().max_points => {
                 stats.num_rows = Precision::Exact(head.total_points as usize);

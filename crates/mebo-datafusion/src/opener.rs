@@ -17,11 +17,12 @@ use futures::StreamExt;
 use mebo::numeric::NumericBlob;
 use mebo::stream::StreamReader;
 use mebo::text::TextBlob;
-use mebo::{BlobKind, DecodeLimits};
+use mebo::{BlobHead, BlobKind, DecodeLimits};
 use mebo_arrow::{Columns, Selection};
-use object_store::{GetResult, GetResultPayload, ObjectStore, ObjectStoreExt};
+use object_store::{GetOptions, GetResult, GetResultPayload, ObjectStore, ObjectStoreExt};
 
 use crate::error::FileError;
+use crate::head::{read_start, HEAD_READ};
 use crate::pushdown::ScanFilter;
 
 /// The scan's counters for one partition (see `SCAN_METRICS`).
@@ -29,6 +30,7 @@ use crate::pushdown::ScanFilter;
 pub(crate) struct ScanCounters {
     blobs_opened: Count,
     files_skipped: Count,
+    files_pruned: Count,
     metrics_decoded: Count,
     metrics_pruned: Count,
     rows_from_index: Count,
@@ -40,6 +42,7 @@ impl ScanCounters {
         ScanCounters {
             blobs_opened: counter("blobs_opened"),
             files_skipped: counter("files_skipped"),
+            files_pruned: counter("files_pruned"),
             metrics_decoded: counter("metrics_decoded"),
             metrics_pruned: counter("metrics_pruned"),
             rows_from_index: counter("rows_from_index"),
@@ -198,21 +201,38 @@ impl FileOpener for MeboOpener {
             counters: self.counters.clone(),
         };
         Ok(Box::pin(async move {
-            let mut chunks = chunks_of(store.get(&file.object_meta.location).await?);
-            // The first four bytes tell a stream of blobs from a blob.
+            let (location, size) = (&file.object_meta.location, file.object_meta.size);
             let mut bytes = Vec::new();
+            // Filtered by metric, a blob's head says whether the blob holds
+            // any: one that holds none is not fetched past its head.
+            if let Some(wanted) = scan.filter.metrics.as_ref().filter(|_| size > HEAD_READ) {
+                scan.held.try_grow(HEAD_READ as usize)?;
+                let start = read_start(store.as_ref(), location, size).await?;
+                scan.held.try_resize(start.bytes.len())?;
+                if start.blob && scan.holds_none(&start.bytes, size, wanted) {
+                    scan.counters.files_pruned.add(1);
+                    return Ok(futures::stream::empty().boxed());
+                }
+                bytes = start.bytes.to_vec();
+            }
+            let mut chunks = match bytes.len() as u64 {
+                0 => chunks_of(store.get(location).await?),
+                read if read < size => chunks_of(store.get_opts(location, GetOptions::new().with_range(Some(read..size))).await?),
+                _ => futures::stream::empty().boxed(),
+            };
+            // The first four bytes tell a stream of blobs from a blob.
             while bytes.len() < mebo::stream::MAGIC.len() {
                 let Some(chunk) = chunks.next().await else { break };
                 bytes.extend_from_slice(&chunk?);
             }
-            scan.held.try_grow(bytes.len())?;
+            scan.held.try_resize(bytes.len())?;
             if mebo::stream::is_stream(&bytes) {
                 let mut reader = StreamReader::new();
                 reader.push(&bytes);
                 return Ok(scan.stream(chunks, reader));
             }
             // A blob is read whole: its bytes are reserved before they are read.
-            let size = usize::try_from(file.object_meta.size).unwrap_or(usize::MAX);
+            let size = usize::try_from(size).unwrap_or(usize::MAX);
             scan.held.try_resize(size.max(bytes.len()))?;
             bytes.reserve(size.saturating_sub(bytes.len()));
             while let Some(chunk) = chunks.next().await {
@@ -265,6 +285,16 @@ fn chunks_of(result: GetResult) -> BoxStream<'static, object_store::Result<Bytes
 }
 
 impl FileScan {
+    /// Whether the blob whose head `start` holds (of a file of `size`
+    /// bytes) is of the table's kind and lists none of the `wanted`
+    /// metrics. A head that does not parse is left to the whole read, which
+    /// reports it as the scan reports any file.
+    fn holds_none(&self, start: &[u8], size: u64, wanted: &std::collections::BTreeSet<u64>) -> bool {
+        let Ok(size) = usize::try_from(size) else { return false };
+        BlobKind::of(start) == Some(self.kind)
+            && BlobHead::metric_ids(start, size).is_ok_and(|ids| !ids.iter().any(|id| wanted.contains(id)))
+    }
+
     /// `batch` in batches of the session's size.
     fn slices(&self, batch: RecordBatch) -> impl Iterator<Item = RecordBatch> {
         let (rows, size) = (batch.num_rows(), self.batch_size);

@@ -26,10 +26,12 @@ use crate::options::{kind_of, MeboOptions};
 use crate::pushdown::ScanFilter;
 
 /// The scan's metrics (`EXPLAIN ANALYZE` shows them; tests read them):
-/// blobs opened, files skipped as unreadable, metrics whose columns were
+/// blobs opened, files skipped as unreadable, files not fetched past a head
+/// that lists none of the filter's metrics, metrics whose columns were
 /// decoded, metrics left undecoded by the `ts` range, and rows counted from
 /// the index alone (no column projected).
-pub const SCAN_METRICS: [&str; 5] = ["blobs_opened", "files_skipped", "metrics_decoded", "metrics_pruned", "rows_from_index"];
+pub const SCAN_METRICS: [&str; 6] =
+    ["blobs_opened", "files_skipped", "files_pruned", "metrics_decoded", "metrics_pruned", "rows_from_index"];
 
 /// Reads mebo files for one table.
 #[derive(Clone)]

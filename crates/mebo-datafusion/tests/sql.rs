@@ -199,6 +199,72 @@ async fn statistics_leave_a_stream_file_unread() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A blob file per host, each of its own three metrics (`host{h}.m{k}`,
+/// 1,000 raw points each: 48 KB, past a head's first read), the value of
+/// point `i` of metric `k` on host `h` being `h * 10_000 + k * 1000 + i`.
+fn per_host_dir(name: &str, hosts: usize) -> std::path::PathBuf {
+    let dir = common::write_dir(name);
+    for h in 0..hosts {
+        let options = mebo::numeric::NumericEncoderOptions::default().with_config("raw-none-raw-none".parse().unwrap());
+        let mut encoder = mebo::numeric::NumericEncoder::new(BASE, options);
+        for k in 0..3 {
+            encoder.start_metric_name(&format!("host{h}.m{k}"), 1000).unwrap();
+            for i in 0..1000 {
+                encoder.add_point(BASE + i as i64, (h * 10_000 + k * 1000 + i) as f64, None).unwrap();
+            }
+            encoder.end_metric().unwrap();
+        }
+        std::fs::write(dir.join(format!("host{h}.mebo")), encoder.finish().unwrap()).unwrap();
+    }
+    dir
+}
+
+#[tokio::test]
+async fn a_metric_filter_fetches_no_file_past_a_head_that_lists_none() {
+    let dir = per_host_dir("per-host", 4);
+    let files = common::files(&dir);
+    assert!(files.values().all(|b| b.len() > 2 * 16 * 1024));
+    let store = Arc::new(Counted::default());
+    let ctx = store.session(&dir).await;
+    // The statistics' reads, once a session.
+    query(&ctx, "SELECT count(*) FROM m").await.unwrap();
+
+    let (bytes, requests) = store.fetched();
+    let r = query(&ctx, "SELECT count(*), sum(value) FROM m WHERE metric_id = mebo_id('host2.m1')").await.unwrap();
+    assert_eq!(i64s(&r.batches, 0), vec![1000]);
+    assert_eq!(f64s(&r.batches, 1), vec![(0..1000).map(|i| (20_000 + 1000 + i) as f64).sum::<f64>()]);
+    // Each file's first 16 KiB, and the rest of host2's alone.
+    let host2 = files[&dir.join("host2.mebo")].len() as u64;
+    assert_eq!(store.fetched(), (bytes + 3 * 16 * 1024 + host2, requests + 4 + 1));
+    assert_eq!(scan_counter(&r.plan, "files_pruned"), 3);
+    assert_eq!(scan_counter(&r.plan, "blobs_opened"), 1);
+
+    // A metric no file holds: every file pruned at its head, no rows.
+    let none = query(&ctx, "SELECT count(*) FROM m WHERE metric_id = mebo_id('host9.m0')").await.unwrap();
+    assert_eq!(i64s(&none.batches, 0), vec![0]);
+    assert_eq!(scan_counter(&none.plan, "files_pruned"), 4);
+
+    // A text blob among them is not pruned for its ids: the scan refuses it.
+    let options = mebo::text::TextEncoderOptions { data_compression: mebo::Compression::None, ..Default::default() };
+    let mut encoder = mebo::text::TextEncoder::new(BASE, options).unwrap();
+    encoder.start_metric_name("log", 4000).unwrap();
+    for i in 0..4000 {
+        encoder.add_point(BASE + i, &format!("line {i} of the log"), None).unwrap();
+    }
+    encoder.end_metric().unwrap();
+    let text = encoder.finish().unwrap();
+    assert!(text.len() > 16 * 1024);
+    std::fs::write(dir.join("text.mebo"), text).unwrap();
+    let ctx = SessionContext::new();
+    ctx.enable_mebo().unwrap();
+    let numeric = MeboOptions { kind: Some(mebo::BlobKind::Numeric), ..MeboOptions::default() };
+    ctx.register_mebo_with("m", dir.to_str().unwrap(), numeric).await.unwrap();
+    let error = query(&ctx, "SELECT count(*) FROM m WHERE metric_id = mebo_id('host2.m1')").await.err().unwrap();
+    let file = FileError::find(&error).unwrap_or_else(|| panic!("{error}"));
+    assert_eq!((file.code, file.path.ends_with("text.mebo")), ("WRONG_KIND", true), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[tokio::test]
 async fn aggregates_per_metric_match_the_plain_loop() {
     let f = fixture();
