@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use arrow::array::AsArray;
 use arrow::datatypes::{Float64Type, Int64Type, UInt64Type};
-use common::{copy_a_million_points, files, fixture, numeric_points, per_metric, same_points, BASE, HOUR};
+use common::{copy_a_million_points, files, fixture, numeric_points, per_host_dir, per_metric, same_points, BASE, HOUR};
 use datafusion::prelude::SessionContext;
 use mebo_datafusion::{query, scan_counter, MeboContextExt};
 use object_store::aws::AmazonS3Builder;
@@ -143,4 +143,20 @@ async fn a_bucket_answers_as_the_directory() {
     assert_eq!(b.column(0).as_primitive::<Int64Type>().value(0), 1_000_000);
     assert_eq!(b.column(1).as_primitive::<Float64Type>().value(0), 500_000_500_000.0);
     assert_eq!(scan_counter(&r.plan, "blobs_opened"), 10);
+    // Filtered by metric, the stream is told from a blob by its head's read
+    // and read on from there.
+    let r = query(&ctx, "SELECT count(*) FROM big WHERE metric_id = mebo_id('one')").await.unwrap();
+    assert_eq!(r.batches[0].column(0).as_primitive::<Int64Type>().value(0), 1_000_000);
+
+    // A blob a host: a metric's query fetches the other hosts' heads alone.
+    let hosts = per_host_dir("s3-hosts", 4);
+    std::fs::create_dir_all(server.root.join("blobs").join("hosts")).unwrap();
+    for (path, bytes) in files(&hosts) {
+        std::fs::write(server.root.join("blobs").join("hosts").join(path.file_name().unwrap()), bytes).unwrap();
+    }
+    ctx.register_mebo("hosts", "s3://blobs/hosts/").await.unwrap();
+    let r = query(&ctx, "SELECT count(*), max(value) FROM hosts WHERE metric_id = mebo_id('host2.m1')").await.unwrap();
+    assert_eq!(r.batches[0].column(0).as_primitive::<Int64Type>().value(0), 1000);
+    assert_eq!(r.batches[0].column(1).as_primitive::<Float64Type>().value(0), 21_999.0);
+    assert_eq!((scan_counter(&r.plan, "files_pruned"), scan_counter(&r.plan, "blobs_opened")), (3, 1));
 }

@@ -199,29 +199,9 @@ async fn statistics_leave_a_stream_file_unread() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A blob file per host, each of its own three metrics (`host{h}.m{k}`,
-/// 1,000 raw points each: 48 KB, past a head's first read), the value of
-/// point `i` of metric `k` on host `h` being `h * 10_000 + k * 1000 + i`.
-fn per_host_dir(name: &str, hosts: usize) -> std::path::PathBuf {
-    let dir = common::write_dir(name);
-    for h in 0..hosts {
-        let options = mebo::numeric::NumericEncoderOptions::default().with_config("raw-none-raw-none".parse().unwrap());
-        let mut encoder = mebo::numeric::NumericEncoder::new(BASE, options);
-        for k in 0..3 {
-            encoder.start_metric_name(&format!("host{h}.m{k}"), 1000).unwrap();
-            for i in 0..1000 {
-                encoder.add_point(BASE + i as i64, (h * 10_000 + k * 1000 + i) as f64, None).unwrap();
-            }
-            encoder.end_metric().unwrap();
-        }
-        std::fs::write(dir.join(format!("host{h}.mebo")), encoder.finish().unwrap()).unwrap();
-    }
-    dir
-}
-
 #[tokio::test]
 async fn a_metric_filter_fetches_no_file_past_a_head_that_lists_none() {
-    let dir = per_host_dir("per-host", 4);
+    let dir = common::per_host_dir("per-host", 4);
     let files = common::files(&dir);
     assert!(files.values().all(|b| b.len() > 2 * 16 * 1024));
     let store = Arc::new(Counted::default());

@@ -254,6 +254,26 @@ pub fn copy_a_million_points(value: &str, target: &str) -> String {
     )
 }
 
+/// A blob file per host, each of its own three metrics (`host{h}.m{k}`,
+/// 1,000 raw points each: 48 KB, past a head's first read), the value of
+/// point `i` of metric `k` on host `h` being `h * 10_000 + k * 1000 + i`.
+pub fn per_host_dir(name: &str, hosts: usize) -> PathBuf {
+    let dir = write_dir(name);
+    for h in 0..hosts {
+        let options = NumericEncoderOptions::default().with_config("raw-none-raw-none".parse().unwrap());
+        let mut encoder = NumericEncoder::new(BASE, options);
+        for k in 0..3 {
+            encoder.start_metric_name(&format!("host{h}.m{k}"), 1000).unwrap();
+            for i in 0..1000 {
+                encoder.add_point(BASE + i as i64, (h * 10_000 + k * 1000 + i) as f64, None).unwrap();
+            }
+            encoder.end_metric().unwrap();
+        }
+        std::fs::write(dir.join(format!("host{h}.mebo")), encoder.finish().unwrap()).unwrap();
+    }
+    dir
+}
+
 /// A memory pool of `limit` bytes (DataFusion's greedy pool) that keeps the
 /// most the scans' reservations (`MeboScan[…]`) ever held together.
 #[derive(Debug)]
