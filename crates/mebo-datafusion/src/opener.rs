@@ -324,15 +324,15 @@ impl FileScan {
         chunks: BoxStream<'static, object_store::Result<Bytes>>,
         reader: StreamReader,
     ) -> BoxStream<'static, Result<RecordBatch>> {
-        let state = StreamScan { scan: self, chunks, reader, pending: VecDeque::new(), pending_bytes: 0, ended: false };
+        let state = StreamScan { scan: self, chunks, reader, pending: VecDeque::new(), ended: false };
         futures::stream::try_unfold(state, |mut state| async move {
-            let StreamScan { scan, chunks, reader, pending, pending_bytes, ended } = &mut state;
+            let StreamScan { scan, chunks, reader, pending, ended } = &mut state;
             loop {
                 if let Some(batch) = pending.pop_front() {
                     return Ok(Some((batch, state)));
                 }
-                // The last slice handed on takes its batch's bytes along.
-                *pending_bytes = 0;
+                // The reservation is resized at the next chunk or blob: the
+                // last slice handed on took its batch's bytes along.
                 if *ended {
                     return Ok(None);
                 }
@@ -355,8 +355,7 @@ impl FileScan {
                 };
                 match read {
                     Ok(Some(batch)) => {
-                        *pending_bytes = batch.get_array_memory_size();
-                        scan.held.try_resize(reader.held() + *pending_bytes)?;
+                        scan.held.try_resize(reader.held() + batch.get_array_memory_size())?;
                         pending.extend(scan.slices(batch));
                     }
                     Ok(None) => *ended = true,
@@ -376,9 +375,8 @@ struct StreamScan {
     scan: FileScan,
     chunks: BoxStream<'static, object_store::Result<Bytes>>,
     reader: StreamReader,
-    /// The slices of the last blob's batch not yet handed on, and its bytes.
+    /// The slices of the last blob's batch not yet handed on.
     pending: VecDeque<RecordBatch>,
-    pending_bytes: usize,
     ended: bool,
 }
 
