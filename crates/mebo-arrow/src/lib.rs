@@ -28,6 +28,6 @@ mod write;
 
 pub use error::{Error, Result};
 pub use id_map::{IdHasher, IdMap};
-pub use read::{numeric_batch, text_batch, Columns, Selection};
+pub use read::{index_batch, numeric_batch, text_batch, Columns, Selection};
 pub use schema::{numeric_schema, schema_of, text_schema, COLUMNS, METRIC, METRIC_ID, TAG, TS, VALUE};
 pub use write::{batch_to_numeric, batch_to_text};

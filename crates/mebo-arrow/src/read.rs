@@ -10,9 +10,10 @@ use arrow::datatypes::{DataType, SchemaRef};
 use arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use mebo::numeric::NumericBlob;
 use mebo::text::{StringColumn, TextBlob};
+use mebo::BlobKind;
 
 use crate::error::{Error, Result};
-use crate::schema::{numeric_schema, text_schema, COLUMNS};
+use crate::schema::{numeric_schema, schema_of, text_schema, COLUMNS};
 
 /// Which of the five schema columns a read fills.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -141,6 +142,21 @@ impl Selected {
         let schema = Arc::new(schema.project(&self.projection)?);
         Ok(RecordBatch::try_new_with_options(schema, arrays, &RecordBatchOptions::new().with_row_count(Some(self.total)))?)
     }
+}
+
+/// The selected rows of a blob of `kind` whose head alone was read: each
+/// metric's id and point count in index order (`mebo::BlobHead::metrics`).
+/// The projection may name `metric_id` or no column, which the index
+/// answers; the batch is the one [`numeric_batch`] or [`text_batch`] gives.
+pub fn index_batch(kind: BlobKind, metrics: &[(u64, u32)], selection: &Selection) -> Result<RecordBatch> {
+    let position = |id: u64| metrics.iter().position(|&(m, _)| m == id);
+    let sel = selection.of_blob(metrics.len(), position, |p| Ok(metrics[p].1 as usize))?;
+    if let Some(&column) = sel.projection.iter().find(|&&c| c != 0) {
+        return Err(Error::Schema(format!("a blob's index holds metric ids and counts, not {}", COLUMNS[column])));
+    }
+    let ids: Vec<u64> = metrics.iter().map(|&(id, _)| id).collect();
+    let arrays = sel.projection.iter().map(|_| sel.ids(&ids)).collect::<Result<Vec<_>>>()?;
+    sel.batch(schema_of(kind), arrays)
 }
 
 /// A numeric blob's selected points as one batch of [`numeric_schema`] (projected).

@@ -6,7 +6,7 @@ use arrow::datatypes::{DataType, Float64Type, TimestampMicrosecondType, UInt64Ty
 use mebo::numeric::{NumericBlob, NumericEncoder, NumericEncoderOptions};
 use mebo::text::{TextBlob, TextEncoder, TextEncoderOptions};
 use mebo::{ByteOrder, ColumnConfig, Compression, Layout, TimestampEncoding, ValueEncoding};
-use mebo_arrow::{batch_to_numeric, batch_to_text, numeric_batch, numeric_schema, text_batch, Selection};
+use mebo_arrow::{batch_to_numeric, batch_to_text, index_batch, numeric_batch, numeric_schema, text_batch, Selection};
 
 /// One point as the test compares it: id, name, ts, value bits or text, tag.
 type Point = (u64, Option<String>, i64, String, Option<String>);
@@ -127,6 +127,18 @@ fn a_selection_reads_those_metrics_and_columns() {
         // No column: the count from the index alone.
         let count = numeric_batch(&blob, &Selection { projection: Some(vec![]), metrics: Some(vec![ids[5]]) }).unwrap();
         assert_eq!((count.num_columns(), count.num_rows()), (0, blob.metric_at(5).unwrap().len()));
+        // From the head alone, the batches the blob gives for `metric_id` or no column.
+        let head = &bytes[..mebo::BlobHead::len(&bytes).unwrap()];
+        let metrics = mebo::BlobHead::metrics(head, bytes.len()).unwrap();
+        for projection in [vec![], vec![0], vec![0, 0]] {
+            for selected in [None, Some(wanted.clone()), Some(vec![12345])] {
+                let selection = Selection { projection: Some(projection.clone()), metrics: selected };
+                let from_index = index_batch(mebo::BlobKind::Numeric, &metrics, &selection).unwrap();
+                assert_eq!(from_index, numeric_batch(&blob, &selection).unwrap(), "{options:?} {selection:?}");
+            }
+        }
+        let refused = index_batch(mebo::BlobKind::Numeric, &metrics, &Selection { projection: Some(vec![0, 3]), metrics: None });
+        assert_eq!(refused.unwrap_err().code(), "SCHEMA");
         let ts_only = numeric_batch(&blob, &Selection { projection: Some(vec![2]), metrics: None }).unwrap();
         let ts: Vec<i64> = ts_only.column(0).as_primitive::<TimestampMicrosecondType>().values().to_vec();
         assert_eq!(ts, expected_numeric(&blob).into_iter().map(|p| p.2).collect::<Vec<_>>());
@@ -165,6 +177,12 @@ fn text_blobs_read_as_the_core_reads_them() {
         let batch = text_batch(&blob, &Selection::all()).unwrap();
         assert_eq!(batch_points(&batch), expected);
         let id = blob.metric_ids()[2];
+        let metrics = mebo::BlobHead::metrics(&bytes[..mebo::BlobHead::len(&bytes).unwrap()], bytes.len()).unwrap();
+        for selection in
+            [Selection { projection: Some(vec![0]), metrics: Some(vec![id]) }, Selection { projection: Some(vec![]), metrics: None }]
+        {
+            assert_eq!(index_batch(mebo::BlobKind::Text, &metrics, &selection).unwrap(), text_batch(&blob, &selection).unwrap());
+        }
         let one = text_batch(&blob, &Selection { projection: None, metrics: Some(vec![id]) }).unwrap();
         assert_eq!(batch_points(&one), expected.iter().filter(|p| p.0 == id).cloned().collect::<Vec<_>>());
 

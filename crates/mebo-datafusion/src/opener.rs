@@ -22,7 +22,7 @@ use mebo_arrow::{Columns, Selection};
 use object_store::{GetOptions, GetResult, GetResultPayload, ObjectStore, ObjectStoreExt};
 
 use crate::error::FileError;
-use crate::head::{read_start, HEAD_READ};
+use crate::head::{read_start, FileStart, HEAD_READ};
 use crate::pushdown::ScanFilter;
 
 /// The scan's counters for one partition (see `SCAN_METRICS`).
@@ -203,15 +203,26 @@ impl FileOpener for MeboOpener {
         Ok(Box::pin(async move {
             let (location, size) = (&file.object_meta.location, file.object_meta.size);
             let mut bytes = Vec::new();
-            // Filtered by metric, a blob's head says whether the blob holds
-            // any: one that holds none is not fetched past its head.
-            if let Some(wanted) = scan.filter.metrics.as_ref().filter(|_| size > HEAD_READ) {
+            // A blob's head says which metrics it holds and their points:
+            // read first, it spares the rest of a file that holds none of
+            // the filter's metrics, or of any file when the index answers.
+            if size > HEAD_READ && (scan.filter.metrics.is_some() || scan.index_answers()) {
                 scan.held.try_grow(HEAD_READ as usize)?;
                 let start = read_start(store.as_ref(), location, size).await?;
                 scan.held.try_resize(start.bytes.len())?;
-                if start.blob && scan.holds_none(&start.bytes, size, wanted) {
-                    scan.counters.files_pruned.add(1);
-                    return Ok(futures::stream::empty().boxed());
+                if let Some(metrics) = scan.index_of(&start, size) {
+                    if scan.filter.metrics.as_ref().is_some_and(|wanted| !metrics.iter().any(|(id, _)| wanted.contains(id))) {
+                        scan.counters.files_pruned.add(1);
+                        return Ok(futures::stream::empty().boxed());
+                    }
+                    if scan.index_answers() {
+                        let batch = match mebo_arrow::index_batch(scan.kind, &metrics, &scan.selection()) {
+                            Ok(batch) => Some(batch),
+                            Err(e) => scan.refused(e.into())?,
+                        };
+                        scan.counters.rows_from_index.add(batch.as_ref().map_or(0, RecordBatch::num_rows));
+                        return scan.hand_on(batch);
+                    }
                 }
                 bytes = start.bytes.to_vec();
             }
@@ -242,15 +253,10 @@ impl FileOpener for MeboOpener {
                 Ok(batch) => Some(batch),
                 Err(e) => scan.refused(e)?,
             };
-            // The batch is reserved beside the bytes it came from, then held alone.
-            let batch_bytes = batch.as_ref().map_or(0, RecordBatch::get_array_memory_size);
-            scan.held.try_grow(batch_bytes)?;
+            // The batch is reserved beside the bytes it came from.
+            scan.held.try_grow(batch.as_ref().map_or(0, RecordBatch::get_array_memory_size))?;
             drop(bytes);
-            scan.held.resize(batch_bytes);
-            let slices: Vec<Result<RecordBatch>> = batch.into_iter().flat_map(|b| scan.slices(b)).map(Ok).collect();
-            let held = scan.held;
-            // Released with the file's stream, after its last slice.
-            Ok(futures::stream::iter(slices).inspect(move |_| _ = &held).boxed())
+            scan.hand_on(batch)
         }))
     }
 }
@@ -285,14 +291,35 @@ fn chunks_of(result: GetResult) -> BoxStream<'static, object_store::Result<Bytes
 }
 
 impl FileScan {
-    /// Whether the blob whose head `start` holds (of a file of `size`
-    /// bytes) is of the table's kind and lists none of the `wanted`
-    /// metrics. A head that does not parse is left to the whole read, which
-    /// reports it as the scan reports any file.
-    fn holds_none(&self, start: &[u8], size: u64, wanted: &std::collections::BTreeSet<u64>) -> bool {
-        let Ok(size) = usize::try_from(size) else { return false };
-        BlobKind::of(start) == Some(self.kind)
-            && BlobHead::metric_ids(start, size).is_ok_and(|ids| !ids.iter().any(|id| wanted.contains(id)))
+    /// Whether the index alone answers the scan: no column but `metric_id`
+    /// projected, and no `ts` range to judge each metric by.
+    fn index_answers(&self) -> bool {
+        let wants = Columns::of(&self.projection);
+        !(wants.metric || wants.ts || wants.value || wants.tag) && self.filter.ts_min.is_none() && self.filter.ts_max.is_none()
+    }
+
+    /// Each metric's id and points, when `start` is the head of a blob of
+    /// the table's kind in a file of `size` bytes. A head that does not
+    /// parse is left to the whole read, which reports it as the scan
+    /// reports any file.
+    fn index_of(&self, start: &FileStart, size: u64) -> Option<Vec<(u64, u32)>> {
+        let size = usize::try_from(size).ok()?;
+        (start.blob && BlobKind::of(&start.bytes) == Some(self.kind)).then(|| BlobHead::metrics(&start.bytes, size).ok()).flatten()
+    }
+
+    /// The projection of the metrics the filter names (all without one).
+    fn selection(&self) -> Selection {
+        let metrics = self.filter.metrics.as_ref().map(|ids| ids.iter().copied().collect());
+        Selection { metrics, projection: Some(self.projection.clone()) }
+    }
+
+    /// `batch` handed on in slices of the session's size, its bytes held in
+    /// the pool until the file's stream ends after its last slice.
+    fn hand_on(self, batch: Option<RecordBatch>) -> Result<BoxStream<'static, Result<RecordBatch>>> {
+        self.held.try_resize(batch.as_ref().map_or(0, RecordBatch::get_array_memory_size))?;
+        let slices: Vec<Result<RecordBatch>> = batch.into_iter().flat_map(|b| self.slices(b)).map(Ok).collect();
+        let held = self.held;
+        Ok(futures::stream::iter(slices).inspect(move |_| _ = &held).boxed())
     }
 
     /// `batch` in batches of the session's size.

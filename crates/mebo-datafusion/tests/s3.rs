@@ -159,4 +159,8 @@ async fn a_bucket_answers_as_the_directory() {
     assert_eq!(r.batches[0].column(0).as_primitive::<Int64Type>().value(0), 1000);
     assert_eq!(r.batches[0].column(1).as_primitive::<Float64Type>().value(0), 21_999.0);
     assert_eq!((scan_counter(&r.plan, "files_pruned"), scan_counter(&r.plan, "blobs_opened")), (3, 1));
+    let r = query(&ctx, "SELECT metric_id, count(*) FROM hosts GROUP BY 1").await.unwrap();
+    assert_eq!(r.batches.iter().map(|b| b.num_rows()).sum::<usize>(), 12);
+    assert!(r.batches.iter().all(|b| b.column(1).as_primitive::<Int64Type>().values().iter().all(|&n| n == 1000)));
+    assert_eq!((scan_counter(&r.plan, "blobs_opened"), scan_counter(&r.plan, "rows_from_index")), (0, 12_000));
 }

@@ -224,6 +224,20 @@ async fn a_metric_filter_fetches_no_file_past_a_head_that_lists_none() {
     assert_eq!(i64s(&none.batches, 0), vec![0]);
     assert_eq!(scan_counter(&none.plan, "files_pruned"), 4);
 
+    // Counted, not read: the index answers from the heads alone.
+    let (bytes, requests) = store.fetched();
+    let one = query(&ctx, "SELECT count(*) FROM m WHERE metric_id = mebo_id('host2.m1')").await.unwrap();
+    assert_eq!(i64s(&one.batches, 0), vec![1000]);
+    assert_eq!(store.fetched(), (bytes + 4 * 16 * 1024, requests + 4));
+    assert_eq!((scan_counter(&one.plan, "blobs_opened"), scan_counter(&one.plan, "rows_from_index")), (0, 1000));
+    let (bytes, requests) = store.fetched();
+    let each = query(&ctx, "SELECT metric_id, count(*) FROM m GROUP BY 1 ORDER BY 1").await.unwrap();
+    let mut expected: Vec<u64> = (0..4).flat_map(|h| (0..3).map(move |k| id(&format!("host{h}.m{k}")))).collect();
+    expected.sort_unstable();
+    assert_eq!((u64s(&each.batches, 0), i64s(&each.batches, 1)), (expected, vec![1000; 12]));
+    assert_eq!(store.fetched(), (bytes + 4 * 16 * 1024, requests + 4));
+    assert_eq!(scan_counter(&each.plan, "blobs_opened"), 0);
+
     // A text blob among them is not pruned for its ids: the scan refuses it.
     let options = mebo::text::TextEncoderOptions { data_compression: mebo::Compression::None, ..Default::default() };
     let mut encoder = mebo::text::TextEncoder::new(BASE, options).unwrap();

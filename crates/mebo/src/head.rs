@@ -44,12 +44,13 @@ impl BlobHead {
         Ok(BlobHead { kind, metric_count: metrics.len(), total_points })
     }
 
-    /// The ids of the metrics the index lists, in its order, from the same
-    /// bytes and with the same checks as [`parse`](Self::parse): what a
-    /// reader looking for some metrics needs to know whether to fetch the
-    /// rest of the blob.
-    pub fn metric_ids(head: &[u8], blob_len: usize) -> Result<Vec<u64>> {
-        Ok(index(head, blob_len)?.1.into_iter().map(|(id, _)| id).collect())
+    /// Each metric the index lists, as its id and point count, in the
+    /// index's order, from the same bytes and with the same checks as
+    /// [`parse`](Self::parse): what a reader needs to know whether a blob
+    /// holds the metrics it wants, and how many points, before it fetches
+    /// the payloads.
+    pub fn metrics(head: &[u8], blob_len: usize) -> Result<Vec<(u64, u32)>> {
+        Ok(index(head, blob_len)?.1)
     }
 }
 

@@ -31,11 +31,14 @@ fn cases() -> Vec<Case> {
     cases
 }
 
-/// (metrics, points, metric ids) of the opened blob, or its error.
-fn opened(bytes: &[u8]) -> mebo::Result<(usize, u64, Vec<u64>)> {
+/// Each metric of the opened blob as its id and point count, or its error.
+fn opened(bytes: &[u8]) -> mebo::Result<Vec<(u64, u32)>> {
+    let each = |ids: &[u64], len: &dyn Fn(usize) -> mebo::Result<usize>| {
+        ids.iter().enumerate().map(|(p, &id)| len(p).map(|n| (id, n as u32))).collect::<mebo::Result<Vec<_>>>()
+    };
     match BlobKind::of(bytes) {
-        Some(BlobKind::Text) => TextBlob::open(bytes).map(|b| (b.len(), b.total_points() as u64, b.metric_ids().to_vec())),
-        _ => NumericBlob::open(bytes).map(|b| (b.len(), b.total_points() as u64, b.metric_ids().to_vec())),
+        Some(BlobKind::Text) => TextBlob::open(bytes).and_then(|b| each(b.metric_ids(), &|p| b.metric_at(p).map(|m| m.len()))),
+        _ => NumericBlob::open(bytes).and_then(|b| each(b.metric_ids(), &|p| b.metric_at(p).map(|m| m.len()))),
     }
 }
 
@@ -48,9 +51,9 @@ fn every_vector_is_counted_from_its_head_alone() {
         assert!(len <= c.bytes.len(), "{}", c.name);
         let head = BlobHead::parse(&c.bytes[..len], c.bytes.len()).unwrap_or_else(|e| panic!("{}: {e}", c.name));
         assert_eq!(head, BlobHead { kind: c.kind, metric_count: input.metrics.len(), total_points: points as u64 }, "{}", c.name);
-        // The ids the input names (a v2 index sorts them).
-        let mut ids = BlobHead::metric_ids(&c.bytes[..len], c.bytes.len()).unwrap();
-        let mut expected: Vec<u64> = input.metrics.iter().map(|m| m.id).collect();
+        // The ids and counts the input names (a v2 index sorts them).
+        let mut ids = BlobHead::metrics(&c.bytes[..len], c.bytes.len()).unwrap();
+        let mut expected: Vec<(u64, u32)> = input.metrics.iter().map(|m| (m.id, m.timestamps.len() as u32)).collect();
         ids.sort_unstable();
         expected.sort_unstable();
         assert_eq!(ids, expected, "{}", c.name);
@@ -89,9 +92,10 @@ fn a_cut_or_flipped_head_is_an_error_or_the_blobs_own_counts() {
             let head_bytes = &bytes[..BlobHead::len(&bytes).map_or(0, |l| l.min(bytes.len()))];
             let head = BlobHead::parse(head_bytes, bytes.len());
             match (opened(&bytes), head) {
-                (Ok((metrics, points, ids)), Ok(head)) => {
-                    assert_eq!((head.metric_count, head.total_points), (metrics, points), "{} flipped at {at}", c.name);
-                    assert_eq!(BlobHead::metric_ids(head_bytes, bytes.len()).unwrap(), ids, "{} flipped at {at}", c.name);
+                (Ok(metrics), Ok(head)) => {
+                    let points = metrics.iter().map(|&(_, n)| u64::from(n)).sum();
+                    assert_eq!((head.metric_count, head.total_points), (metrics.len(), points), "{} flipped at {at}", c.name);
+                    assert_eq!(BlobHead::metrics(head_bytes, bytes.len()).unwrap(), metrics, "{} flipped at {at}", c.name);
                 }
                 (Ok(_), Err(e)) => panic!("{} flipped at {at}: opens, but its head is refused: {e}", c.name),
                 (Err(_), Ok(_)) => refused += 1,

@@ -88,8 +88,9 @@ fn same_head(bytes: &[u8], kind: mebo::BlobKind, ids: &[u64], total_points: usiz
     let head_bytes = head_bytes.unwrap_or_else(|e| panic!("the blob opens, its header is refused: {e}"));
     let head = BlobHead::parse(head_bytes, bytes.len()).unwrap_or_else(|e| panic!("the blob opens, its head is refused: {e}"));
     assert_eq!(head, BlobHead { kind, metric_count: ids.len(), total_points: total_points as u64 }, "the head and the blob disagree");
-    let head_ids = BlobHead::metric_ids(head_bytes, bytes.len()).unwrap_or_else(|e| panic!("the head's ids are refused: {e}"));
-    assert_eq!(head_ids, ids, "the head and the blob list other metrics");
+    let metrics = BlobHead::metrics(head_bytes, bytes.len()).unwrap_or_else(|e| panic!("the head's metrics are refused: {e}"));
+    assert_eq!(metrics.iter().map(|&(id, _)| id).collect::<Vec<_>>(), ids, "the head and the blob list other metrics");
+    assert_eq!(metrics.iter().map(|&(_, n)| u64::from(n)).sum::<u64>(), total_points as u64, "the head's counts and the blob's differ");
 }
 
 pub fn numeric_opened(blob: &NumericBlob<'_>) -> Result<()> {
