@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use arrow::datatypes::SchemaRef;
 use async_trait::async_trait;
+use bytes::Bytes;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::{Transformed, TreeNode};
@@ -26,16 +27,43 @@ use datafusion_datasource::source::DataSourceExec;
 use datafusion_datasource::{TableSchema, TableSchemaBuilder};
 use datafusion_session::Session;
 use mebo::{BlobHead, DecodeLimits};
+use object_store::path::Path;
 use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 
 use crate::conform::check_partition_names;
-use crate::head::read_start;
 use crate::opener::blob_kind;
 use crate::options::{is_mebo_key, kind_of, MeboOptions};
 use crate::sink::MeboSink;
 use crate::source::MeboSource;
 use crate::store::ensure_store;
 use crate::{EXTENSION, STREAM_EXTENSION};
+
+/// How many bytes of a file's start are read at once: the head of a blob
+/// of a few hundred metrics. On object storage a request's latency costs
+/// more than these bytes, and a longer head takes one more.
+const HEAD_READ: u64 = 16 * 1024;
+
+/// The start of a file of `size` bytes.
+struct FileStart {
+    /// Its first [`HEAD_READ`] bytes, or as many as its head takes.
+    bytes: Bytes,
+    /// Whether `bytes` begins with a blob's header, and so holds its head
+    /// whole (or the whole file, for a head claiming more).
+    blob: bool,
+}
+
+/// Read the start of the file at `location`: one request, and one more
+/// only for a head longer than [`HEAD_READ`].
+async fn read_start(store: &dyn ObjectStore, location: &Path, size: u64) -> Result<FileStart> {
+    let first = store.get_range(location, 0..size.min(HEAD_READ)).await?;
+    let Ok(head_len) = BlobHead::len(&first) else { return Ok(FileStart { bytes: first, blob: false }) };
+    let end = size.min(head_len as u64);
+    let bytes = match first.len() as u64 {
+        read if read >= end => first,
+        read => [first, store.get_range(location, read..end).await?].concat().into(),
+    };
+    Ok(FileStart { bytes, blob: true })
+}
 
 /// Where a stream of blobs' first blob starts: after `MBS1` and its frame's length.
 const STREAM_START: u64 = 8;
@@ -143,7 +171,7 @@ impl FileFormat for MeboFormat {
     /// Exact row count from the blob's head (its header and index; no
     /// payload decompressed): what lets DataFusion answer `count(*)` without
     /// scanning, as Parquet's footer does. One range read of the file's
-    /// first 16 KiB (`read_start`), a second only for a head longer than that.
+    /// first [`HEAD_READ`] bytes, a second only for a head longer than that.
     /// A file whose head does not parse, is of the other kind or claims more
     /// points than a scan decodes has unknown statistics here; the scan
     /// reports it (or skips it). So has a stream of blobs, whose heads are

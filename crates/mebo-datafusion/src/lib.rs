@@ -24,7 +24,6 @@ pub mod cluster;
 mod conform;
 mod error;
 mod format;
-mod head;
 mod opener;
 mod options;
 mod pushdown;

@@ -19,10 +19,9 @@ use mebo::stream::StreamReader;
 use mebo::text::TextBlob;
 use mebo::{BlobHead, BlobKind, DecodeLimits};
 use mebo_arrow::{Columns, Selection};
-use object_store::{GetOptions, GetResult, GetResultPayload, ObjectStore, ObjectStoreExt};
+use object_store::{GetResult, GetResultPayload, ObjectStore, ObjectStoreExt};
 
 use crate::error::FileError;
-use crate::head::{read_start, FileStart, HEAD_READ};
 use crate::pushdown::ScanFilter;
 
 /// The scan's counters for one partition (see `SCAN_METRICS`).
@@ -201,16 +200,35 @@ impl FileOpener for MeboOpener {
             counters: self.counters.clone(),
         };
         Ok(Box::pin(async move {
-            let (location, size) = (&file.object_meta.location, file.object_meta.size);
+            let mut chunks = chunks_of(store.get(&file.object_meta.location).await?);
             let mut bytes = Vec::new();
-            // A blob's head says which metrics it holds and their points:
-            // read first, it spares the rest of a file that holds none of
-            // the filter's metrics, or of any file when the index answers.
-            if size > HEAD_READ && (scan.filter.metrics.is_some() || scan.index_answers()) {
-                scan.held.try_grow(HEAD_READ as usize)?;
-                let start = read_start(store.as_ref(), location, size).await?;
-                scan.held.try_resize(start.bytes.len())?;
-                if let Some(metrics) = scan.index_of(&start, size) {
+            // The first four bytes tell a stream of blobs from a blob.
+            while bytes.len() < mebo::stream::MAGIC.len() {
+                let Some(chunk) = chunks.next().await else { break };
+                bytes.extend_from_slice(&chunk?);
+            }
+            scan.held.try_resize(bytes.len())?;
+            if mebo::stream::is_stream(&bytes) {
+                let mut reader = StreamReader::new();
+                reader.push(&bytes);
+                return Ok(scan.stream(chunks, reader));
+            }
+            // A blob is read whole: its bytes are reserved before they are read.
+            let size = usize::try_from(file.object_meta.size).unwrap_or(usize::MAX);
+            scan.held.try_resize(size.max(bytes.len()))?;
+            bytes.reserve(size.saturating_sub(bytes.len()));
+            // Its head (header, names and index) says which metrics it holds
+            // and their points: read that far first, the rest of the file is
+            // not fetched when it holds none of the filter's metrics, or when
+            // the index answers the scan.
+            if scan.filter.metrics.is_some() || scan.index_answers() {
+                let head_len = |bytes: &[u8]| BlobHead::len(bytes).unwrap_or(mebo::HEADER_SIZE);
+                while bytes.len() < head_len(&bytes).min(size) {
+                    let Some(chunk) = chunks.next().await else { break };
+                    bytes.extend_from_slice(&chunk?);
+                }
+                let head_len = head_len(&bytes);
+                if let Some(metrics) = scan.index_of(&bytes[..head_len.min(bytes.len())], size) {
                     if scan.filter.metrics.as_ref().is_some_and(|wanted| !metrics.iter().any(|(id, _)| wanted.contains(id))) {
                         scan.counters.files_pruned.add(1);
                         return Ok(futures::stream::empty().boxed());
@@ -224,28 +242,7 @@ impl FileOpener for MeboOpener {
                         return scan.hand_on(batch);
                     }
                 }
-                bytes = start.bytes.to_vec();
             }
-            let mut chunks = match bytes.len() as u64 {
-                0 => chunks_of(store.get(location).await?),
-                read if read < size => chunks_of(store.get_opts(location, GetOptions::new().with_range(Some(read..size))).await?),
-                _ => futures::stream::empty().boxed(),
-            };
-            // The first four bytes tell a stream of blobs from a blob.
-            while bytes.len() < mebo::stream::MAGIC.len() {
-                let Some(chunk) = chunks.next().await else { break };
-                bytes.extend_from_slice(&chunk?);
-            }
-            scan.held.try_resize(bytes.len())?;
-            if mebo::stream::is_stream(&bytes) {
-                let mut reader = StreamReader::new();
-                reader.push(&bytes);
-                return Ok(scan.stream(chunks, reader));
-            }
-            // A blob is read whole: its bytes are reserved before they are read.
-            let size = usize::try_from(size).unwrap_or(usize::MAX);
-            scan.held.try_resize(size.max(bytes.len()))?;
-            bytes.reserve(size.saturating_sub(bytes.len()));
             while let Some(chunk) = chunks.next().await {
                 bytes.extend_from_slice(&chunk?);
             }
@@ -298,13 +295,12 @@ impl FileScan {
         !(wants.metric || wants.ts || wants.value || wants.tag) && self.filter.ts_min.is_none() && self.filter.ts_max.is_none()
     }
 
-    /// Each metric's id and points, when `start` is the head of a blob of
+    /// Each metric's id and points, when `head` is the head of a blob of
     /// the table's kind in a file of `size` bytes. A head that does not
     /// parse is left to the whole read, which reports it as the scan
     /// reports any file.
-    fn index_of(&self, start: &FileStart, size: u64) -> Option<Vec<(u64, u32)>> {
-        let size = usize::try_from(size).ok()?;
-        (start.blob && BlobKind::of(&start.bytes) == Some(self.kind)).then(|| BlobHead::metrics(&start.bytes, size).ok()).flatten()
+    fn index_of(&self, head: &[u8], size: usize) -> Option<Vec<(u64, u32)>> {
+        (BlobKind::of(head) == Some(self.kind)).then(|| BlobHead::metrics(head, size).ok()).flatten()
     }
 
     /// The projection of the metrics the filter names (all without one).
