@@ -36,7 +36,12 @@ use crate::options::{is_mebo_key, kind_of, MeboOptions};
 use crate::sink::MeboSink;
 use crate::source::MeboSource;
 use crate::store::ensure_store;
-use crate::{EXTENSION, HEAD_READ, STREAM_EXTENSION};
+use crate::{EXTENSION, STREAM_EXTENSION};
+
+/// How many bytes of a file's start are read at once: the head of a blob
+/// of a few hundred metrics. On object storage a request's latency costs
+/// more than these bytes, and a longer head takes one more.
+const HEAD_READ: u64 = 16 * 1024;
 
 /// The start of a file of `size` bytes.
 struct FileStart {

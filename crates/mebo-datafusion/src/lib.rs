@@ -42,12 +42,6 @@ pub(crate) const EXTENSION: &str = "mebo";
 /// writes one. A table reads one named as its location, or by a glob.
 pub(crate) const STREAM_EXTENSION: &str = "mbs";
 
-/// How many bytes of a file's start are read first where its head is
-/// wanted (statistics; a scan that names metrics or counts): the head of a
-/// blob of a few hundred metrics. On object storage a request's latency
-/// costs more than these bytes, and a longer head takes one more.
-pub(crate) const HEAD_READ: u64 = 16 * 1024;
-
 pub use error::FileError;
 pub use format::{MeboFormat, MeboFormatFactory};
 pub use options::{MeboOptions, WriteOptions, DEFAULT_MAX_POINTS_PER_BLOB};

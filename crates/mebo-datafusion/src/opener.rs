@@ -23,7 +23,6 @@ use object_store::{GetResult, GetResultPayload, ObjectStore, ObjectStoreExt};
 
 use crate::error::FileError;
 use crate::pushdown::ScanFilter;
-use crate::HEAD_READ;
 
 /// The scan's counters for one partition (see `SCAN_METRICS`).
 #[derive(Clone)]
@@ -201,8 +200,7 @@ impl FileOpener for MeboOpener {
             counters: self.counters.clone(),
         };
         Ok(Box::pin(async move {
-            let first = if scan.filter.metrics.is_some() || scan.index_answers() { HEAD_READ } else { LOCAL_CHUNK };
-            let mut chunks = chunks_of(store.get(&file.object_meta.location).await?, first);
+            let mut chunks = chunks_of(store.get(&file.object_meta.location).await?);
             let mut bytes = Vec::new();
             // The first four bytes tell a stream of blobs from a blob.
             while bytes.len() < mebo::stream::MAGIC.len() {
@@ -260,14 +258,11 @@ impl FileOpener for MeboOpener {
     }
 }
 
-/// How much of a local file one read takes.
-const LOCAL_CHUNK: u64 = 1 << 20;
-
 /// A file's bytes as they arrive: the store's stream, or a local file read
-/// a MiB at a time after a first read of at most `first` bytes
-/// (object_store's own stream of a local file reads 8 KiB a blocking task).
-fn chunks_of(result: GetResult, first: u64) -> BoxStream<'static, object_store::Result<Bytes>> {
-    let start = result.range.start;
+/// a MiB at a time (object_store's own stream of a local file reads 8 KiB a
+/// blocking task).
+fn chunks_of(result: GetResult) -> BoxStream<'static, object_store::Result<Bytes>> {
+    const LOCAL_CHUNK: u64 = 1 << 20;
     let (file, path) = match result.payload {
         GetResultPayload::File(file, path) => (file, path),
         GetResultPayload::Stream(chunks) => return chunks,
@@ -281,7 +276,7 @@ fn chunks_of(result: GetResult, first: u64) -> BoxStream<'static, object_store::
             }
             let read = tokio::task::spawn_blocking(move || {
                 use std::io::{Read, Seek, SeekFrom};
-                let mut chunk = vec![0; (end - at).min(if at == start { first } else { LOCAL_CHUNK }) as usize];
+                let mut chunk = vec![0; (end - at).min(LOCAL_CHUNK) as usize];
                 file.seek(SeekFrom::Start(at)).and_then(|_| file.read_exact(&mut chunk)).map(|()| (file, chunk))
             });
             let (file, chunk) = read.await.map_err(|e| failed(e.into()))?.map_err(|e| failed(format!("{}: {e}", path.display()).into()))?;
