@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use arrow::datatypes::SchemaRef;
 use async_trait::async_trait;
-use bytes::Bytes;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::{Transformed, TreeNode};
@@ -27,7 +26,6 @@ use datafusion_datasource::source::DataSourceExec;
 use datafusion_datasource::{TableSchema, TableSchemaBuilder};
 use datafusion_session::Session;
 use mebo::{BlobHead, DecodeLimits};
-use object_store::path::Path;
 use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 
 use crate::conform::check_partition_names;
@@ -38,32 +36,10 @@ use crate::source::MeboSource;
 use crate::store::ensure_store;
 use crate::{EXTENSION, STREAM_EXTENSION};
 
-/// How many bytes of a file's start are read at once: the head of a blob
-/// of a few hundred metrics. On object storage a request's latency costs
-/// more than these bytes, and a longer head takes one more.
+/// How many bytes of a file's start the statistics read at once: the head
+/// of a blob of a few hundred metrics. On object storage a request's
+/// latency costs more than these bytes, and a longer head takes one more.
 const HEAD_READ: u64 = 16 * 1024;
-
-/// The start of a file of `size` bytes.
-struct FileStart {
-    /// Its first [`HEAD_READ`] bytes, or as many as its head takes.
-    bytes: Bytes,
-    /// Whether `bytes` begins with a blob's header, and so holds its head
-    /// whole (or the whole file, for a head claiming more).
-    blob: bool,
-}
-
-/// Read the start of the file at `location`: one request, and one more
-/// only for a head longer than [`HEAD_READ`].
-async fn read_start(store: &dyn ObjectStore, location: &Path, size: u64) -> Result<FileStart> {
-    let first = store.get_range(location, 0..size.min(HEAD_READ)).await?;
-    let Ok(head_len) = BlobHead::len(&first) else { return Ok(FileStart { bytes: first, blob: false }) };
-    let end = size.min(head_len as u64);
-    let bytes = match first.len() as u64 {
-        read if read >= end => first,
-        read => [first, store.get_range(location, read..end).await?].concat().into(),
-    };
-    Ok(FileStart { bytes, blob: true })
-}
 
 /// Where a stream of blobs' first blob starts: after `MBS1` and its frame's length.
 const STREAM_START: u64 = 8;
@@ -187,12 +163,16 @@ impl FileFormat for MeboFormat {
         if object.location.extension() == Some(STREAM_EXTENSION) {
             return Ok(stats);
         }
-        let start = read_start(store.as_ref(), &object.location, object.size).await?;
-        let Ok(blob_len) = usize::try_from(object.size) else { return Ok(stats) };
-        if !start.blob {
-            return Ok(stats);
-        }
-        match BlobHead::parse(&start.bytes, blob_len) {
+        let size = object.size;
+        let first = store.get_range(&object.location, 0..size.min(HEAD_READ)).await?;
+        let Ok(head_len) = BlobHead::len(&first) else { return Ok(stats) };
+        let end = size.min(head_len as u64);
+        let head = match first.len() as u64 {
+            read if read >= end => first,
+            read => [first, store.get_range(&object.location, read..end).await?].concat().into(),
+        };
+        let Ok(blob_len) = usize::try_from(size) else { return Ok(stats) };
+        match BlobHead::parse(&head, blob_len) {
             // More points than the scan decodes: left to the scan to refuse.
             Ok(head) if head.kind == kind_of(&table_schema) && head.total_points <= DecodeLimits::default().max_points => {
                 stats.num_rows = Precision::Exact(head.total_points as usize);

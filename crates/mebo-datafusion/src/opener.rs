@@ -218,9 +218,9 @@ impl FileOpener for MeboOpener {
             scan.held.try_resize(size.max(bytes.len()))?;
             bytes.reserve(size.saturating_sub(bytes.len()));
             // Its head (header, names and index) says which metrics it holds
-            // and their points: read that far first, the rest of the file is
-            // not fetched when it holds none of the filter's metrics, or when
-            // the index answers the scan.
+            // and their points: read that far first, and the rest of the
+            // response is left untaken when the blob holds none of the
+            // filter's metrics, or when the index answers the scan.
             if scan.filter.metrics.is_some() || scan.index_answers() {
                 let head_len = |bytes: &[u8]| BlobHead::len(bytes).unwrap_or(mebo::HEADER_SIZE);
                 while bytes.len() < head_len(&bytes).min(size) {
