@@ -255,7 +255,7 @@ pub fn copy_a_million_points(value: &str, target: &str) -> String {
 }
 
 /// A blob file per host, each of its own three metrics (`host{h}.m{k}`,
-/// 1,000 raw points each: 48 KB, past a head's first read), the value of
+/// 1,000 raw points each: 48 KB, a head of a few hundred bytes), the value of
 /// point `i` of metric `k` on host `h` being `h * 10_000 + k * 1000 + i`.
 pub fn per_host_dir(name: &str, hosts: usize) -> PathBuf {
     let dir = write_dir(name);
