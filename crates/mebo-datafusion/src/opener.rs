@@ -213,10 +213,7 @@ impl FileOpener for MeboOpener {
                 reader.push(&bytes);
                 return Ok(scan.stream(chunks, reader));
             }
-            // A blob is read whole: its bytes are reserved before they are read.
             let size = usize::try_from(file.object_meta.size).unwrap_or(usize::MAX);
-            scan.held.try_resize(size.max(bytes.len()))?;
-            bytes.reserve(size.saturating_sub(bytes.len()));
             // Its head (header, names and index) says which metrics it holds
             // and their points: read that far first, and the rest of the
             // response is left untaken when the blob holds none of the
@@ -225,7 +222,9 @@ impl FileOpener for MeboOpener {
                 let head_len = |bytes: &[u8]| BlobHead::len(bytes).unwrap_or(mebo::HEADER_SIZE);
                 while bytes.len() < head_len(&bytes).min(size) {
                     let Some(chunk) = chunks.next().await else { break };
-                    bytes.extend_from_slice(&chunk?);
+                    let chunk = chunk?;
+                    scan.held.try_resize(bytes.len() + chunk.len())?;
+                    bytes.extend_from_slice(&chunk);
                 }
                 let head_len = head_len(&bytes);
                 if let Some(metrics) = scan.index_of(&bytes[..head_len.min(bytes.len())], size) {
@@ -243,6 +242,9 @@ impl FileOpener for MeboOpener {
                     }
                 }
             }
+            // The rest of a blob is read whole: its bytes are reserved before they are read.
+            scan.held.try_resize(size.max(bytes.len()))?;
+            bytes.reserve(size.saturating_sub(bytes.len()));
             while let Some(chunk) = chunks.next().await {
                 bytes.extend_from_slice(&chunk?);
             }

@@ -26,7 +26,7 @@ use crate::options::{kind_of, MeboOptions};
 use crate::pushdown::ScanFilter;
 
 /// The scan's metrics (`EXPLAIN ANALYZE` shows them; tests read them):
-/// blobs opened, files skipped as unreadable, files not fetched past a head
+/// blobs opened, files skipped as unreadable, files not read past a head
 /// that lists none of the filter's metrics, metrics whose columns were
 /// decoded, metrics left undecoded by the `ts` range, and rows counted from
 /// the index alone (no column projected).
