@@ -96,6 +96,16 @@ fn a_cut_or_flipped_head_is_an_error_or_the_blobs_own_counts() {
                     let points = metrics.iter().map(|&(_, n)| u64::from(n)).sum();
                     assert_eq!((head.metric_count, head.total_points), (metrics.len(), points), "{} flipped at {at}", c.name);
                     assert_eq!(BlobHead::metrics(head_bytes, bytes.len()).unwrap(), metrics, "{} flipped at {at}", c.name);
+                    // The first metric read from its ranges alone, the rest zeros: as from the whole blob.
+                    if let Some(&(first, _)) = metrics.first() {
+                        let mut sparse = vec![0; bytes.len()];
+                        sparse[..head_bytes.len()].copy_from_slice(head_bytes);
+                        for r in BlobHead::ranges(head_bytes, bytes.len(), |id| id == first).unwrap() {
+                            sparse[r.clone()].copy_from_slice(&bytes[r]);
+                        }
+                        let (whole, alone) = (points_of(&bytes, first), points_of(&sparse, first));
+                        assert_eq!(alone.map_err(|e| e.to_string()), whole.map_err(|e| e.to_string()), "{} flipped at {at}", c.name);
+                    }
                 }
                 (Ok(_), Err(e)) => panic!("{} flipped at {at}: opens, but its head is refused: {e}", c.name),
                 (Err(_), Ok(_)) => refused += 1,
@@ -107,4 +117,55 @@ fn a_cut_or_flipped_head_is_an_error_or_the_blobs_own_counts() {
     // Heads that parse while the payloads do not open: counted, not judged.
     eprintln!("{cut} cuts, {flipped} flips, {refused} flips whose head parses and blob does not open");
     assert!(cut > 1_000 && flipped > 1_000);
+}
+
+/// A metric's points, comparable: timestamps, values (floats by their bits),
+/// tags.
+fn points_of(bytes: &[u8], id: u64) -> mebo::Result<String> {
+    match BlobKind::of(bytes) {
+        Some(BlobKind::Text) => {
+            let blob = TextBlob::open(bytes)?;
+            let m = blob.metric_at(blob.position(id).unwrap())?;
+            Ok(format!("{:?} {:?} {:?}", m.timestamps()?, m.values()?, m.tags()?))
+        }
+        _ => {
+            let blob = NumericBlob::open(bytes)?;
+            let m = blob.metric_at(blob.position(id).unwrap())?;
+            let bits: Vec<u64> = m.values()?.iter().map(|v| v.to_bits()).collect();
+            Ok(format!("{:?} {bits:?} {:?}", m.timestamps()?, m.tags()?))
+        }
+    }
+}
+
+#[test]
+fn the_ranges_of_a_metric_are_all_its_reading_takes() {
+    let (mut read, mut whole, mut smaller) = (0usize, 0usize, 0);
+    for (i, c) in cases().iter().enumerate() {
+        let len = BlobHead::len(&c.bytes).unwrap();
+        let ids: Vec<u64> = BlobHead::metrics(&c.bytes[..len], c.bytes.len()).unwrap().iter().map(|&(id, _)| id).collect();
+        // Each metric alone, then the first and the last together.
+        let mut wanted: Vec<Vec<u64>> = ids.iter().step_by(ids.len().div_ceil(4).max(1)).map(|&id| vec![id]).collect();
+        wanted.push(vec![ids[0], ids[ids.len() - 1]]);
+        for want in wanted {
+            let ranges = BlobHead::ranges(&c.bytes[..len], c.bytes.len(), |id| want.contains(&id)).unwrap();
+            assert!(ranges.windows(2).all(|w| w[0].end < w[1].start), "{}: {ranges:?}", c.name);
+            assert!(ranges.iter().all(|r| r.start >= len && r.start < r.end && r.end <= c.bytes.len()), "{}: {ranges:?}", c.name);
+            // Every other byte of the payloads is noise: the reading must not see it.
+            let mut sparse = noise(i as u64 + 7, c.bytes.len());
+            sparse[..len].copy_from_slice(&c.bytes[..len]);
+            for r in &ranges {
+                sparse[r.clone()].copy_from_slice(&c.bytes[r.clone()]);
+            }
+            for &id in &want {
+                let expected = points_of(&c.bytes, id).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+                assert_eq!(points_of(&sparse, id).unwrap_or_else(|e| panic!("{} {id:016x}: {e}", c.name)), expected, "{}", c.name);
+            }
+            let taken: usize = ranges.iter().map(|r| r.len()).sum();
+            read += taken;
+            whole += c.bytes.len() - len;
+            smaller += usize::from(taken < c.bytes.len() - len);
+        }
+    }
+    eprintln!("{read} of {whole} payload bytes read; {smaller} selections read less than the payloads");
+    assert!(smaller > 500, "{smaller}");
 }

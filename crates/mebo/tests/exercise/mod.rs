@@ -91,6 +91,13 @@ fn same_head(bytes: &[u8], kind: mebo::BlobKind, ids: &[u64], total_points: usiz
     let metrics = BlobHead::metrics(head_bytes, bytes.len()).unwrap_or_else(|e| panic!("the head's metrics are refused: {e}"));
     assert_eq!(metrics.iter().map(|&(id, _)| id).collect::<Vec<_>>(), ids, "the head and the blob list other metrics");
     assert_eq!(metrics.iter().map(|&(_, n)| u64::from(n)).sum::<u64>(), total_points as u64, "the head's counts and the blob's differ");
+    let ranges = BlobHead::ranges(head_bytes, bytes.len(), |id| ids.first() == Some(&id));
+    let ranges = ranges.unwrap_or_else(|e| panic!("the blob opens, its ranges are refused: {e}"));
+    let mut end = head_bytes.len();
+    for r in ranges {
+        assert!(end <= r.start && r.start < r.end && r.end <= bytes.len(), "a range {r:?} out of order or past the blob");
+        end = r.end;
+    }
 }
 
 pub fn numeric_opened(blob: &NumericBlob<'_>) -> Result<()> {
