@@ -3,6 +3,7 @@
 //! of those into a batch.
 
 use std::collections::VecDeque;
+use std::ops::Range;
 use std::sync::Arc;
 
 use arrow::record_batch::RecordBatch;
@@ -19,7 +20,8 @@ use mebo::stream::StreamReader;
 use mebo::text::TextBlob;
 use mebo::{BlobHead, BlobKind, DecodeLimits};
 use mebo_arrow::{Columns, Selection};
-use object_store::{GetResult, GetResultPayload, ObjectStore, ObjectStoreExt};
+use object_store::path::Path;
+use object_store::{GetResult, GetResultPayload, ObjectStore, ObjectStoreExt, OBJECT_STORE_COALESCE_DEFAULT};
 
 use crate::error::FileError;
 use crate::pushdown::ScanFilter;
@@ -30,6 +32,7 @@ pub(crate) struct ScanCounters {
     blobs_opened: Count,
     files_skipped: Count,
     files_pruned: Count,
+    bytes_skipped: Count,
     metrics_decoded: Count,
     metrics_pruned: Count,
     rows_from_index: Count,
@@ -42,6 +45,7 @@ impl ScanCounters {
             blobs_opened: counter("blobs_opened"),
             files_skipped: counter("files_skipped"),
             files_pruned: counter("files_pruned"),
+            bytes_skipped: counter("bytes_skipped"),
             metrics_decoded: counter("metrics_decoded"),
             metrics_pruned: counter("metrics_pruned"),
             rows_from_index: counter("rows_from_index"),
@@ -242,11 +246,18 @@ impl FileOpener for MeboOpener {
                     }
                 }
             }
-            // The rest of a blob is read whole: its bytes are reserved before they are read.
+            // The rest of a blob: the filter's metrics' columns alone when
+            // they leave enough of it unread, else read whole. Its bytes are
+            // reserved before they are read.
             scan.held.try_resize(size.max(bytes.len()))?;
-            bytes.reserve(size.saturating_sub(bytes.len()));
-            while let Some(chunk) = chunks.next().await {
-                bytes.extend_from_slice(&chunk?);
+            if let Some(ranges) = scan.ranges_to_read(&bytes, size) {
+                drop(chunks);
+                bytes = scan.read_ranges(&*store, &file.object_meta.location, bytes, size, &ranges).await?;
+            } else {
+                bytes.reserve(size.saturating_sub(bytes.len()));
+                while let Some(chunk) = chunks.next().await {
+                    bytes.extend_from_slice(&chunk?);
+                }
             }
             let batch = match read(&bytes, &scan) {
                 Ok(batch) => Some(batch),
@@ -303,6 +314,56 @@ impl FileScan {
     /// reports any file.
     fn index_of(&self, head: &[u8], size: usize) -> Option<Vec<(u64, u32)>> {
         (BlobKind::of(head) == Some(self.kind)).then(|| BlobHead::metrics(head, size).ok()).flatten()
+    }
+
+    /// The byte ranges past `bytes` (the file's start, its head whole) of a
+    /// blob of `size` bytes that hold the filter's metrics' columns and
+    /// each compressed payload, when what they leave unread is worth
+    /// another request: at least what the store reads through rather than
+    /// split a request (object_store's coalescing distance, 1 MiB).
+    fn ranges_to_read(&self, bytes: &[u8], size: usize) -> Option<Vec<Range<u64>>> {
+        let wanted = self.filter.metrics.as_ref()?;
+        let head = bytes.get(..BlobHead::len(bytes).ok()?)?;
+        if BlobKind::of(head) != Some(self.kind) {
+            return None;
+        }
+        let have = bytes.len();
+        let ranges = BlobHead::ranges(head, size, |id| wanted.contains(&id)).ok()?;
+        let ranges: Vec<Range<u64>> = ranges.into_iter().filter(|r| r.end > have).map(|r| r.start.max(have) as u64..r.end as u64).collect();
+        let taken: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+        let unread = (size.saturating_sub(have) as u64).saturating_sub(taken);
+        (unread >= OBJECT_STORE_COALESCE_DEFAULT).then_some(ranges)
+    }
+
+    /// The blob of `size` bytes whose start is `bytes`, with `ranges` read
+    /// from the store and zeros elsewhere: a blob that opens as the file
+    /// does and decodes the filter's metrics as it would
+    /// (`mebo::BlobHead::ranges`). The zeros are allocated, not written.
+    async fn read_ranges(
+        &self,
+        store: &dyn ObjectStore,
+        location: &Path,
+        bytes: Vec<u8>,
+        size: usize,
+        ranges: &[Range<u64>],
+    ) -> Result<Vec<u8>> {
+        let taken: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+        self.held.try_resize(size + taken as usize)?;
+        let parts = store.get_ranges(location, ranges).await?;
+        let mut blob = vec![0; size];
+        blob[..bytes.len()].copy_from_slice(&bytes);
+        for (range, part) in ranges.iter().zip(&parts) {
+            let (start, end) = (range.start as usize, range.end as usize);
+            if part.len() != end - start {
+                let short = mebo::Error::Truncated { what: "file range", needed: end, available: start + part.len() };
+                return Err(BlobError::from(short).at(&self.name).into_datafusion());
+            }
+            blob[start..end].copy_from_slice(part);
+        }
+        drop(parts);
+        self.held.try_resize(size)?;
+        self.counters.bytes_skipped.add(size - bytes.len() - taken as usize);
+        Ok(blob)
     }
 
     /// The projection of the metrics the filter names (all without one).

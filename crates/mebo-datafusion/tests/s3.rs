@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use arrow::array::AsArray;
 use arrow::datatypes::{Float64Type, Int64Type, UInt64Type};
-use common::{copy_a_million_points, files, fixture, numeric_points, per_host_dir, per_metric, same_points, BASE, HOUR};
+use common::{copy_a_million_points, files, fixture, numeric_points, per_host_dir, per_metric, same_points, wide_blob, BASE, HOUR};
 use datafusion::prelude::SessionContext;
 use mebo_datafusion::{query, scan_counter, MeboContextExt};
 use object_store::aws::AmazonS3Builder;
@@ -163,4 +163,18 @@ async fn a_bucket_answers_as_the_directory() {
     assert_eq!(r.batches.iter().map(|b| b.num_rows()).sum::<usize>(), 12);
     assert!(r.batches.iter().all(|b| b.column(1).as_primitive::<Int64Type>().values().iter().all(|&n| n == 1000)));
     assert_eq!((scan_counter(&r.plan, "blobs_opened"), scan_counter(&r.plan, "rows_from_index")), (0, 12_000));
+
+    // A blob of a thousand metrics: one metric's query fetches its head,
+    // then that metric's columns by range requests.
+    let wide = wide_blob(1000, "delta-none-gorilla-none", mebo::Layout::V2);
+    std::fs::create_dir_all(server.root.join("blobs").join("wide")).unwrap();
+    std::fs::write(server.root.join("blobs").join("wide").join("wide.mebo"), &wide).unwrap();
+    ctx.register_mebo("wide", "s3://blobs/wide/").await.unwrap();
+    let r = query(&ctx, "SELECT count(*), min(value), max(value) FROM wide WHERE metric_id = mebo_id('m0700')").await.unwrap();
+    let b = &r.batches[0];
+    assert_eq!(b.column(0).as_primitive::<Int64Type>().value(0), 1000);
+    let (min, max) = (b.column(1).as_primitive::<Float64Type>().value(0), b.column(2).as_primitive::<Float64Type>().value(0));
+    assert_eq!((min, max), (700_000.0 * 0.25, 700_999.0 * 0.25));
+    let skipped = scan_counter(&r.plan, "bytes_skipped");
+    assert!(skipped > wide.len() - 64 * 1024, "{skipped} of {}", wide.len());
 }

@@ -210,6 +210,59 @@ async fn statistics_leave_a_stream_file_unread() {
 }
 
 #[tokio::test]
+async fn a_metric_filter_reads_its_columns_not_the_blob() {
+    use mebo::Layout::{V2Shared, V1, V2};
+    // Each of these, a blob of megabytes: its timestamps and values stored
+    // as they are, the same sharing one timestamp column, and values zstd-compressed.
+    for (name, config, layout) in
+        [("plain", "delta-none-gorilla-none", V1), ("shared", "delta-none-gorilla-none", V2Shared), ("zstd", "raw-none-gorilla-zstd", V2)]
+    {
+        let dir = common::write_dir(&format!("wide-{name}"));
+        let bytes = common::wide_blob(1000, config, layout);
+        std::fs::write(dir.join("wide.mebo"), &bytes).unwrap();
+        let blob = mebo::numeric::NumericBlob::open(&bytes).unwrap();
+        let (size, compressed) = (bytes.len() as u64, if name == "zstd" { blob.sections().values.len() as u64 } else { 0 });
+        assert!(size > compressed + (1 << 20) + 64 * 1024, "{name}: {size} bytes");
+        let store = Arc::new(Counted::default());
+        let ctx = store.session(&dir).await;
+        query(&ctx, "SELECT count(*) FROM m").await.unwrap();
+
+        // One metric: its points exact, its columns read (a compressed payload whole), the rest not.
+        let (before, _) = store.fetched();
+        let r = query(&ctx, "SELECT ts, value FROM m WHERE metric_id = mebo_id('m0500') ORDER BY ts").await.unwrap();
+        let metric = blob.metric_by_name("m0500").unwrap();
+        let points: Vec<(i64, u64)> =
+            metric.timestamps().unwrap().into_iter().zip(metric.values().unwrap().iter().map(|v| v.to_bits())).collect();
+        let ts = r.batches.iter().flat_map(|b| b.column(0).as_primitive::<TimestampMicrosecondType>().values().to_vec());
+        let got: Vec<(i64, u64)> = ts.zip(f64s(&r.batches, 1).iter().map(|v| v.to_bits())).collect();
+        assert_eq!(got, points, "{name}");
+        assert_eq!(got[999].1, f64::to_bits((500_000 + 999) as f64 * 0.25));
+        let taken = store.fetched().0 - before;
+        assert!(taken < compressed + 64 * 1024, "{name}: {taken} bytes of {size}");
+        assert!(taken >= compressed, "{name}: {taken} bytes, the value payload {compressed}");
+        assert!(scan_counter(&r.plan, "bytes_skipped") as u64 > size - compressed - 64 * 1024, "{name}");
+
+        // Two metrics at either end of the payloads.
+        let two =
+            "SELECT metric_id, count(*), sum(value) FROM m WHERE metric_id IN (mebo_id('m0001'), mebo_id('m0998')) GROUP BY 1 ORDER BY 1";
+        let r = query(&ctx, two).await.unwrap();
+        let sum = |k: usize| (0..1000).map(|i| (k * 1000 + i) as f64 * 0.25).sum::<f64>();
+        let mut expected = [(id("m0001"), sum(1)), (id("m0998"), sum(998))];
+        expected.sort_unstable_by_key(|e| e.0);
+        assert_eq!(u64s(&r.batches, 0), expected.iter().map(|e| e.0).collect::<Vec<_>>(), "{name}");
+        assert_eq!((i64s(&r.batches, 1), f64s(&r.batches, 2)), (vec![1000; 2], expected.iter().map(|e| e.1).collect()), "{name}");
+        assert!(scan_counter(&r.plan, "bytes_skipped") > 0, "{name}");
+
+        // No metric named: the blob read whole.
+        let (before, _) = store.fetched();
+        let all = query(&ctx, "SELECT sum(value) FROM m").await.unwrap();
+        assert_eq!(f64s(&all.batches, 0), vec![(0..1000).map(sum).sum::<f64>()], "{name}");
+        assert_eq!((store.fetched().0 - before, scan_counter(&all.plan, "bytes_skipped")), (size, 0), "{name}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[tokio::test]
 async fn a_metric_filter_fetches_no_file_past_a_head_that_lists_none() {
     let dir = common::per_host_dir("per-host", 4);
     let files = common::files(&dir);

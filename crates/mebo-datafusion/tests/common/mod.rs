@@ -274,6 +274,23 @@ pub fn per_host_dir(name: &str, hosts: usize) -> PathBuf {
     dir
 }
 
+/// A blob of `metrics` metrics (`m0000`, `m0001`, …) of 1,000 points each,
+/// written with `config` and `layout`: every metric's timestamps the same
+/// (a second apart), point `i` of metric `k` worth `k * 1000 + i` quarters.
+/// At 1,000 metrics, megabytes beside a metric's few kilobytes.
+pub fn wide_blob(metrics: usize, config: &str, layout: mebo::Layout) -> Vec<u8> {
+    let options = NumericEncoderOptions { layout, ..NumericEncoderOptions::default() }.with_config(config.parse().unwrap());
+    let mut encoder = NumericEncoder::new(BASE, options);
+    for k in 0..metrics {
+        encoder.start_metric_name(&format!("m{k:04}"), 1000).unwrap();
+        for i in 0..1000 {
+            encoder.add_point(BASE + i as i64 * 1_000_000, (k * 1000 + i) as f64 * 0.25, None).unwrap();
+        }
+        encoder.end_metric().unwrap();
+    }
+    encoder.finish().unwrap()
+}
+
 /// A memory pool of `limit` bytes (DataFusion's greedy pool) that keeps the
 /// most the scans' reservations (`MeboScan[…]`) ever held together.
 #[derive(Debug)]
