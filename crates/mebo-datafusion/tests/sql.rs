@@ -263,6 +263,36 @@ async fn a_metric_filter_reads_its_columns_not_the_blob() {
 }
 
 #[tokio::test]
+async fn a_metric_filter_reads_its_rows_of_a_text_blob() {
+    let dir = common::write_dir("wide-text");
+    let options = mebo::text::TextEncoderOptions { data_compression: mebo::Compression::None, ..Default::default() };
+    let mut encoder = mebo::text::TextEncoder::new(BASE, options).unwrap();
+    let line = |k: usize, i: usize| format!("metric {k} line {i}: the service answered");
+    for k in 0..500 {
+        encoder.start_metric_name(&format!("log{k:03}"), 200).unwrap();
+        for i in 0..200 {
+            encoder.add_point(BASE + i as i64, &line(k, i), None).unwrap();
+        }
+        encoder.end_metric().unwrap();
+    }
+    let bytes = encoder.finish().unwrap();
+    assert!(bytes.len() > 3 << 20, "{} bytes", bytes.len());
+    std::fs::write(dir.join("log.mebo"), &bytes).unwrap();
+    let store = Arc::new(Counted::default());
+    let ctx = store.session(&dir).await;
+    query(&ctx, "SELECT count(*) FROM m").await.unwrap();
+
+    let (before, _) = store.fetched();
+    let r = query(&ctx, "SELECT value FROM m WHERE metric_id = mebo_id('log250') ORDER BY ts").await.unwrap();
+    let values: Vec<String> = r.batches.iter().flat_map(|b| b.column(0).as_string::<i32>().iter().map(|v| v.unwrap().to_owned())).collect();
+    assert_eq!(values, (0..200).map(|i| line(250, i)).collect::<Vec<_>>());
+    let taken = store.fetched().0 - before;
+    assert!(taken < 64 * 1024, "{taken} bytes of {}", bytes.len());
+    assert!(scan_counter(&r.plan, "bytes_skipped") > bytes.len() - 64 * 1024);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
 async fn a_metric_filter_fetches_no_file_past_a_head_that_lists_none() {
     let dir = common::per_host_dir("per-host", 4);
     let files = common::files(&dir);
