@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use arrow::datatypes::SchemaRef;
 use async_trait::async_trait;
+use bytes::Bytes;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::{Transformed, TreeNode};
@@ -29,6 +30,7 @@ use mebo::{BlobHead, DecodeLimits};
 use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 
 use crate::conform::check_partition_names;
+use crate::heads::HeadCache;
 use crate::opener::blob_kind;
 use crate::options::{is_mebo_key, kind_of, MeboOptions};
 use crate::sink::MeboSink;
@@ -151,10 +153,11 @@ impl FileFormat for MeboFormat {
     /// A file whose head does not parse, is of the other kind or claims more
     /// points than a scan decodes has unknown statistics here; the scan
     /// reports it (or skips it). So has a stream of blobs, whose heads are
-    /// spread through it: a `.mbs` file is not read here at all.
+    /// spread through it: a `.mbs` file is not read here at all. A head that
+    /// parses is kept in the session's file metadata cache for the scans.
     async fn infer_stats(
         &self,
-        _state: &dyn Session,
+        state: &dyn Session,
         store: &Arc<dyn ObjectStore>,
         table_schema: SchemaRef,
         object: &ObjectMeta,
@@ -172,13 +175,14 @@ impl FileFormat for MeboFormat {
             read => [first, store.get_range(&object.location, read..end).await?].concat().into(),
         };
         let Ok(blob_len) = usize::try_from(size) else { return Ok(stats) };
-        match BlobHead::parse(&head, blob_len) {
-            // More points than the scan decodes: left to the scan to refuse.
-            Ok(head) if head.kind == kind_of(&table_schema) && head.total_points <= DecodeLimits::default().max_points => {
-                stats.num_rows = Precision::Exact(head.total_points as usize);
-                stats.total_byte_size = Precision::Inexact(blob_len);
-            }
-            _ => {}
+        let Ok(parsed) = BlobHead::parse(&head, blob_len) else { return Ok(stats) };
+        if let Some(kept) = head.get(..head_len) {
+            HeadCache::of(state.runtime_env()).put(store.as_ref(), object, Bytes::copy_from_slice(kept));
+        }
+        // More points than the scan decodes: left to the scan to refuse.
+        if parsed.kind == kind_of(&table_schema) && parsed.total_points <= DecodeLimits::default().max_points {
+            stats.num_rows = Precision::Exact(parsed.total_points as usize);
+            stats.total_byte_size = Precision::Inexact(blob_len);
         }
         Ok(stats)
     }
@@ -186,8 +190,7 @@ impl FileFormat for MeboFormat {
     async fn create_physical_plan(&self, state: &dyn Session, conf: FileScanConfig) -> Result<Arc<dyn ExecutionPlan>> {
         let table_schema =
             TableSchemaBuilder::from(conf.file_schema()).with_table_partition_cols(conf.table_partition_cols().clone()).build();
-        let pool = Arc::clone(&state.runtime_env().memory_pool);
-        let mut source: Arc<dyn FileSource> = Arc::new(MeboSource::new(table_schema, self.options).with_memory_pool(pool));
+        let mut source: Arc<dyn FileSource> = Arc::new(MeboSource::new(table_schema, self.options).with_runtime(state.runtime_env()));
         if let Some(projection) = conf.file_source.projection() {
             source =
                 source.try_pushdown_projection(projection)?.ok_or_else(|| internal_datafusion_err!("mebo source refused a projection"))?;

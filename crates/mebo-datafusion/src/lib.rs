@@ -24,6 +24,7 @@ pub mod cluster;
 mod conform;
 mod error;
 mod format;
+mod heads;
 mod opener;
 mod options;
 mod pushdown;

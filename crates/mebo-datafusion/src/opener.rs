@@ -21,9 +21,10 @@ use mebo::text::TextBlob;
 use mebo::{BlobHead, BlobKind, DecodeLimits};
 use mebo_arrow::{Columns, Selection};
 use object_store::path::Path;
-use object_store::{GetResult, GetResultPayload, ObjectStore, ObjectStoreExt, OBJECT_STORE_COALESCE_DEFAULT};
+use object_store::{GetOptions, GetResult, GetResultPayload, ObjectStore, ObjectStoreExt, OBJECT_STORE_COALESCE_DEFAULT};
 
 use crate::error::FileError;
+use crate::heads::HeadCache;
 use crate::pushdown::ScanFilter;
 
 /// The scan's counters for one partition (see `SCAN_METRICS`).
@@ -170,6 +171,7 @@ pub(crate) struct MeboOpener {
     pub(crate) batch_size: usize,
     pub(crate) counters: ScanCounters,
     pub(crate) memory_pool: Arc<dyn MemoryPool>,
+    pub(crate) heads: HeadCache,
 }
 
 /// What one file's scan reads, and where it reports.
@@ -203,35 +205,50 @@ impl FileOpener for MeboOpener {
             batch_size: self.batch_size.max(1),
             counters: self.counters.clone(),
         };
+        let heads = self.heads.clone();
         Ok(Box::pin(async move {
-            let mut chunks = chunks_of(store.get(&file.object_meta.location).await?);
-            let mut bytes = Vec::new();
-            // The first four bytes tell a stream of blobs from a blob.
-            while bytes.len() < mebo::stream::MAGIC.len() {
-                let Some(chunk) = chunks.next().await else { break };
-                bytes.extend_from_slice(&chunk?);
-            }
+            let (meta, size) = (&file.object_meta, usize::try_from(file.object_meta.size).unwrap_or(usize::MAX));
+            // A blob's head kept from an earlier read (the statistics', or a
+            // scan's) stands for the file's start: no request until the
+            // scan needs more than the head.
+            let kept = heads.get(&*store, meta);
+            let (mut bytes, mut chunks) = match &kept {
+                Some(head) => (head.to_vec(), None),
+                None => {
+                    let mut chunks = chunks_of(store.get(&meta.location).await?);
+                    let mut bytes = Vec::new();
+                    // The first four bytes tell a stream of blobs from a blob.
+                    while bytes.len() < mebo::stream::MAGIC.len() {
+                        let Some(chunk) = chunks.next().await else { break };
+                        bytes.extend_from_slice(&chunk?);
+                    }
+                    scan.held.try_resize(bytes.len())?;
+                    if mebo::stream::is_stream(&bytes) {
+                        let mut reader = StreamReader::new();
+                        reader.push(&bytes);
+                        return Ok(scan.stream(chunks, reader));
+                    }
+                    (bytes, Some(chunks))
+                }
+            };
             scan.held.try_resize(bytes.len())?;
-            if mebo::stream::is_stream(&bytes) {
-                let mut reader = StreamReader::new();
-                reader.push(&bytes);
-                return Ok(scan.stream(chunks, reader));
-            }
-            let size = usize::try_from(file.object_meta.size).unwrap_or(usize::MAX);
             // Its head (header, names and index) says which metrics it holds
             // and their points: read that far first, and the rest of the
             // response is left untaken when the blob holds none of the
             // filter's metrics, or when the index answers the scan.
             if scan.filter.metrics.is_some() || scan.index_answers() {
                 let head_len = |bytes: &[u8]| BlobHead::len(bytes).unwrap_or(mebo::HEADER_SIZE);
-                while bytes.len() < head_len(&bytes).min(size) {
+                while let Some(chunks) = chunks.as_mut().filter(|_| bytes.len() < head_len(&bytes).min(size)) {
                     let Some(chunk) = chunks.next().await else { break };
                     let chunk = chunk?;
                     scan.held.try_resize(bytes.len() + chunk.len())?;
                     bytes.extend_from_slice(&chunk);
                 }
-                let head_len = head_len(&bytes);
-                if let Some(metrics) = scan.index_of(&bytes[..head_len.min(bytes.len())], size) {
+                let head = &bytes[..head_len(&bytes).min(bytes.len())];
+                if let Some(metrics) = scan.index_of(head, size) {
+                    if kept.is_none() {
+                        heads.put(&*store, meta, Bytes::copy_from_slice(head));
+                    }
                     if scan.filter.metrics.as_ref().is_some_and(|wanted| !metrics.iter().any(|(id, _)| wanted.contains(id))) {
                         scan.counters.files_pruned.add(1);
                         return Ok(futures::stream::empty().boxed());
@@ -252,8 +269,16 @@ impl FileOpener for MeboOpener {
             scan.held.try_resize(size.max(bytes.len()))?;
             if let Some(ranges) = scan.ranges_to_read(&bytes, size) {
                 drop(chunks);
-                bytes = scan.read_ranges(&*store, &file.object_meta.location, bytes, size, &ranges).await?;
-            } else {
+                bytes = scan.read_ranges(&*store, &meta.location, bytes, size, &ranges).await?;
+            } else if chunks.is_some() || bytes.len() < size {
+                let mut chunks = match chunks {
+                    Some(chunks) => chunks,
+                    // The file past its kept head.
+                    None => {
+                        let rest = GetOptions { range: Some((bytes.len() as u64..meta.size).into()), ..GetOptions::default() };
+                        chunks_of(store.get_opts(&meta.location, rest).await?)
+                    }
+                };
                 bytes.reserve(size.saturating_sub(bytes.len()));
                 while let Some(chunk) = chunks.next().await {
                     bytes.extend_from_slice(&chunk?);

@@ -8,6 +8,7 @@ use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::Result;
 use datafusion::execution::memory_pool::{MemoryPool, UnboundedMemoryPool};
+use datafusion::execution::runtime_env::RuntimeEnv;
 use datafusion::physical_expr::{LexOrdering, PhysicalExpr};
 use datafusion::physical_plan::filter_pushdown::{FilterPushdownPropagation, PushedDown};
 use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
@@ -21,6 +22,7 @@ use datafusion_datasource::projection::{ProjectionOpener, SplitProjection};
 use datafusion_datasource::TableSchema;
 use object_store::ObjectStore;
 
+use crate::heads::HeadCache;
 use crate::opener::{MeboOpener, ScanCounters};
 use crate::options::{kind_of, MeboOptions};
 use crate::pushdown::ScanFilter;
@@ -47,6 +49,9 @@ pub struct MeboSource {
     /// Where the scan reserves the bytes it holds: the session's pool, or
     /// an executor's.
     memory_pool: Arc<dyn MemoryPool>,
+    /// Where blob heads read once are kept: the session's or the executor's
+    /// file metadata cache.
+    heads: HeadCache,
 }
 
 impl MeboSource {
@@ -61,13 +66,16 @@ impl MeboSource {
             batch_size: 8192,
             metrics: ExecutionPlanMetricsSet::new(),
             memory_pool: Arc::new(UnboundedMemoryPool::default()),
+            heads: HeadCache::default(),
         }
     }
 
-    /// The same source reserving what it holds in `pool` (a source made
-    /// without one reserves in an unbounded pool of its own).
-    pub fn with_memory_pool(self, memory_pool: Arc<dyn MemoryPool>) -> MeboSource {
-        MeboSource { memory_pool, ..self }
+    /// The same source reading within `runtime`: it reserves what it holds
+    /// in the runtime's memory pool, and keeps blob heads in its file
+    /// metadata cache. A source made without one reserves in an unbounded
+    /// pool of its own and keeps no head.
+    pub fn with_runtime(self, runtime: &RuntimeEnv) -> MeboSource {
+        MeboSource { memory_pool: Arc::clone(&runtime.memory_pool), heads: HeadCache::of(runtime), ..self }
     }
 
     /// The same source narrowed by `filter` (a scan read back on an executor).
@@ -104,6 +112,7 @@ impl FileSource for MeboSource {
             batch_size: self.batch_size,
             counters: ScanCounters::new(&self.metrics, partition),
             memory_pool: Arc::clone(&self.memory_pool),
+            heads: self.heads.clone(),
         };
         ProjectionOpener::try_new(self.projection.clone(), Arc::new(opener), self.table_schema.file_schema())
     }

@@ -218,6 +218,6 @@ async fn a_stream_is_held_a_frame_at_a_time_in_the_session_memory_pool() {
     ctx.register_mebo("s", stream.to_str().unwrap()).await.unwrap();
     let error = query(&ctx, sql).await.err().unwrap().to_string();
     assert!(error.contains("Resources exhausted") && error.contains("MeboScan[file:///") && error.contains("million.mbs]"), "{error}");
-    assert_eq!(pool.reserved(), 0);
+    assert_eq!(pool.left_reserved().await, 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }

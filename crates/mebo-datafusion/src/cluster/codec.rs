@@ -230,9 +230,8 @@ impl PhysicalExtensionCodec for MeboPhysicalCodec {
             ts_max: node.ts_max,
         };
         let table_schema = FileScanConfig::parse_table_schema_from_proto(&base)?;
-        let source = MeboSource::new(table_schema, MeboOptions::try_from(node.options)?)
-            .with_scan_filter(filter)
-            .with_memory_pool(Arc::clone(ctx.memory_pool()));
+        let source =
+            MeboSource::new(table_schema, MeboOptions::try_from(node.options)?).with_scan_filter(filter).with_runtime(&ctx.runtime_env());
         let decode_ctx = PhysicalPlanDecodeContext::new(ctx, self);
         let conf = parse_protobuf_file_scan_config(&base, &decode_ctx, converter, Arc::new(source))?;
         Ok(DataSourceExec::from_data_source(conf))

@@ -310,6 +310,19 @@ impl PeakPool {
         self.peak.load(Ordering::Relaxed)
     }
 
+    /// What is still reserved once the query's tasks are gone: a query that
+    /// ends in an error returns before the tasks of its other partitions
+    /// are dropped (and their reservations with them). Waits up to 5 s.
+    pub async fn left_reserved(&self) -> usize {
+        for _ in 0..500 {
+            if self.reserved() == 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        self.reserved()
+    }
+
     /// A context of `partitions` partitions over this pool, mebo enabled.
     pub fn context(self: &Arc<PeakPool>, partitions: usize) -> SessionContext {
         let runtime = RuntimeEnvBuilder::new().with_memory_pool(self.clone()).build_arc().unwrap();
