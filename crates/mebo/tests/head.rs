@@ -139,7 +139,7 @@ fn points_of(bytes: &[u8], id: u64) -> mebo::Result<String> {
 
 #[test]
 fn the_ranges_of_a_metric_are_all_its_reading_takes() {
-    let (mut read, mut whole, mut smaller) = (0usize, 0usize, 0);
+    let (mut read, mut whole, mut smaller, mut decoded, mut wanted_metrics) = (0usize, 0usize, 0, 0, 0);
     for (i, c) in cases().iter().enumerate() {
         let len = BlobHead::len(&c.bytes).unwrap();
         let ids: Vec<u64> = BlobHead::metrics(&c.bytes[..len], c.bytes.len()).unwrap().iter().map(|&(id, _)| id).collect();
@@ -159,6 +159,8 @@ fn the_ranges_of_a_metric_are_all_its_reading_takes() {
             // (A build without a codec refuses both alike.)
             for &id in &want {
                 let (whole, alone) = (points_of(&c.bytes, id), points_of(&sparse, id));
+                decoded += usize::from(whole.is_ok());
+                wanted_metrics += 1;
                 assert_eq!(alone.map_err(|e| e.to_string()), whole.map_err(|e| e.to_string()), "{} {id:016x}", c.name);
             }
             let taken: usize = ranges.iter().map(|r| r.len()).sum();
@@ -167,6 +169,10 @@ fn the_ranges_of_a_metric_are_all_its_reading_takes() {
             smaller += usize::from(taken < c.bytes.len() - len);
         }
     }
-    eprintln!("{read} of {whole} payload bytes read; {smaller} selections read less than the payloads");
-    assert!(smaller > 500, "{smaller}");
+    eprintln!("{read} of {whole} payload bytes read; {smaller} selections read less than the payloads; {decoded} metrics decoded");
+    assert!(smaller > 500 && decoded > 1000, "{smaller} smaller, {decoded} decoded");
+    // With every codec built, every metric decodes.
+    if cfg!(all(feature = "zstd", feature = "s2", feature = "lz4")) {
+        assert_eq!(decoded, wanted_metrics);
+    }
 }
