@@ -13,6 +13,7 @@ use mebo::text::{StringColumn, TextBlob};
 use mebo::BlobKind;
 
 use crate::error::{Error, Result};
+use crate::id_map::IdMap;
 use crate::schema::{numeric_schema, schema_of, text_schema, COLUMNS};
 
 /// Which of the five schema columns a read fills.
@@ -149,7 +150,13 @@ impl Selected {
 /// The projection may name `metric_id` or no column, which the index
 /// answers; the batch is the one [`numeric_batch`] or [`text_batch`] gives.
 pub fn index_batch(kind: BlobKind, metrics: &[(u64, u32)], selection: &Selection) -> Result<RecordBatch> {
-    let position = |id: u64| metrics.iter().position(|&(m, _)| m == id);
+    // Each id's first position, when a selection looks ids up.
+    let mut first: IdMap<usize> = IdMap::default();
+    if selection.metrics.is_some() {
+        first.reserve(metrics.len());
+        metrics.iter().enumerate().rev().for_each(|(p, &(id, _))| _ = first.insert(id, p));
+    }
+    let position = |id: u64| first.get(&id).copied();
     let sel = selection.of_blob(metrics.len(), position, |p| Ok(metrics[p].1 as usize))?;
     if let Some(&column) = sel.projection.iter().find(|&&c| c != 0) {
         return Err(Error::Schema(format!("a blob's index holds metric ids and counts, not {}", COLUMNS[column])));
