@@ -33,6 +33,7 @@ pub(crate) struct ScanCounters {
     blobs_opened: Count,
     files_skipped: Count,
     files_pruned: Count,
+    bytes_scanned: Count,
     bytes_skipped: Count,
     metrics_decoded: Count,
     metrics_pruned: Count,
@@ -46,6 +47,7 @@ impl ScanCounters {
             blobs_opened: counter("blobs_opened"),
             files_skipped: counter("files_skipped"),
             files_pruned: counter("files_pruned"),
+            bytes_scanned: counter("bytes_scanned"),
             bytes_skipped: counter("bytes_skipped"),
             metrics_decoded: counter("metrics_decoded"),
             metrics_pruned: counter("metrics_pruned"),
@@ -215,7 +217,7 @@ impl FileOpener for MeboOpener {
             let (mut bytes, mut chunks) = match &kept {
                 Some(head) => (head.to_vec(), None),
                 None => {
-                    let mut chunks = chunks_of(store.get(&meta.location).await?);
+                    let mut chunks = counted_chunks(store.get(&meta.location).await?, &scan.counters.bytes_scanned);
                     let mut bytes = Vec::new();
                     // The first four bytes tell a stream of blobs from a blob.
                     while bytes.len() < mebo::stream::MAGIC.len() {
@@ -276,7 +278,7 @@ impl FileOpener for MeboOpener {
                     // The file past its kept head.
                     None => {
                         let rest = GetOptions { range: Some((bytes.len() as u64..meta.size).into()), ..GetOptions::default() };
-                        chunks_of(store.get_opts(&meta.location, rest).await?)
+                        counted_chunks(store.get_opts(&meta.location, rest).await?, &scan.counters.bytes_scanned)
                     }
                 };
                 bytes.reserve(size.saturating_sub(bytes.len()));
@@ -294,6 +296,12 @@ impl FileOpener for MeboOpener {
             scan.hand_on(batch)
         }))
     }
+}
+
+/// A file's bytes as they arrive, counted in `scanned` as they are taken.
+fn counted_chunks(result: GetResult, scanned: &Count) -> BoxStream<'static, object_store::Result<Bytes>> {
+    let scanned = scanned.clone();
+    chunks_of(result).inspect(move |chunk| scanned.add(chunk.as_ref().map_or(0, Bytes::len))).boxed()
 }
 
 /// A file's bytes as they arrive: the store's stream, or a local file read
@@ -375,6 +383,7 @@ impl FileScan {
         let taken: u64 = ranges.iter().map(|r| r.end - r.start).sum();
         self.held.try_resize(size + taken as usize)?;
         let parts = store.get_ranges(location, ranges).await?;
+        self.counters.bytes_scanned.add(parts.iter().map(Bytes::len).sum());
         let mut blob = vec![0; size];
         blob[..bytes.len()].copy_from_slice(&bytes);
         for (range, part) in ranges.iter().zip(&parts) {

@@ -29,12 +29,20 @@ use crate::pushdown::ScanFilter;
 
 /// The scan's metrics (`EXPLAIN ANALYZE` shows them; tests read them):
 /// blobs opened, files skipped as unreadable, files not read past a head
-/// that lists none of the filter's metrics, bytes of blobs left unread
-/// where the filter's metrics' columns were read alone, metrics whose
-/// columns were decoded, metrics left undecoded by the `ts` range, and rows
-/// counted from the index alone (no column projected).
-pub const SCAN_METRICS: [&str; 7] =
-    ["blobs_opened", "files_skipped", "files_pruned", "bytes_skipped", "metrics_decoded", "metrics_pruned", "rows_from_index"];
+/// that lists none of the filter's metrics, bytes taken from the store,
+/// bytes of blobs left unread where the filter's metrics' columns were read
+/// alone, metrics whose columns were decoded, metrics left undecoded by the
+/// `ts` range, and rows counted from the index alone (no column projected).
+pub const SCAN_METRICS: [&str; 8] = [
+    "blobs_opened",
+    "files_skipped",
+    "files_pruned",
+    "bytes_scanned",
+    "bytes_skipped",
+    "metrics_decoded",
+    "metrics_pruned",
+    "rows_from_index",
+];
 
 /// Reads mebo files for one table.
 #[derive(Clone)]

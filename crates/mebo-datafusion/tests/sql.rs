@@ -262,6 +262,7 @@ async fn a_metric_filter_reads_its_columns_not_the_blob() {
         assert_eq!(got, points, "{name}");
         assert_eq!(got[999].1, f64::to_bits((500_000 + 999) as f64 * 0.25));
         let taken = store.fetched().0 - before;
+        assert_eq!(scan_counter(&r.plan, "bytes_scanned") as u64, taken, "{name}");
         assert!(taken < compressed + 64 * 1024, "{name}: {taken} bytes of {size}");
         assert!(taken >= compressed, "{name}: {taken} bytes, the value payload {compressed}");
         assert!(scan_counter(&r.plan, "bytes_skipped") as u64 > size - compressed - 64 * 1024, "{name}");
@@ -282,6 +283,7 @@ async fn a_metric_filter_reads_its_columns_not_the_blob() {
         let all = query(&ctx, "SELECT sum(value) FROM m").await.unwrap();
         assert_eq!(f64s(&all.batches, 0), vec![(0..1000).map(sum).sum::<f64>()], "{name}");
         assert_eq!((store.fetched().0 - before, scan_counter(&all.plan, "bytes_skipped")), (size - head_len(&bytes), 0), "{name}");
+        assert_eq!(scan_counter(&all.plan, "bytes_scanned") as u64, size - head_len(&bytes), "{name}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
@@ -336,6 +338,7 @@ async fn a_metric_filter_fetches_no_file_past_a_head_that_lists_none() {
     assert_eq!((i64s(&r.batches, 0), f64s(&r.batches, 1)), (vec![1000], vec![sum]));
     let (taken, asked) = store.fetched();
     assert_eq!(asked, requests + 4);
+    assert_eq!(scan_counter(&r.plan, "bytes_scanned") as u64, taken - bytes);
     assert!(taken - bytes >= host2.len() as u64 && taken - bytes <= host2.len() as u64 + 3 * 8 * 1024, "{} bytes", taken - bytes);
     assert_eq!((scan_counter(&r.plan, "files_pruned"), scan_counter(&r.plan, "blobs_opened")), (3, 1));
     // The heads read are kept: the same query again asks for host2's payloads alone.
