@@ -50,6 +50,6 @@ pub use pushdown::ScanFilter;
 pub use run::{query, query_all, run_statements, scan_counter, OutputFormat, QueryResult};
 pub use session::{enable_mebo_on, mebo_session_config, MeboContextExt};
 pub use source::{MeboSource, SCAN_METRICS};
-pub use store::register_s3_store;
+pub use store::{register_s3_store, StoresFromEnv};
 pub use table::{MeboTable, MeboTableFactory};
 pub use udf::{mebo_id_udf, MeboId};

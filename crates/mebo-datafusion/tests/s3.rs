@@ -1,7 +1,7 @@
 //! Tables in a bucket: a real S3 server (s3s-fs over a directory, the
 //! `mebo-test-s3` process) on 127.0.0.1, reached through object_store's
-//! AmazonS3 client and by `mebo-sql` from the AWS variables, answers as the
-//! plain loop over the same blobs.
+//! AmazonS3 client and by `mebo-sql` from the AWS variables (on one machine
+//! and on a Ballista cluster), answers as the plain loop over the same blobs.
 
 mod common;
 
@@ -44,6 +44,29 @@ fn serve(root: &std::path::Path) -> Server {
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     Server { child, endpoint: line.trim().to_owned(), root: root.to_owned() }
+}
+
+/// `mebo-sql` over the bucket's `data/` as table `m`, configured by the AWS
+/// variables, with `engine`'s flags: its CSV output.
+fn mebo_sql(server: &Server, engine: &[&str], sql: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_mebo-sql"))
+        .env("AWS_ENDPOINT", server.endpoint.clone())
+        .env("AWS_ALLOW_HTTP", "true")
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_ACCESS_KEY_ID", KEY)
+        .env("AWS_SECRET_ACCESS_KEY", SECRET)
+        .args(["--table", "m=s3://blobs/data/", "--format", "csv"])
+        .args(engine)
+        .arg(sql)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{engine:?} {sql}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The lines of the per-metric query's CSV: a header and a row a metric.
+fn expected_lines(points: &[common::Point]) -> usize {
+    per_metric(points).len() + 1
 }
 
 fn bucket_with_fixture() -> Server {
@@ -90,18 +113,22 @@ async fn a_bucket_answers_as_the_directory() {
     assert_eq!(col_f(4), expected.iter().map(|e| e.4).collect::<Vec<_>>());
 
     // The command, configured by the usual AWS variables.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mebo-sql"))
-        .env("AWS_ENDPOINT", server.endpoint.clone())
-        .env("AWS_ALLOW_HTTP", "true")
-        .env("AWS_REGION", "us-east-1")
-        .env("AWS_ACCESS_KEY_ID", KEY)
-        .env("AWS_SECRET_ACCESS_KEY", SECRET)
-        .args(["--table", "m=s3://blobs/data/", "--format", "csv", "SELECT count(*) AS n FROM m WHERE metric_id = mebo_id('net.rx')"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let n = f.numeric.iter().filter(|p| p.id == mebo::metric_id("net.rx")).count();
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("n\n{n}\n"));
+    assert_eq!(mebo_sql(&server, &[], "SELECT count(*) AS n FROM m WHERE metric_id = mebo_id('net.rx')"), format!("n\n{n}\n"));
+
+    // On a Ballista cluster (a scheduler and two executors, processes of
+    // their own, given the same variables): the same answers, and a `COPY`
+    // into the bucket written by the executors.
+    let sql = "SELECT metric_id, count(*), min(value), max(value), sum(value) FROM m GROUP BY 1 ORDER BY 1; \
+               SELECT count(*), max(ts) FROM m WHERE metric_id = mebo_id('net.rx')";
+    let local = mebo_sql(&server, &[], sql);
+    assert_eq!(local.lines().count(), expected_lines(&f.numeric) + 2, "{local}");
+    assert_eq!(mebo_sql(&server, &["--cluster", "2"], sql), local);
+    let copy = "COPY (SELECT * FROM m WHERE metric_id = mebo_id('net.rx')) TO 's3://blobs/cluster-copy/' STORED AS MEBO";
+    mebo_sql(&server, &["--cluster", "2"], copy);
+    let written = files(&server.root.join("blobs").join("cluster-copy"));
+    let rx: Vec<_> = numeric_points(files(&f.numeric_dir).values()).into_iter().filter(|p| p.0 == mebo::metric_id("net.rx")).collect();
+    same_points(numeric_points(written.values()), rx);
 
     // Written back into the bucket: the server's files are the blobs.
     query(&ctx, "COPY (SELECT * FROM m WHERE metric_id = mebo_id('net.rx')) TO 's3://blobs/copy/' STORED AS MEBO").await.unwrap();

@@ -14,6 +14,8 @@ use ballista_core::utils::default_session_builder;
 use ballista_executor::executor_process::ExecutorProcessConfig;
 use ballista_scheduler::config::SchedulerConfig;
 use datafusion::common::Result;
+use datafusion::execution::object_store::ObjectStoreRegistry;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
 use datafusion::prelude::{SessionConfig, SessionContext};
 
@@ -21,6 +23,7 @@ pub use codec::{MeboLogicalCodec, MeboPhysicalCodec};
 pub use local::LocalCluster;
 
 use crate::session::{enable_mebo_on, MeboContextExt};
+use crate::store::StoresFromEnv;
 
 /// A Ballista session config carrying the mebo codecs.
 pub fn ballista_config() -> SessionConfig {
@@ -92,7 +95,17 @@ pub struct ExecutorPlace {
 
 /// An executor that runs mebo scans.
 pub fn executor_config(place: ExecutorPlace) -> ExecutorProcessConfig {
+    // Ballista's own runtime (spill files in the work directory), with the
+    // stores of the buckets its plans name made from its `AWS_*` variables.
+    let stores: Arc<StoresFromEnv> = Arc::default();
+    let spill_dir = place.work_dir.clone();
+    let runtime = move |_: &SessionConfig| {
+        let registry: Arc<dyn ObjectStoreRegistry> = stores.clone();
+        let env = RuntimeEnvBuilder::new().with_temp_file_path(spill_dir.clone()).with_object_store_registry(registry).build()?;
+        Ok(Arc::new(env))
+    };
     ExecutorProcessConfig {
+        override_runtime_producer: Some(Arc::new(runtime)),
         bind_host: place.bind_host,
         external_host: place.external_host,
         port: place.port,
