@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use arrow::record_batch::RecordBatch;
 use bytes::Bytes;
-use datafusion::common::Result;
+use datafusion::common::{DataFusionError, Result};
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryPool, MemoryReservation};
 use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet, MetricBuilder};
 use datafusion_datasource::file_stream::{FileOpenFuture, FileOpener};
@@ -217,7 +217,7 @@ impl FileOpener for MeboOpener {
             let (mut bytes, mut chunks) = match &kept {
                 Some(head) => (head.to_vec(), None),
                 None => {
-                    let mut chunks = counted_chunks(store.get(&meta.location).await?, &scan.counters.bytes_scanned);
+                    let mut chunks = scan.chunks(store.get(&meta.location).await)?;
                     let mut bytes = Vec::new();
                     // The first four bytes tell a stream of blobs from a blob.
                     while bytes.len() < mebo::stream::MAGIC.len() {
@@ -278,7 +278,7 @@ impl FileOpener for MeboOpener {
                     // The file past its kept head.
                     None => {
                         let rest = GetOptions { range: Some((bytes.len() as u64..meta.size).into()), ..GetOptions::default() };
-                        counted_chunks(store.get_opts(&meta.location, rest).await?, &scan.counters.bytes_scanned)
+                        scan.chunks(store.get_opts(&meta.location, rest).await)?
                     }
                 };
                 bytes.reserve(size.saturating_sub(bytes.len()));
@@ -298,10 +298,10 @@ impl FileOpener for MeboOpener {
     }
 }
 
-/// A file's bytes as they arrive, counted in `scanned` as they are taken.
-fn counted_chunks(result: GetResult, scanned: &Count) -> BoxStream<'static, object_store::Result<Bytes>> {
-    let scanned = scanned.clone();
-    chunks_of(result).inspect(move |chunk| scanned.add(chunk.as_ref().map_or(0, Bytes::len))).boxed()
+/// A store's error reading the file `name`, naming it (the store's own
+/// words may not: "Requested range was invalid").
+fn read_failed(e: object_store::Error, name: &str) -> DataFusionError {
+    DataFusionError::from(e).context(format!("reading {name}"))
 }
 
 /// A file's bytes as they arrive: the store's stream, or a local file read
@@ -334,6 +334,14 @@ fn chunks_of(result: GetResult) -> BoxStream<'static, object_store::Result<Bytes
 }
 
 impl FileScan {
+    /// The bytes of a store's response as they arrive, counted in
+    /// `bytes_scanned` as they are taken; its errors name the file.
+    fn chunks(&self, response: object_store::Result<GetResult>) -> Result<BoxStream<'static, Result<Bytes>>> {
+        let (name, scanned) = (self.name.clone(), self.counters.bytes_scanned.clone());
+        let chunks = chunks_of(response.map_err(|e| read_failed(e, &name))?);
+        Ok(chunks.map(move |chunk| chunk.inspect(|c| scanned.add(c.len())).map_err(|e| read_failed(e, &name))).boxed())
+    }
+
     /// Whether the index alone answers the scan: no column but `metric_id`
     /// projected, and no `ts` range to judge each metric by.
     fn index_answers(&self) -> bool {
@@ -381,17 +389,19 @@ impl FileScan {
         ranges: &[Range<u64>],
     ) -> Result<Vec<u8>> {
         let taken: u64 = ranges.iter().map(|r| r.end - r.start).sum();
-        self.held.try_resize(size + taken as usize)?;
-        let parts = store.get_ranges(location, ranges).await?;
+        self.held.try_resize(size.saturating_add(taken as usize))?;
+        let parts = store.get_ranges(location, ranges).await.map_err(|e| read_failed(e, &self.name))?;
         self.counters.bytes_scanned.add(parts.iter().map(Bytes::len).sum());
         let mut blob = vec![0; size];
         blob[..bytes.len()].copy_from_slice(&bytes);
-        for (range, part) in ranges.iter().zip(&parts) {
+        for (i, range) in ranges.iter().enumerate() {
             let (start, end) = (range.start as usize, range.end as usize);
-            if part.len() != end - start {
-                let short = mebo::Error::Truncated { what: "file range", needed: end, available: start + part.len() };
-                return Err(BlobError::from(short).at(&self.name).into_datafusion());
-            }
+            // A store that answers short (a file cut since it was listed).
+            let part = parts.get(i).filter(|part| part.len() == end - start).ok_or_else(|| {
+                let available = start + parts.get(i).map_or(0, Bytes::len);
+                let short = mebo::Error::Truncated { what: "file range", needed: end, available };
+                BlobError::from(short).at(&self.name).into_datafusion()
+            })?;
             blob[start..end].copy_from_slice(part);
         }
         drop(parts);
@@ -441,7 +451,7 @@ impl FileScan {
     /// delivers every whole blob before the damage.
     fn stream(
         self,
-        chunks: BoxStream<'static, object_store::Result<Bytes>>,
+        chunks: BoxStream<'static, Result<Bytes>>,
         reader: StreamReader,
     ) -> BoxStream<'static, Result<RecordBatch>> {
         let state = StreamScan { scan: self, chunks, reader, pending: VecDeque::new(), ended: false };
@@ -493,7 +503,7 @@ impl FileScan {
 /// A stream file's scan between batches.
 struct StreamScan {
     scan: FileScan,
-    chunks: BoxStream<'static, object_store::Result<Bytes>>,
+    chunks: BoxStream<'static, Result<Bytes>>,
     reader: StreamReader,
     /// The slices of the last blob's batch not yet handed on.
     pending: VecDeque<RecordBatch>,

@@ -289,6 +289,25 @@ async fn a_metric_filter_reads_its_columns_not_the_blob() {
 }
 
 #[tokio::test]
+async fn a_blob_cut_since_it_was_listed_fails_the_query_naming_it() {
+    let dir = common::write_dir("wide-cut");
+    let bytes = common::wide_blob(1000, "delta-none-gorilla-none", mebo::Layout::V2);
+    let path = dir.join("wide.mebo");
+    std::fs::write(&path, &bytes).unwrap();
+    let store = Arc::new(Counted::default());
+    let ctx = store.session(&dir).await;
+    query(&ctx, "SELECT count(*) FROM m").await.unwrap();
+    // The session keeps its listing (and the head): the file is read as
+    // listed, its metric's ranges past the end that is left.
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    for sql in ["SELECT sum(value) FROM m WHERE metric_id = mebo_id('m0900')", "SELECT sum(value) FROM m"] {
+        let error = query(&ctx, sql).await.err().unwrap_or_else(|| panic!("{sql}: an answer from a cut file")).to_string();
+        assert!(error.contains("wide.mebo"), "{sql}: {error}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
 async fn a_metric_filter_reads_its_rows_of_a_text_blob() {
     let dir = common::write_dir("wide-text");
     let options = mebo::text::TextEncoderOptions { data_compression: mebo::Compression::None, ..Default::default() };
