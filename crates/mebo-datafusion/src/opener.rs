@@ -449,11 +449,7 @@ impl FileScan {
     /// ends the file after the blobs before it (the query's error, or with
     /// `skip_bad_files` the rest of the file skipped), as a stream's reader
     /// delivers every whole blob before the damage.
-    fn stream(
-        self,
-        chunks: BoxStream<'static, Result<Bytes>>,
-        reader: StreamReader,
-    ) -> BoxStream<'static, Result<RecordBatch>> {
+    fn stream(self, chunks: BoxStream<'static, Result<Bytes>>, reader: StreamReader) -> BoxStream<'static, Result<RecordBatch>> {
         let state = StreamScan { scan: self, chunks, reader, pending: VecDeque::new(), ended: false };
         futures::stream::try_unfold(state, |mut state| async move {
             let StreamScan { scan, chunks, reader, pending, ended } = &mut state;
