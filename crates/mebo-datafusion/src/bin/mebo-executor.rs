@@ -6,7 +6,8 @@
 //! `--bind` says otherwise, and joins the scheduler at 127.0.0.1:50050 by
 //! default. `--memory-pool-size SIZE` (`512m`, `4g`; `0` for none) is what
 //! its tasks may hold together, split evenly between them; Ballista's
-//! default is 70% of the machine's memory.
+//! default is 70% of the machine's memory. Tables in `s3://` buckets are
+//! read (and written) with the executor's own `AWS_*` variables.
 
 use std::process::ExitCode;
 use std::sync::Arc;
