@@ -21,7 +21,7 @@ use mebo::text::TextBlob;
 use mebo::{BlobHead, BlobKind, DecodeLimits};
 use mebo_arrow::{Columns, Selection};
 use object_store::path::Path;
-use object_store::{GetOptions, GetResult, GetResultPayload, ObjectStore, ObjectStoreExt, OBJECT_STORE_COALESCE_DEFAULT};
+use object_store::{GetOptions, GetResult, GetResultPayload, ObjectMeta, ObjectStore, ObjectStoreExt, OBJECT_STORE_COALESCE_DEFAULT};
 
 use crate::error::FileError;
 use crate::heads::HeadCache;
@@ -210,6 +210,20 @@ impl FileOpener for MeboOpener {
         let heads = self.heads.clone();
         Ok(Box::pin(async move {
             let (meta, size) = (&file.object_meta, usize::try_from(file.object_meta.size).unwrap_or(usize::MAX));
+            // A byte range of a stream of blobs (`MeboSource::repartitioned`):
+            // the frames that start in it. The range at the file's start reads
+            // on as a whole file does, and stops there too.
+            let (from, to) = file.range();
+            if from > 0 {
+                let Some(first) = scan.first_frame_from(&*store, meta, from).await? else {
+                    return Ok(futures::stream::empty().boxed());
+                };
+                let rest = GetOptions { range: Some((first.at..meta.size).into()), ..GetOptions::default() };
+                let chunks = scan.chunks(store.get_opts(&meta.location, rest).await)?;
+                let mut reader = StreamReader::new();
+                reader.push(&mebo::stream::MAGIC);
+                return Ok(scan.stream(chunks, reader, Frames { next: first, end: to }));
+            }
             // A blob's head kept from an earlier read (the statistics', or a
             // scan's) stands for the file's start: no request until the
             // scan needs more than the head.
@@ -228,7 +242,8 @@ impl FileOpener for MeboOpener {
                     if mebo::stream::is_stream(&bytes) {
                         let mut reader = StreamReader::new();
                         reader.push(&bytes);
-                        return Ok(scan.stream(chunks, reader));
+                        let first = Frame { at: mebo::stream::MAGIC.len() as u64, index: 0 };
+                        return Ok(scan.stream(chunks, reader, Frames { next: first, end: to }));
                     }
                     (bytes, Some(chunks))
                 }
@@ -444,27 +459,73 @@ impl FileScan {
         Ok(None)
     }
 
+    /// The first frame of the stream of blobs `meta` that starts at or
+    /// past `from`, found by reading the frames' lengths from the file's
+    /// start ([`WALK_READ`] bytes a request). `None` when the file is not a
+    /// stream, or no frame starts at or past `from`; also when a frame
+    /// before `from` is cut or past the cap: the range it starts in
+    /// reports it, and the stream ends there.
+    async fn first_frame_from(&self, store: &dyn ObjectStore, meta: &ObjectMeta, from: u64) -> Result<Option<Frame>> {
+        let size = meta.size;
+        let (mut window, mut window_at) = (Bytes::new(), 0u64);
+        let mut four = async |at: u64| -> Result<Option<[u8; 4]>> {
+            if at + 4 > size {
+                return Ok(None);
+            }
+            if at < window_at || at + 4 > window_at + window.len() as u64 {
+                let read = at..size.min(at + WALK_READ);
+                window = store.get_range(&meta.location, read).await.map_err(|e| read_failed(e, &self.name))?;
+                self.counters.bytes_scanned.add(window.len());
+                window_at = at;
+            }
+            let start = (at - window_at) as usize;
+            Ok(window.get(start..start + 4).and_then(|b| b.try_into().ok()))
+        };
+        if four(0).await? != Some(mebo::stream::MAGIC) {
+            return Ok(None);
+        }
+        let mut frame = Frame { at: mebo::stream::MAGIC.len() as u64, index: 0 };
+        while frame.at < from {
+            let Some(prefix) = four(frame.at).await? else { return Ok(None) };
+            let len = u64::from(u32::from_le_bytes(prefix));
+            if len > mebo::stream::DEFAULT_MAX_BLOB_BYTES as u64 {
+                return Ok(None);
+            }
+            frame = Frame { at: frame.at + 4 + len, index: frame.index + 1 };
+        }
+        Ok((frame.at < size).then_some(frame))
+    }
+
     /// The batches of a stream of blobs, each blob read as its frame
-    /// arrives: the file's bytes are held a frame at a time. A bad frame
-    /// ends the file after the blobs before it (the query's error, or with
-    /// `skip_bad_files` the rest of the file skipped), as a stream's reader
-    /// delivers every whole blob before the damage.
-    fn stream(self, chunks: BoxStream<'static, Result<Bytes>>, reader: StreamReader) -> BoxStream<'static, Result<RecordBatch>> {
-        let state = StreamScan { scan: self, chunks, reader, pending: VecDeque::new(), ended: false };
+    /// arrives, from the frame `frames.next` (the bytes `reader` is given
+    /// start there) to the last that starts before `frames.end`: the file's
+    /// bytes are held a frame at a time. A bad frame ends the file after
+    /// the blobs before it (the query's error, or with `skip_bad_files` the
+    /// rest of the file skipped), as a stream's reader delivers every whole
+    /// blob before the damage.
+    fn stream(
+        self,
+        chunks: BoxStream<'static, Result<Bytes>>,
+        reader: StreamReader,
+        frames: Frames,
+    ) -> BoxStream<'static, Result<RecordBatch>> {
+        let state = StreamScan { scan: self, chunks, reader, frames, pending: VecDeque::new(), ended: false };
         futures::stream::try_unfold(state, |mut state| async move {
-            let StreamScan { scan, chunks, reader, pending, ended } = &mut state;
+            let StreamScan { scan, chunks, reader, frames, pending, ended } = &mut state;
             loop {
                 if let Some(batch) = pending.pop_front() {
                     return Ok(Some((batch, state)));
                 }
                 // The reservation is resized at the next chunk or blob: the
-                // last slice handed on took its batch's bytes along.
-                if *ended {
+                // last slice handed on took its batch's bytes along. The
+                // frames from the range's end on are the next range's.
+                if *ended || frames.next.at >= frames.end {
                     return Ok(None);
                 }
-                let frame = reader.index();
+                let frame = frames.next.index;
                 let read = match reader.next_blob() {
                     Ok(Some(blob)) => {
+                        frames.next = Frame { at: frames.next.at + 4 + blob.len() as u64, index: frame + 1 };
                         scan.held.try_resize(reader.held() + blob.len())?;
                         read(&blob, scan).map(Some)
                     }
@@ -496,11 +557,32 @@ impl FileScan {
     }
 }
 
+/// How many bytes of a stream a request reads when its frames' lengths are
+/// read to find where a byte range's first frame starts: a frame's length
+/// and its next few, when frames are small.
+const WALK_READ: u64 = 64 * 1024;
+
+/// A frame of a stream of blobs: where its length starts in the file, and
+/// its position among the frames.
+#[derive(Clone, Copy)]
+struct Frame {
+    at: u64,
+    index: usize,
+}
+
+/// The frames a stream's scan reads: from `next` to the last that starts
+/// before `end`.
+struct Frames {
+    next: Frame,
+    end: u64,
+}
+
 /// A stream file's scan between batches.
 struct StreamScan {
     scan: FileScan,
     chunks: BoxStream<'static, Result<Bytes>>,
     reader: StreamReader,
+    frames: Frames,
     /// The slices of the last blob's batch not yet handed on.
     pending: VecDeque<RecordBatch>,
     ended: bool,

@@ -1,5 +1,5 @@
 //! The scan's `FileSource`: which columns, which metrics, which time range,
-//! and files spread whole over the partitions.
+//! and files spread over the partitions (a stream of blobs in byte ranges).
 
 use std::fmt;
 use std::sync::Arc;
@@ -19,13 +19,14 @@ use datafusion_datasource::file_groups::FileGroup;
 use datafusion_datasource::file_scan_config::FileScanConfig;
 use datafusion_datasource::file_stream::FileOpener;
 use datafusion_datasource::projection::{ProjectionOpener, SplitProjection};
-use datafusion_datasource::TableSchema;
+use datafusion_datasource::{PartitionedFile, TableSchema};
 use object_store::ObjectStore;
 
 use crate::heads::HeadCache;
 use crate::opener::{MeboOpener, ScanCounters};
 use crate::options::{kind_of, MeboOptions};
 use crate::pushdown::ScanFilter;
+use crate::STREAM_EXTENSION;
 
 /// The scan's metrics (`EXPLAIN ANALYZE` shows them; tests read them):
 /// blobs opened, files skipped as unreadable, files not read past a head
@@ -152,29 +153,46 @@ impl FileSource for MeboSource {
         Ok(())
     }
 
-    /// A blob cannot be read from a byte range: files are spread whole, as
-    /// evenly as their count allows, over the partitions.
+    /// A blob cannot be read from a byte range: blob files are spread whole.
+    /// A stream of blobs (`.mbs`) larger than a partition's share and than
+    /// `min_size` (`datafusion.optimizer.repartition_file_min_size`) is cut
+    /// into byte ranges, each reading the frames that start in it. Largest
+    /// first onto the lightest partition: near-equal bytes per partition.
     fn repartitioned(
         &self,
         target_partitions: usize,
-        _min_size: usize,
+        min_size: usize,
         _ordering: Option<LexOrdering>,
         config: &FileScanConfig,
     ) -> Result<Option<FileScanConfig>> {
-        let files: Vec<_> = config.file_groups.iter().flat_map(|g| g.files().iter().cloned()).collect();
-        let groups = target_partitions.min(files.len()).max(1);
-        if groups <= config.file_groups.len() {
+        let files: Vec<PartitionedFile> = config.file_groups.iter().flat_map(|g| g.files().iter().cloned()).collect();
+        let total: u64 = files.iter().map(PartitionedFile::effective_size).sum();
+        let share = total.div_ceil(target_partitions.max(1) as u64).max(1);
+        let mut pieces = Vec::with_capacity(files.len());
+        let mut cut = false;
+        for file in files {
+            let (start, end) = file.range();
+            let len = end - start;
+            if file.object_meta.location.extension() != Some(STREAM_EXTENSION) || len < min_size as u64 || len <= share {
+                pieces.push(file);
+                continue;
+            }
+            let count = len.div_ceil(share);
+            let at = |i: u64| (start + (u128::from(len) * u128::from(i) / u128::from(count)) as u64) as i64;
+            pieces.extend((0..count).map(|i| PartitionedFile { statistics: None, ..file.clone() }.with_range(at(i), at(i + 1))));
+            cut = true;
+        }
+        let groups = target_partitions.min(pieces.len()).max(1);
+        if groups <= config.file_groups.len() && !cut {
             return Ok(None);
         }
         let mut spread: Vec<Vec<_>> = vec![Vec::new(); groups];
-        // Largest first onto the lightest group: near-equal bytes per partition.
-        let mut by_size = files;
-        by_size.sort_by_key(|f| std::cmp::Reverse(f.object_meta.size));
+        pieces.sort_by_key(|f| std::cmp::Reverse(f.effective_size()));
         let mut load = vec![0u64; groups];
-        for file in by_size {
+        for piece in pieces {
             let lightest = (0..groups).min_by_key(|&g| load[g]).unwrap_or(0);
-            load[lightest] += file.object_meta.size;
-            spread[lightest].push(file);
+            load[lightest] += piece.effective_size();
+            spread[lightest].push(piece);
         }
         let mut repartitioned = config.clone();
         repartitioned.file_groups = spread.into_iter().map(FileGroup::new).collect();

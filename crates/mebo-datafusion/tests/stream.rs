@@ -7,7 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use arrow::array::{AsArray, RecordBatch};
+use arrow::array::{Array, AsArray, RecordBatch};
 use arrow::datatypes::{Float64Type, Int64Type, UInt64Type};
 use common::{copy_a_million_points, files, fixture, numeric_points, per_metric, same_points, NAMES};
 use datafusion::execution::memory_pool::MemoryPool;
@@ -156,6 +156,87 @@ async fn a_glob_of_streams_is_one_table_and_a_bad_frame_names_its_file_and_frame
     ctx.register_mebo("s", &glob).await.unwrap();
     let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
     assert_eq!(i64s(&r.batches, 0), vec![(f.numeric.len() - in_part1) as i64]);
+}
+
+/// Every row of table `s` as the core's points are: id, ts, value's bits, tag.
+async fn table_points(ctx: &SessionContext) -> Vec<(u64, i64, u64, String)> {
+    let r = query(ctx, "SELECT metric_id, ts, value, tag FROM s").await.unwrap();
+    let mut points = Vec::new();
+    for b in &r.batches {
+        let ts = b.column(1).as_primitive::<arrow::datatypes::TimestampMicrosecondType>();
+        let tags = arrow::compute::cast(b.column(3), &arrow::datatypes::DataType::Utf8).unwrap();
+        let tags = tags.as_string::<i32>();
+        for i in 0..b.num_rows() {
+            let tag = if tags.is_null(i) { String::new() } else { tags.value(i).to_owned() };
+            let value = b.column(2).as_primitive::<Float64Type>().value(i).to_bits();
+            points.push((b.column(0).as_primitive::<UInt64Type>().value(i), ts.value(i), value, tag));
+        }
+    }
+    points.sort();
+    points
+}
+
+/// A session of `partitions` that cuts any stream into byte ranges.
+async fn ranged_context(partitions: usize, glob: &str, options: MeboOptions) -> SessionContext {
+    let mut config = SessionConfig::new().with_target_partitions(partitions);
+    config.options_mut().optimizer.repartition_file_min_size = 0;
+    let ctx = SessionContext::new_with_config(config);
+    ctx.enable_mebo().unwrap();
+    ctx.register_mebo_with("s", glob, options).await.unwrap();
+    ctx
+}
+
+#[tokio::test]
+async fn a_stream_is_read_in_byte_ranges_each_frame_once() {
+    let f = fixture();
+    let dir = out_dir("ranges");
+    // The fixture's 300 blobs, a few KB each, many to a 64 KiB read of the
+    // frames' lengths; and beside them a stream of 10 frames of 1.6 MB.
+    let blobs: Vec<Vec<u8>> = files(&f.numeric_dir).into_values().collect();
+    let small = dir.join("small.mbs");
+    std::fs::write(&small, write_stream(blobs.iter().map(Vec::as_slice)).unwrap()).unwrap();
+    let expected = numeric_points(&blobs);
+    let ctx = SessionContext::new();
+    ctx.enable_mebo().unwrap();
+    let large = dir.join("large.mbs");
+    query(&ctx, &copy_a_million_points("CAST(v AS DOUBLE)", large.to_str().unwrap())).await.unwrap();
+    for (path, frames) in [(&small, blobs.len()), (&large, 10)] {
+        for partitions in [1, 2, 3, 7, 16] {
+            let ctx = ranged_context(partitions, path.to_str().unwrap(), MeboOptions::default()).await;
+            let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+            // Each frame is opened by the one range it starts in.
+            assert_eq!(scan_counter(&r.plan, "blobs_opened"), frames, "{partitions} partitions");
+            let plan = datafusion::physical_plan::displayable(r.plan.as_ref()).indent(true).to_string();
+            // One range a partition, whether or not a frame starts in it.
+            assert!(partitions == 1 || plan.contains(&format!("file_groups={{{partitions} groups")), "{plan}");
+            if path == &small {
+                same_points(table_points(&ctx).await, expected.clone());
+            } else {
+                let r = query(&ctx, "SELECT count(*), sum(value), min(ts), max(ts) FROM s").await.unwrap();
+                assert_eq!(i64s(&r.batches, 0), vec![1_000_000]);
+                assert_eq!(r.batches[0].column(1).as_primitive::<Float64Type>().value(0), 500_000_500_000.0);
+            }
+        }
+    }
+
+    // A frame cut in a later range: named by its place in the whole stream,
+    // once; skip_bad_files keeps every frame before it, from every range.
+    let bytes = std::fs::read(&small).unwrap();
+    let cut_frame = 250;
+    let cut_at = 4 + blobs[..cut_frame].iter().map(|b| 4 + b.len()).sum::<usize>() + 10;
+    std::fs::write(&small, &bytes[..cut_at]).unwrap();
+    for partitions in [1, 3, 16] {
+        let ctx = ranged_context(partitions, small.to_str().unwrap(), MeboOptions::default()).await;
+        let e = query(&ctx, "SELECT sum(value) FROM s").await.err().expect("a cut stream fails the query");
+        let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
+        assert!(found.path.ends_with(&format!("small.mbs#{cut_frame}")) && found.code == "TRUNCATED", "{found}");
+        let skipping = MeboOptions { skip_bad_files: true, ..Default::default() };
+        let ctx = ranged_context(partitions, small.to_str().unwrap(), skipping).await;
+        same_points(table_points(&ctx).await, numeric_points(&blobs[..cut_frame]));
+        let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+        assert_eq!((scan_counter(&r.plan, "blobs_opened"), scan_counter(&r.plan, "files_skipped")), (cut_frame, 1));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[tokio::test]
