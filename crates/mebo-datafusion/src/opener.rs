@@ -461,19 +461,26 @@ impl FileScan {
 
     /// The first frame of the stream of blobs `meta` that starts at or
     /// past `from`, found by reading the frames' lengths from the file's
-    /// start ([`WALK_READ`] bytes a request). `None` when the file is not a
-    /// stream, or no frame starts at or past `from`; also when a frame
-    /// before `from` is cut or past the cap: the range it starts in
-    /// reports it, and the stream ends there.
+    /// start. A request reads [`WALK_READ`] bytes at a frame's length; on
+    /// object storage, where a request costs what about 1 MiB takes to
+    /// arrive (object_store's coalescing distance), frames closer than that
+    /// are read through in requests twice as long each time, up to
+    /// [`WALK_READ_MAX`]. `None` when the file is not a stream, or no frame
+    /// starts at or past `from`; also when a frame before `from` is cut or
+    /// past the cap: the range it starts in reports it, and the stream ends
+    /// there.
     async fn first_frame_from(&self, store: &dyn ObjectStore, meta: &ObjectMeta, from: u64) -> Result<Option<Frame>> {
-        let size = meta.size;
-        let (mut window, mut window_at) = (Bytes::new(), 0u64);
+        let (size, local) = (meta.size, self.name.starts_with("file://"));
+        let (mut window, mut window_at, mut want) = (Bytes::new(), 0u64, WALK_READ);
         let mut four = async |at: u64| -> Result<Option<[u8; 4]>> {
             if at + 4 > size {
                 return Ok(None);
             }
-            if at < window_at || at + 4 > window_at + window.len() as u64 {
-                let read = at..size.min(at + WALK_READ);
+            let window_end = window_at + window.len() as u64;
+            if at < window_at || at + 4 > window_end {
+                let near = at.saturating_sub(window_end) < OBJECT_STORE_COALESCE_DEFAULT;
+                want = if near && !local && window_end > 0 { (want * 2).min(WALK_READ_MAX) } else { WALK_READ };
+                let read = at..size.min(at + want);
                 window = store.get_range(&meta.location, read).await.map_err(|e| read_failed(e, &self.name))?;
                 self.counters.bytes_scanned.add(window.len());
                 window_at = at;
@@ -561,6 +568,9 @@ impl FileScan {
 /// read to find where a byte range's first frame starts: a frame's length
 /// and its next few, when frames are small.
 const WALK_READ: u64 = 64 * 1024;
+
+/// The longest such request, where frames are read through on object storage.
+const WALK_READ_MAX: u64 = 8 << 20;
 
 /// A frame of a stream of blobs: where its length starts in the file, and
 /// its position among the frames.

@@ -204,4 +204,20 @@ async fn a_bucket_answers_as_the_directory() {
     assert_eq!((min, max), (700_000.0 * 0.25, 700_999.0 * 0.25));
     let skipped = scan_counter(&r.plan, "bytes_skipped");
     assert!(skipped > wide.len() - 64 * 1024, "{skipped} of {}", wide.len());
+
+    // A stream of the fixture's 300 small blobs cut into seven byte ranges:
+    // each range finds its first frame reading the lengths through, and
+    // every frame is opened once.
+    let blobs: Vec<Vec<u8>> = files(&f.numeric_dir).into_values().collect();
+    let small = mebo::stream::write_stream(blobs.iter().map(Vec::as_slice)).unwrap();
+    std::fs::write(server.root.join("blobs").join("streams").join("small.mbs"), &small).unwrap();
+    query(&ctx, "SET datafusion.optimizer.repartition_file_min_size = 0").await.unwrap();
+    query(&ctx, "SET datafusion.execution.target_partitions = 7").await.unwrap();
+    ctx.register_mebo("small", "s3://blobs/streams/small.mbs").await.unwrap();
+    let r = query(&ctx, "SELECT metric_id, count(*), min(value), max(value), sum(value) FROM small GROUP BY 1 ORDER BY 1").await.unwrap();
+    assert_eq!(scan_counter(&r.plan, "blobs_opened"), blobs.len());
+    let plan = datafusion::physical_plan::displayable(r.plan.as_ref()).indent(true).to_string();
+    assert!(plan.contains("file_groups={7 groups"), "{plan}");
+    let sums = r.batches.iter().flat_map(|b| b.column(4).as_primitive::<Float64Type>().values().to_vec()).collect::<Vec<_>>();
+    assert_eq!(sums, per_metric(&f.numeric).iter().map(|e| e.4).collect::<Vec<_>>());
 }
