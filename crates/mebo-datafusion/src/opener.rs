@@ -238,8 +238,8 @@ impl FileOpener for MeboOpener {
                         let Some(chunk) = chunks.next().await else { break };
                         bytes.extend_from_slice(&chunk?);
                     }
-                    scan.held.try_resize(bytes.len())?;
                     if mebo::stream::is_stream(&bytes) {
+                        scan.held.try_resize(bytes.len())?;
                         let mut reader = StreamReader::new();
                         reader.push(&bytes);
                         let first = Frame { at: mebo::stream::MAGIC.len() as u64, index: 0 };
@@ -481,6 +481,8 @@ impl FileScan {
                 let near = at.saturating_sub(window_end) < OBJECT_STORE_COALESCE_DEFAULT;
                 want = if near && !local && window_end > 0 { (want * 2).min(WALK_READ_MAX) } else { WALK_READ };
                 let read = at..size.min(at + want);
+                // The window is held in the pool while it is read.
+                self.held.try_resize((read.end - read.start) as usize)?;
                 window = store.get_range(&meta.location, read).await.map_err(|e| read_failed(e, &self.name))?;
                 self.counters.bytes_scanned.add(window.len());
                 window_at = at;
