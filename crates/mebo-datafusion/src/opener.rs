@@ -508,10 +508,13 @@ impl FileScan {
     /// The batches of a stream of blobs, each blob read as its frame
     /// arrives, from the frame `frames.next` (the bytes `reader` is given
     /// start there) to the last that starts before `frames.end`: the file's
-    /// bytes are held a frame at a time. A bad frame ends the file after
-    /// the blobs before it (the query's error, or with `skip_bad_files` the
-    /// rest of the file skipped), as a stream's reader delivers every whole
-    /// blob before the damage.
+    /// bytes are held a frame at a time. Damage to the framing (a frame cut,
+    /// or past the cap) ends the file after the blobs before it, as a
+    /// stream's reader delivers every whole blob before it; a whole frame
+    /// whose blob does not open or decode is that blob's alone. Either is
+    /// the query's error, or with `skip_bad_files` skipped: the rest of the
+    /// file, or the one frame. So the same frames are read whichever byte
+    /// ranges the file is cut in.
     fn stream(
         self,
         chunks: BoxStream<'static, Result<Bytes>>,
@@ -532,11 +535,18 @@ impl FileScan {
                     return Ok(None);
                 }
                 let frame = frames.next.index;
-                let read = match reader.next_blob() {
+                let framing = match reader.next_blob() {
                     Ok(Some(blob)) => {
                         frames.next = Frame { at: frames.next.at + 4 + blob.len() as u64, index: frame + 1 };
                         scan.held.try_resize(reader.held() + blob.len())?;
-                        read(&blob, scan).map(Some)
+                        match read(&blob, scan) {
+                            Ok(batch) => {
+                                scan.held.try_resize(reader.held() + batch.get_array_memory_size())?;
+                                pending.extend(scan.slices(batch));
+                            }
+                            Err(e) => _ = scan.refused::<()>(e.in_frame(frame))?,
+                        }
+                        continue;
                     }
                     Ok(None) => match chunks.next().await {
                         Some(chunk) => {
@@ -545,20 +555,13 @@ impl FileScan {
                             reader.push(&chunk);
                             continue;
                         }
-                        None => reader.finish().map(|()| None).map_err(BlobError::from),
+                        None => reader.finish(),
                     },
-                    Err(e) => Err(e.into()),
+                    Err(e) => Err(e),
                 };
-                match read {
-                    Ok(Some(batch)) => {
-                        scan.held.try_resize(reader.held() + batch.get_array_memory_size())?;
-                        pending.extend(scan.slices(batch));
-                    }
-                    Ok(None) => *ended = true,
-                    Err(e) => {
-                        scan.refused::<()>(e.in_frame(frame))?;
-                        *ended = true;
-                    }
+                *ended = true;
+                if let Err(e) = framing {
+                    scan.refused::<()>(BlobError::from(e).in_frame(frame))?;
                 }
             }
         })

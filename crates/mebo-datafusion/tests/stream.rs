@@ -138,8 +138,8 @@ async fn a_glob_of_streams_is_one_table_and_a_bad_frame_names_its_file_and_frame
     let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
     assert_eq!((found.path.ends_with("part1.mbs#2"), found.code), (true, "BAD_MAGIC"), "{found}");
 
-    // skip_bad_files reads the blobs before the bad frame and skips the rest
-    // of the stream, as a stream's reader delivers every whole blob first.
+    // skip_bad_files skips the spoiled frame and reads the others (a frame
+    // past it: `a_stream_is_read_in_byte_ranges_each_frame_once`).
     let ctx = context().await;
     ctx.register_mebo_with("s", &glob, MeboOptions { skip_bad_files: true, ..Default::default() }).await.unwrap();
     let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
@@ -235,6 +235,26 @@ async fn a_stream_is_read_in_byte_ranges_each_frame_once() {
         same_points(table_points(&ctx).await, numeric_points(&blobs[..cut_frame]));
         let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
         assert_eq!((scan_counter(&r.plan, "blobs_opened"), scan_counter(&r.plan, "files_skipped")), (cut_frame, 1));
+    }
+
+    // A whole frame whose blob is spoiled: the blob's error, named by its
+    // frame; skip_bad_files skips that frame alone, whatever the ranges.
+    let spoiled_frame = 100;
+    let mut spoiled = blobs.clone();
+    spoiled[spoiled_frame] = [&b"PAR1"[..], &vec![7u8; blobs[spoiled_frame].len() - 4]].concat();
+    std::fs::write(&small, write_stream(spoiled.iter().map(Vec::as_slice)).unwrap()).unwrap();
+    let mut kept = blobs.clone();
+    kept.remove(spoiled_frame);
+    for partitions in [1, 3, 16] {
+        let ctx = ranged_context(partitions, small.to_str().unwrap(), MeboOptions::default()).await;
+        let e = query(&ctx, "SELECT sum(value) FROM s").await.err().expect("a spoiled blob fails the query");
+        let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
+        assert!(found.path.ends_with(&format!("small.mbs#{spoiled_frame}")) && found.code == "BAD_MAGIC", "{found}");
+        let skipping = MeboOptions { skip_bad_files: true, ..Default::default() };
+        let ctx = ranged_context(partitions, small.to_str().unwrap(), skipping).await;
+        same_points(table_points(&ctx).await, numeric_points(&kept));
+        let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+        assert_eq!((scan_counter(&r.plan, "blobs_opened"), scan_counter(&r.plan, "files_skipped")), (kept.len(), 1));
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
