@@ -641,3 +641,81 @@ fn read(bytes: &[u8], scan: &FileScan) -> std::result::Result<RecordBatch, BlobE
     }
     Ok(batch)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::execution::memory_pool::UnboundedMemoryPool;
+    use object_store::memory::InMemory;
+
+    fn scan(name: &str) -> FileScan {
+        let pool: Arc<dyn MemoryPool> = Arc::new(UnboundedMemoryPool::default());
+        FileScan {
+            name: name.to_owned(),
+            kind: BlobKind::Numeric,
+            projection: Vec::new(),
+            filter: ScanFilter::default(),
+            skip_bad_files: false,
+            batch_size: 8192,
+            counters: ScanCounters::new(&ExecutionPlanMetricsSet::new(), 0),
+            held: MemoryConsumer::new("walk").register(&pool),
+        }
+    }
+
+    async fn put(store: &InMemory, bytes: &[u8]) -> ObjectMeta {
+        let path = Path::from("s.mbs");
+        store.put(&path, Bytes::copy_from_slice(bytes).into()).await.unwrap();
+        store.head(&path).await.unwrap()
+    }
+
+    /// Where each frame's length starts, read plainly from the front.
+    fn starts(stream: &[u8]) -> Vec<u64> {
+        let mut at = 4;
+        let mut starts = Vec::new();
+        while at + 4 <= stream.len() {
+            starts.push(at as u64);
+            at += 4 + u32::from_le_bytes(stream[at..at + 4].try_into().unwrap()) as usize;
+        }
+        starts
+    }
+
+    #[tokio::test]
+    async fn the_walk_finds_the_first_frame_at_or_past_an_offset() {
+        // Frames shorter than a read, longer, and past object storage's
+        // coalescing distance: both ways of walking meet each kind.
+        let lens = [0, 1, 5, 70_000, 3, 2_000_000, 10, 10, 300_000, 7, 40_000, 40_000, 40_000];
+        let blobs: Vec<Vec<u8>> = lens.iter().map(|&n| vec![0xAB; n]).collect();
+        let stream = mebo::stream::write_stream(blobs.iter().map(Vec::as_slice)).unwrap();
+        let starts = starts(&stream);
+        let size = stream.len() as u64;
+        let store = InMemory::new();
+        let meta = put(&store, &stream).await;
+        let mut offsets: Vec<u64> = starts.iter().flat_map(|&s| s.saturating_sub(2)..=s + 2).collect();
+        offsets.extend((0..size).step_by(9_973));
+        offsets.push(size - 1);
+        for name in ["file:///s.mbs", "s3://bucket/s.mbs"] {
+            let scan = scan(name);
+            for &from in &offsets {
+                let expected = starts.iter().position(|&s| s >= from).map(|index| (starts[index], index));
+                let got = scan.first_frame_from(&store, &meta, from).await.unwrap().map(|f| (f.at, f.index));
+                assert_eq!(got, expected, "{name}, from {from}");
+            }
+        }
+
+        // Past a frame cut by the file's end, or declaring more than the cap,
+        // or in a file that is not a stream: nothing.
+        let cut = &stream[..(starts[5] + 100) as usize];
+        let meta = put(&store, cut).await;
+        let scan = scan("file:///s.mbs");
+        assert_eq!(scan.first_frame_from(&store, &meta, starts[5]).await.unwrap().map(|f| f.index), Some(5));
+        assert!(scan.first_frame_from(&store, &meta, starts[5] + 1).await.unwrap().is_none());
+        let mut capped = stream.clone();
+        let past_cap = (mebo::stream::DEFAULT_MAX_BLOB_BYTES as u32 + 1).to_le_bytes();
+        capped[starts[2] as usize..starts[2] as usize + 4].copy_from_slice(&past_cap);
+        let meta = put(&store, &capped).await;
+        assert_eq!(scan.first_frame_from(&store, &meta, starts[2]).await.unwrap().map(|f| f.index), Some(2));
+        assert!(scan.first_frame_from(&store, &meta, starts[2] + 1).await.unwrap().is_none());
+        let meta = put(&store, &[&b"PAR1"[..], &stream[4..]].concat()).await;
+        assert!(scan.first_frame_from(&store, &meta, 1).await.unwrap().is_none());
+    }
+}
