@@ -4,10 +4,12 @@
 //! stream of blobs. A blob is written once it holds `max_points_per_blob`
 //! points (or a metric as many as its kind allows, or as many metrics as a
 //! blob names), so the writer buffers one blob's rows at most, under the
-//! session's memory pool.
+//! session's memory pool. A statement that fails removes the blobs it
+//! wrote.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use arrow::array::{Array, RecordBatch};
 use arrow::compute::{filter_record_batch, is_not_null, not};
@@ -98,6 +100,7 @@ impl FileSink for MeboSink {
         store: Arc<dyn ObjectStore>,
     ) -> Result<u64> {
         let single = self.config.file_output_mode.single_file_output(&self.config.table_paths[0]);
+        let written = Written::default();
         let mut tasks: JoinSet<Result<u64>> = JoinSet::new();
         while let Some((path, mut rx)) = file_stream_rx.recv().await {
             let reservation = MemoryConsumer::new(format!("MeboSink[{path}]")).register(context.memory_pool());
@@ -114,6 +117,7 @@ impl FileSink for MeboSink {
                 pending: Pending::default(),
                 blobs: 0,
                 rows: 0,
+                written: written.clone(),
             };
             tasks.spawn(async move {
                 let mut written = async {
@@ -126,26 +130,90 @@ impl FileSink for MeboSink {
                 if let Some(stream) = file.stream.as_mut() {
                     written = match written {
                         // A stream's upload completes at its end, or is dropped.
-                        Ok(rows) => stream.shutdown().await.map(|()| rows).map_err(DataFusionError::from),
+                        Ok(rows) => match stream.shutdown().await {
+                            Ok(()) => file.written.add(file.path.clone()).map(|()| rows),
+                            Err(e) => Err(DataFusionError::from(e)),
+                        },
                         Err(e) => {
                             let _ = stream.abort().await;
                             Err(e)
                         }
                     };
                 }
+                if written.is_err() {
+                    file.written.fail();
+                }
                 written
             });
         }
-        let mut rows = 0;
+        // Every writer is let finish its put before the blobs are removed.
+        let (mut rows, mut failure) = (0, None);
         while let Some(done) = tasks.join_next().await {
-            match done {
-                Ok(written) => rows += written?,
+            let done = match done {
+                Ok(done) => done,
                 Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-                Err(e) => return Err(DataFusionError::ExecutionJoin(Box::new(e))),
+                Err(e) => Err(DataFusionError::ExecutionJoin(Box::new(e))),
+            };
+            match done {
+                Ok(written) => rows += written,
+                Err(e) => {
+                    written.fail();
+                    failure = failure.or(Some(e));
+                }
             }
         }
-        demux_task.join_unwind().await.map_err(|e| DataFusionError::ExecutionJoin(Box::new(e)))??;
-        Ok(rows)
+        let demux = demux_task.join_unwind().await.map_err(|e| DataFusionError::ExecutionJoin(Box::new(e))).and_then(|r| r);
+        match failure.or(demux.err()) {
+            None => Ok(rows),
+            Some(e) => Err(written.remove(store.as_ref(), self.config.object_store_url.as_ref(), e).await),
+        }
+    }
+}
+
+/// The files a statement has written, removed if it fails; and whether it
+/// has, so that its other writers stop before their next blob.
+#[derive(Clone, Default)]
+struct Written {
+    paths: Arc<Mutex<Vec<Path>>>,
+    failed: Arc<AtomicBool>,
+}
+
+impl Written {
+    /// A file written, unless the statement failed meanwhile.
+    fn add(&self, path: Path) -> Result<()> {
+        self.paths.lock().map_err(|_| exec_datafusion_err!("a writer of the statement panicked"))?.push(path);
+        self.stopped()
+    }
+
+    fn fail(&self) {
+        self.failed.store(true, Ordering::Release);
+    }
+
+    /// Whether to stop before writing another blob.
+    fn stopped(&self) -> Result<()> {
+        match self.failed.load(Ordering::Acquire) {
+            false => Ok(()),
+            true => Err(exec_datafusion_err!("stopped: another file of the statement failed")),
+        }
+    }
+
+    /// Remove what was written, and give the statement's error `e` (with
+    /// the files that could not be removed, if any).
+    async fn remove(&self, store: &dyn ObjectStore, store_url: &str, e: DataFusionError) -> DataFusionError {
+        let paths = match self.paths.lock() {
+            Ok(mut paths) => std::mem::take(&mut *paths),
+            Err(_) => return e,
+        };
+        let mut kept = Vec::new();
+        for path in paths {
+            if let Err(failed) = store.delete(&path).await {
+                kept.push(format!("{store_url}{path} ({failed})"));
+            }
+        }
+        match kept.is_empty() {
+            true => e,
+            false => e.context(format!("the statement failed; blobs it wrote and could not remove: {}", kept.join(", "))),
+        }
     }
 }
 
@@ -170,6 +238,8 @@ struct BlobFile {
     blobs: usize,
     /// Rows written so far.
     rows: u64,
+    /// The statement's files written so far, and whether it failed.
+    written: Written,
 }
 
 /// The rows of the next blob, conformed.
@@ -249,6 +319,7 @@ impl BlobFile {
         // Encoding gathers the points once more.
         self.reservation.try_grow(self.pending.rows.saturating_mul(24))?;
         for group in [named, unnamed].into_iter().filter(|g| !g.is_empty()) {
+            self.written.stopped()?;
             let path = self.blob_path();
             let bytes = self.encode(&group).map_err(|e| e.at(&self.location(&path)).into_datafusion())?;
             match self.stream.as_mut() {
@@ -262,6 +333,7 @@ impl BlobFile {
                 }
                 None => {
                     self.store.put(&path, PutPayload::from(bytes)).await?;
+                    self.written.add(path)?;
                 }
             }
             self.blobs += 1;

@@ -468,3 +468,43 @@ async fn a_copy_past_the_memory_pool_is_an_error_not_an_abort() {
     assert!(error.to_string().contains("Resources exhausted") && error.to_string().contains("MeboSink"), "{error}");
     assert!(files(&dir).is_empty());
 }
+
+#[tokio::test]
+async fn a_statement_that_fails_late_removes_the_blobs_it_wrote() {
+    let ctx = context().await;
+    // A million points of one metric in blobs of 100,000: nine blobs are
+    // written before row 900,000 fails, in the writer (a NULL value) or in
+    // the query (a division by zero); partitioned, three writers at once.
+    let rows = |value: &str| {
+        format!(
+            "SELECT 'one' AS metric, to_timestamp_micros(v) AS ts, {value} AS value, v % 3 AS part \
+             FROM generate_series(1, 1000000) AS t(v)"
+        )
+    };
+    let null = "CASE WHEN v = 900000 THEN NULL ELSE CAST(v AS DOUBLE) END";
+    let zero = "CAST(CASE WHEN v = 900000 THEN v / (v - 900000) ELSE v END AS DOUBLE)";
+    let options = "OPTIONS ('max_points_per_blob' '100000', 'config' 'raw-none-raw-none')";
+    for (value, partitioned, expected) in
+        [(null, false, "null"), (zero, false, "Divide by zero"), (null, true, "null"), (zero, true, "Divide by zero")]
+    {
+        let dir = out_dir("late");
+        let (columns, by) = match partitioned {
+            true => ("*", "PARTITIONED BY (part)"),
+            false => ("metric, ts, value", ""),
+        };
+        let sql = format!("COPY (SELECT {columns} FROM ({})) TO '{}/' STORED AS MEBO {by} {options}", rows(value), dir.display());
+        let error = query(&ctx, &sql).await.err().unwrap_or_else(|| panic!("{sql} did not fail")).to_string();
+        assert!(error.contains(expected), "{sql}: {error}");
+        assert!(files(&dir).is_empty(), "{sql} left {:?}", files(&dir).keys());
+    }
+
+    // INSERT INTO a table of blobs: its files before are its files after.
+    let dir = out_dir("late-insert");
+    query(&ctx, &format!("COPY (SELECT * FROM m) TO '{}/' STORED AS MEBO", dir.display())).await.unwrap();
+    let before = files(&dir);
+    query_all(&ctx, &format!("CREATE EXTERNAL TABLE late STORED AS MEBO LOCATION '{}/' {options}", dir.display())).await.unwrap();
+    let sql = format!("INSERT INTO late (metric_id, metric, ts, value) SELECT mebo_id(metric), metric, ts, value FROM ({})", rows(null));
+    let error = query(&ctx, &sql).await.err().expect("a NULL value fails the insert").to_string();
+    assert!(error.contains("null"), "{error}");
+    assert_eq!(files(&dir), before);
+}
