@@ -220,4 +220,12 @@ async fn a_bucket_answers_as_the_directory() {
     assert!(plan.contains("file_groups={7 groups"), "{plan}");
     let sums = r.batches.iter().flat_map(|b| b.column(4).as_primitive::<Float64Type>().values().to_vec()).collect::<Vec<_>>();
     assert_eq!(sums, per_metric(&f.numeric).iter().map(|e| e.4).collect::<Vec<_>>());
+
+    // A COPY into the bucket failing at its 900,000th row: the blobs it put
+    // before are deleted.
+    let late = copy_a_million_points("CASE WHEN v = 900000 THEN NULL ELSE CAST(v AS DOUBLE) END", "s3://blobs/late/");
+    let e = query(&ctx, &late).await.err().expect("a NULL value fails the copy");
+    assert!(e.to_string().contains("null"), "{e}");
+    let late = server.root.join("blobs").join("late");
+    assert!(!late.exists() || files(&late).is_empty(), "{:?}", files(&late).keys());
 }
