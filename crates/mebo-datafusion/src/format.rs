@@ -31,8 +31,8 @@ use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 
 use crate::conform::check_partition_names;
 use crate::heads::HeadCache;
-use crate::opener::blob_kind;
 use crate::options::{is_mebo_key, kind_of, MeboOptions};
+use crate::scan::blob_kind;
 use crate::sink::MeboSink;
 use crate::source::MeboSource;
 use crate::store::ensure_store;

@@ -29,10 +29,12 @@ mod opener;
 mod options;
 mod pushdown;
 mod run;
+mod scan;
 mod session;
 mod sink;
 mod source;
 mod store;
+mod stream_scan;
 mod table;
 mod udf;
 

@@ -374,7 +374,7 @@ impl BlobFile {
         parent.join(format!("{stem}-{}{extension}", self.blobs))
     }
 
-    fn encode(&self, rows: &[RecordBatch]) -> std::result::Result<Vec<u8>, crate::opener::BlobError> {
+    fn encode(&self, rows: &[RecordBatch]) -> std::result::Result<Vec<u8>, crate::scan::BlobError> {
         let write = &self.options.write;
         Ok(match self.conform.kind() {
             BlobKind::Numeric => mebo_arrow::batch_to_numeric(rows, write.numeric, None)?,

@@ -23,9 +23,10 @@ use datafusion_datasource::{PartitionedFile, TableSchema};
 use object_store::ObjectStore;
 
 use crate::heads::HeadCache;
-use crate::opener::{MeboOpener, ScanCounters};
+use crate::opener::MeboOpener;
 use crate::options::{kind_of, MeboOptions};
 use crate::pushdown::ScanFilter;
+use crate::scan::ScanCounters;
 use crate::STREAM_EXTENSION;
 
 /// The scan's metrics (`EXPLAIN ANALYZE` shows them; tests read them):
