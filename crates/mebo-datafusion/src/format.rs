@@ -32,16 +32,11 @@ use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
 use crate::conform::check_partition_names;
 use crate::heads::HeadCache;
 use crate::options::{is_mebo_key, kind_of, MeboOptions};
-use crate::scan::blob_kind;
+use crate::scan::{blob_kind, HEAD_READ};
 use crate::sink::MeboSink;
 use crate::source::MeboSource;
 use crate::store::ensure_store;
 use crate::{EXTENSION, STREAM_EXTENSION};
-
-/// How many bytes of a file's start the statistics read at once: the head
-/// of a blob of a few hundred metrics. On object storage a request's
-/// latency costs more than these bytes, and a longer head takes one more.
-const HEAD_READ: u64 = 16 * 1024;
 
 /// Where a stream of blobs' first blob starts: after `MBS1` and its frame's length.
 const STREAM_START: u64 = 8;

@@ -20,7 +20,8 @@ use object_store::{GetOptions, ObjectStore, ObjectStoreExt, OBJECT_STORE_COALESC
 use crate::heads::HeadCache;
 use crate::pushdown::ScanFilter;
 use crate::scan::{read, read_failed, BlobError, FileScan, ScanCounters};
-use crate::stream_scan::{Frame, Frames};
+use crate::stream_scan::{Cursor, Frame, Frames};
+use crate::STREAM_EXTENSION;
 
 /// Opens the files of one partition.
 pub(crate) struct MeboOpener {
@@ -56,19 +57,33 @@ impl FileOpener for MeboOpener {
         let heads = self.heads.clone();
         Ok(Box::pin(async move {
             let (meta, size) = (&file.object_meta, usize::try_from(file.object_meta.size).unwrap_or(usize::MAX));
-            // A byte range of a stream of blobs (`MeboSource::repartitioned`):
-            // the frames that start in it. The range at the file's start reads
-            // on as a whole file does, and stops there too.
+            // A stream of blobs read frame by frame from each blob's head
+            // when the scan names metrics or counts, as a blob file is; and
+            // a byte range of one (`MeboSource::repartitioned`): the frames
+            // that start in it. A range at the file's start read as it
+            // arrives reads on as a whole file does, and stops there too.
             let (from, to) = file.range();
-            if from > 0 {
-                let Some(first) = scan.first_frame_from(&*store, meta, from).await? else {
-                    return Ok(futures::stream::empty().boxed());
+            let by_heads = scan.filter.metrics.is_some() || scan.index_answers();
+            if from > 0 || (by_heads && meta.location.extension() == Some(STREAM_EXTENSION)) {
+                let mut cursor = Cursor::new(Arc::clone(&store), meta.clone(), &scan);
+                let first = match from {
+                    0 => cursor.is_stream(&scan).await?.then_some(Frame { at: mebo::stream::MAGIC.len() as u64, index: 0 }),
+                    from => scan.first_frame_from(&mut cursor, from).await?,
                 };
-                let rest = GetOptions { range: Some((first.at..meta.size).into()), ..GetOptions::default() };
-                let chunks = scan.chunks(store.get_opts(&meta.location, rest).await)?;
-                let mut reader = StreamReader::new();
-                reader.push(&mebo::stream::MAGIC);
-                return Ok(scan.stream(chunks, reader, Frames { next: first, end: to }));
+                match first {
+                    Some(first) if by_heads => return Ok(scan.stream_by_heads(cursor, Frames { next: first, end: to })),
+                    Some(first) => {
+                        let rest = GetOptions { range: Some((first.at..meta.size).into()), ..GetOptions::default() };
+                        let chunks = scan.chunks(store.get_opts(&meta.location, rest).await)?;
+                        let mut reader = StreamReader::new();
+                        reader.push(&mebo::stream::MAGIC);
+                        return Ok(scan.stream(chunks, reader, Frames { next: first, end: to }));
+                    }
+                    // A later range of a file that is not a stream: the first
+                    // range reads (or refuses) it.
+                    None if from > 0 => return Ok(futures::stream::empty().boxed()),
+                    None => {}
+                }
             }
             // A blob's head kept from an earlier read (the statistics', or a
             // scan's) stands for the file's start: no request until the

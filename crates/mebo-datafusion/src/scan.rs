@@ -47,6 +47,11 @@ impl ScanCounters {
     }
 }
 
+/// How many bytes of a blob's start are read at once for its head: the
+/// head of a blob of a few hundred metrics. On object storage a request's
+/// latency costs more than these bytes, and a longer head takes one more.
+pub(crate) const HEAD_READ: u64 = 16 * 1024;
+
 /// Why bytes are not a readable blob of the table's kind.
 #[derive(Debug)]
 pub(crate) struct BlobError {

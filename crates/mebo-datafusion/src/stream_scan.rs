@@ -1,26 +1,94 @@
 //! Reading a stream of blobs (`MBS1` frames) in a scan: as its bytes
-//! arrive, a frame at a time, or a byte range of it, whose first frame is
-//! found by reading the frames' lengths from the file's start.
+//! arrive, a frame at a time; or frame by frame from each blob's head, when
+//! the scan names metrics or counts, as a blob file is read. A byte range
+//! of a stream finds its first frame by reading the frames' lengths from
+//! the file's start.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use arrow::record_batch::RecordBatch;
 use bytes::Bytes;
 use datafusion::common::Result;
 use futures::stream::BoxStream;
 use futures::StreamExt;
-use mebo::stream::StreamReader;
+use mebo::stream::{StreamReader, DEFAULT_MAX_BLOB_BYTES};
+use mebo::BlobHead;
 use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt, OBJECT_STORE_COALESCE_DEFAULT};
 
-use crate::scan::{read, read_failed, BlobError, FileScan};
+use crate::scan::{read, read_failed, BlobError, FileScan, HEAD_READ};
 
-/// How many bytes of a stream a request reads when its frames' lengths are
-/// read to find where a byte range's first frame starts: a frame's length
-/// and its next few, when frames are small.
-const WALK_READ: u64 = 64 * 1024;
+/// How many bytes a request reads at a frame's length: the length, the
+/// blob's head, and the next frames when they are small.
+const WINDOW: u64 = 64 * 1024;
 
 /// The longest such request, where frames are read through on object storage.
-const WALK_READ_MAX: u64 = 8 << 20;
+const WINDOW_MAX: u64 = 8 << 20;
+
+/// A stream file read at the places a scan asks for, through a window of
+/// what its last request read. A request at a frame reads [`WINDOW`] bytes;
+/// on object storage, where a request costs what about 1 MiB takes to
+/// arrive (object_store's coalescing distance), frames shorter than that
+/// are read through in requests twice as long each time, up to
+/// [`WINDOW_MAX`]. A longer read (a blob past the window) is a request of
+/// its own.
+pub(crate) struct Cursor {
+    store: Arc<dyn ObjectStore>,
+    meta: ObjectMeta,
+    local: bool,
+    window: Bytes,
+    window_at: u64,
+    want: u64,
+    /// Where the last frame asked for starts.
+    last_frame: Option<u64>,
+}
+
+impl Cursor {
+    pub(crate) fn new(store: Arc<dyn ObjectStore>, meta: ObjectMeta, scan: &FileScan) -> Cursor {
+        let local = scan.name.starts_with("file://");
+        Cursor { store, meta, local, window: Bytes::new(), window_at: 0, want: WINDOW, last_frame: None }
+    }
+
+    /// The length the frame at `at` declares; `None` where fewer than its
+    /// four bytes are left.
+    async fn frame_len(&mut self, scan: &FileScan, at: u64) -> Result<Option<u64>> {
+        let small = self.last_frame.is_some_and(|last| at.saturating_sub(last) < OBJECT_STORE_COALESCE_DEFAULT);
+        self.want = if small && !self.local { (self.want * 2).min(WINDOW_MAX) } else { WINDOW };
+        self.last_frame = Some(at);
+        let prefix = self.bytes(scan, at, 4).await?;
+        Ok(prefix.map(|b| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))))
+    }
+
+    /// The `len` bytes at `at`, `None` past the file's end: from the window
+    /// when it holds them, else read (the window then), held in the scan's
+    /// reservation.
+    async fn bytes(&mut self, scan: &FileScan, at: u64, len: u64) -> Result<Option<Bytes>> {
+        let size = self.meta.size;
+        if at.saturating_add(len) > size {
+            return Ok(None);
+        }
+        if at < self.window_at || at + len > self.window_at + self.window.len() as u64 {
+            let read = at..size.min(at + len.max(self.want));
+            self.window = Bytes::new();
+            scan.held.try_resize((read.end - read.start) as usize)?;
+            self.window = self.store.get_range(&self.meta.location, read).await.map_err(|e| read_failed(e, &scan.name))?;
+            scan.counters.bytes_scanned.add(self.window.len());
+            self.window_at = at;
+        }
+        let start = (at - self.window_at) as usize;
+        Ok(Some(self.window.slice(start..start + len as usize)))
+    }
+
+    /// Whether the file starts as a stream of blobs does.
+    pub(crate) async fn is_stream(&mut self, scan: &FileScan) -> Result<bool> {
+        Ok(self.bytes(scan, 0, 4).await?.is_some_and(|start| mebo::stream::is_stream(&start)))
+    }
+
+    /// What the window holds, for the scan's reservation.
+    fn held(&self) -> usize {
+        self.window.len()
+    }
+}
 
 /// A frame of a stream of blobs: where its length starts in the file, and
 /// its position among the frames.
@@ -37,7 +105,16 @@ pub(crate) struct Frames {
     pub(crate) end: u64,
 }
 
-/// A stream file's scan between batches.
+/// A stream file's scan frame by frame, between batches.
+struct HeadsScan {
+    scan: FileScan,
+    cursor: Cursor,
+    frames: Frames,
+    pending: VecDeque<RecordBatch>,
+    ended: bool,
+}
+
+/// A stream file's scan as its bytes arrive, between batches.
 struct StreamScan {
     scan: FileScan,
     chunks: BoxStream<'static, Result<Bytes>>,
@@ -49,50 +126,99 @@ struct StreamScan {
 }
 
 impl FileScan {
-    /// The first frame of the stream of blobs `meta` that starts at or
-    /// past `from`, found by reading the frames' lengths from the file's
-    /// start. A request reads [`WALK_READ`] bytes at a frame's length; on
-    /// object storage, where a request costs what about 1 MiB takes to
-    /// arrive (object_store's coalescing distance), frames closer than that
-    /// are read through in requests twice as long each time, up to
-    /// [`WALK_READ_MAX`]. `None` when the file is not a stream, or no frame
-    /// starts at or past `from`; also when a frame before `from` is cut or
-    /// past the cap: the range it starts in reports it, and the stream ends
-    /// there.
-    pub(crate) async fn first_frame_from(&self, store: &dyn ObjectStore, meta: &ObjectMeta, from: u64) -> Result<Option<Frame>> {
-        let (size, local) = (meta.size, self.name.starts_with("file://"));
-        let (mut window, mut window_at, mut want) = (Bytes::new(), 0u64, WALK_READ);
-        let mut four = async |at: u64| -> Result<Option<[u8; 4]>> {
-            if at + 4 > size {
-                return Ok(None);
-            }
-            let window_end = window_at + window.len() as u64;
-            if at < window_at || at + 4 > window_end {
-                let near = at.saturating_sub(window_end) < OBJECT_STORE_COALESCE_DEFAULT;
-                want = if near && !local && window_end > 0 { (want * 2).min(WALK_READ_MAX) } else { WALK_READ };
-                let read = at..size.min(at + want);
-                // The window is held in the pool while it is read.
-                self.held.try_resize((read.end - read.start) as usize)?;
-                window = store.get_range(&meta.location, read).await.map_err(|e| read_failed(e, &self.name))?;
-                self.counters.bytes_scanned.add(window.len());
-                window_at = at;
-            }
-            let start = (at - window_at) as usize;
-            Ok(window.get(start..start + 4).and_then(|b| b.try_into().ok()))
-        };
-        if four(0).await? != Some(mebo::stream::MAGIC) {
+    /// The first frame of the stream that starts at or past `from`, found
+    /// by reading the frames' lengths from the file's start. `None` when
+    /// the file is not a stream, or no frame starts at or past `from`; also
+    /// when a frame before `from` is cut or past the cap: the range it
+    /// starts in reports it, and the stream ends there.
+    pub(crate) async fn first_frame_from(&self, cursor: &mut Cursor, from: u64) -> Result<Option<Frame>> {
+        if !cursor.is_stream(self).await? {
             return Ok(None);
         }
         let mut frame = Frame { at: mebo::stream::MAGIC.len() as u64, index: 0 };
         while frame.at < from {
-            let Some(prefix) = four(frame.at).await? else { return Ok(None) };
-            let len = u64::from(u32::from_le_bytes(prefix));
-            if len > mebo::stream::DEFAULT_MAX_BLOB_BYTES as u64 {
-                return Ok(None);
+            match cursor.frame_len(self, frame.at).await? {
+                Some(len) if len <= DEFAULT_MAX_BLOB_BYTES as u64 => frame = Frame { at: frame.at + 4 + len, index: frame.index + 1 },
+                _ => return Ok(None),
             }
-            frame = Frame { at: frame.at + 4 + len, index: frame.index + 1 };
         }
-        Ok((frame.at < size).then_some(frame))
+        Ok((frame.at < cursor.meta.size).then_some(frame))
+    }
+
+    /// The batches of a stream's frames from `frames.next` to the last that
+    /// starts before `frames.end`, each frame read from its blob's head as
+    /// a blob file is: a blob whose index lists none of the filter's
+    /// metrics is not read further (`files_pruned`), one the index answers
+    /// is counted from it, and any other is read whole. Errors as
+    /// [`FileScan::stream`] gives them, at the same frames.
+    pub(crate) fn stream_by_heads(self, cursor: Cursor, frames: Frames) -> BoxStream<'static, Result<RecordBatch>> {
+        let state = HeadsScan { scan: self, cursor, frames, pending: VecDeque::new(), ended: false };
+        futures::stream::try_unfold(state, |mut state| async move {
+            let HeadsScan { scan, cursor, frames, pending, ended } = &mut state;
+            loop {
+                if let Some(batch) = pending.pop_front() {
+                    return Ok(Some((batch, state)));
+                }
+                let Frame { at, index } = frames.next;
+                let size = cursor.meta.size;
+                if *ended || at >= frames.end || at >= size {
+                    return Ok(None);
+                }
+                let framing = match cursor.frame_len(scan, at).await? {
+                    None => mebo::Error::Truncated { what: "stream frame length", needed: 4, available: (size - at) as usize },
+                    Some(len) if len > DEFAULT_MAX_BLOB_BYTES as u64 => {
+                        mebo::Error::SizeCap { what: "stream frame", size: len, cap: DEFAULT_MAX_BLOB_BYTES as u64 }
+                    }
+                    Some(len) if at + 4 + len > size => {
+                        mebo::Error::Truncated { what: "stream frame", needed: len as usize, available: (size - at - 4) as usize }
+                    }
+                    Some(len) => {
+                        frames.next = Frame { at: at + 4 + len, index: index + 1 };
+                        let batch = match scan.frame_by_head(cursor, at + 4, len).await? {
+                            Ok(batch) => batch,
+                            Err(e) => scan.refused(e.in_frame(index))?,
+                        };
+                        let batch_bytes = batch.as_ref().map_or(0, RecordBatch::get_array_memory_size);
+                        scan.held.try_resize(cursor.held() + batch_bytes)?;
+                        pending.extend(batch.into_iter().flat_map(|b| scan.slices(b)));
+                        continue;
+                    }
+                };
+                *ended = true;
+                scan.refused::<()>(BlobError::from(framing).in_frame(index))?;
+            }
+        })
+        .boxed()
+    }
+
+    /// The batch of the blob of `len` bytes at `start`, read from its head:
+    /// `None` when its index lists none of the filter's metrics.
+    async fn frame_by_head(
+        &self,
+        cursor: &mut Cursor,
+        start: u64,
+        len: u64,
+    ) -> Result<std::result::Result<Option<RecordBatch>, BlobError>> {
+        let first = cursor.bytes(self, start, len.min(HEAD_READ)).await?.unwrap_or_default();
+        let head = match BlobHead::len(&first).map(|n| (n as u64).min(len)) {
+            Ok(n) if n > first.len() as u64 => cursor.bytes(self, start, n).await?.unwrap_or_default(),
+            Ok(n) => first.slice(..n as usize),
+            Err(_) => first,
+        };
+        if let Some(metrics) = self.index_of(&head, len as usize) {
+            if self.filter.metrics.as_ref().is_some_and(|wanted| !metrics.iter().any(|(id, _)| wanted.contains(id))) {
+                self.counters.files_pruned.add(1);
+                return Ok(Ok(None));
+            }
+            if self.index_answers() {
+                let batch = mebo_arrow::index_batch(self.kind, &metrics, &self.selection());
+                self.counters.rows_from_index.add(batch.as_ref().map_or(0, RecordBatch::num_rows));
+                return Ok(batch.map(Some).map_err(BlobError::from));
+            }
+        }
+        drop(head);
+        let blob = cursor.bytes(self, start, len).await?.unwrap_or_default();
+        Ok(read(&blob, self).map(Some))
     }
 
     /// The batches of a stream of blobs, each blob read as its frame
@@ -187,7 +313,7 @@ mod tests {
         }
     }
 
-    async fn put(store: &InMemory, bytes: &[u8]) -> ObjectMeta {
+    async fn put(store: &dyn ObjectStore, bytes: &[u8]) -> ObjectMeta {
         let path = Path::from("s.mbs");
         store.put(&path, Bytes::copy_from_slice(bytes).into()).await.unwrap();
         store.head(&path).await.unwrap()
@@ -204,6 +330,12 @@ mod tests {
         starts
     }
 
+    /// `first_frame_from` with a cursor of its own.
+    async fn first(scan: &FileScan, store: &Arc<dyn ObjectStore>, meta: &ObjectMeta, from: u64) -> Option<Frame> {
+        let mut cursor = Cursor::new(Arc::clone(store), meta.clone(), scan);
+        scan.first_frame_from(&mut cursor, from).await.unwrap()
+    }
+
     #[tokio::test]
     async fn the_walk_finds_the_first_frame_at_or_past_an_offset() {
         // Frames shorter than a read, longer, and past object storage's
@@ -213,8 +345,8 @@ mod tests {
         let stream = mebo::stream::write_stream(blobs.iter().map(Vec::as_slice)).unwrap();
         let starts = starts(&stream);
         let size = stream.len() as u64;
-        let store = InMemory::new();
-        let meta = put(&store, &stream).await;
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let meta = put(store.as_ref(), &stream).await;
         let mut offsets: Vec<u64> = starts.iter().flat_map(|&s| s.saturating_sub(2)..=s + 2).collect();
         offsets.extend((0..size).step_by(9_973));
         offsets.push(size - 1);
@@ -222,7 +354,7 @@ mod tests {
             let scan = scan(name);
             for &from in &offsets {
                 let expected = starts.iter().position(|&s| s >= from).map(|index| (starts[index], index));
-                let got = scan.first_frame_from(&store, &meta, from).await.unwrap().map(|f| (f.at, f.index));
+                let got = first(&scan, &store, &meta, from).await.map(|f| (f.at, f.index));
                 assert_eq!(got, expected, "{name}, from {from}");
             }
         }
@@ -230,17 +362,17 @@ mod tests {
         // Past a frame cut by the file's end, or declaring more than the cap,
         // or in a file that is not a stream: nothing.
         let cut = &stream[..(starts[5] + 100) as usize];
-        let meta = put(&store, cut).await;
+        let meta = put(store.as_ref(), cut).await;
         let scan = scan("file:///s.mbs");
-        assert_eq!(scan.first_frame_from(&store, &meta, starts[5]).await.unwrap().map(|f| f.index), Some(5));
-        assert!(scan.first_frame_from(&store, &meta, starts[5] + 1).await.unwrap().is_none());
+        assert_eq!(first(&scan, &store, &meta, starts[5]).await.map(|f| f.index), Some(5));
+        assert!(first(&scan, &store, &meta, starts[5] + 1).await.is_none());
         let mut capped = stream.clone();
         let past_cap = (mebo::stream::DEFAULT_MAX_BLOB_BYTES as u32 + 1).to_le_bytes();
         capped[starts[2] as usize..starts[2] as usize + 4].copy_from_slice(&past_cap);
-        let meta = put(&store, &capped).await;
-        assert_eq!(scan.first_frame_from(&store, &meta, starts[2]).await.unwrap().map(|f| f.index), Some(2));
-        assert!(scan.first_frame_from(&store, &meta, starts[2] + 1).await.unwrap().is_none());
-        let meta = put(&store, &[&b"PAR1"[..], &stream[4..]].concat()).await;
-        assert!(scan.first_frame_from(&store, &meta, 1).await.unwrap().is_none());
+        let meta = put(store.as_ref(), &capped).await;
+        assert_eq!(first(&scan, &store, &meta, starts[2]).await.map(|f| f.index), Some(2));
+        assert!(first(&scan, &store, &meta, starts[2] + 1).await.is_none());
+        let meta = put(store.as_ref(), &[&b"PAR1"[..], &stream[4..]].concat()).await;
+        assert!(first(&scan, &store, &meta, 1).await.is_none());
     }
 }

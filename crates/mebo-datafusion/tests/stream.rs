@@ -69,12 +69,15 @@ async fn copy_to_an_mbs_file_writes_a_stream_of_blobs_read_back_as_a_table() {
     let sums: Vec<f64> = b.batches.iter().flat_map(|b| b.column(2).as_primitive::<Float64Type>().values().to_vec()).collect();
     assert_eq!(sums, expected.iter().map(|m| m.4).collect::<Vec<_>>());
 
-    // A filter on a metric opens every blob of the stream and decodes only that metric.
+    // A filter on a metric reads each frame's head, and the blobs that
+    // hold the metric alone, decoding that metric.
     let cpu = mebo::metric_id(NAMES[2]);
     let one = query(&ctx, &format!("SELECT count(*), sum(value) FROM s WHERE metric_id = {cpu}")).await.unwrap();
     assert_eq!(i64s(&one.batches, 0), vec![f.numeric.iter().filter(|p| p.id == cpu).count() as i64]);
-    assert_eq!(scan_counter(&one.plan, "blobs_opened"), blobs.len());
     let holding = blobs.iter().filter(|b| NumericBlob::open(b).unwrap().position(cpu).is_some()).count();
+    assert!(holding < blobs.len());
+    assert_eq!(scan_counter(&one.plan, "blobs_opened"), holding);
+    assert_eq!(scan_counter(&one.plan, "files_pruned"), blobs.len() - holding);
     assert_eq!(scan_counter(&one.plan, "metrics_decoded"), holding);
 }
 
@@ -114,8 +117,9 @@ async fn a_glob_of_streams_is_one_table_and_a_bad_frame_names_its_file_and_frame
     ctx.register_mebo("s", &glob).await.unwrap();
     let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
     assert_eq!(i64s(&r.batches, 0), vec![f.numeric.len() as i64]);
-    // A stream's rows are not in its statistics: the scan counts them from the indexes.
-    assert_eq!(scan_counter(&r.plan, "blobs_opened"), blobs.len());
+    // A stream's rows are not in its statistics: the scan counts them from
+    // each frame's head, opening no blob.
+    assert_eq!(scan_counter(&r.plan, "blobs_opened"), 0);
     assert_eq!(scan_counter(&r.plan, "rows_from_index"), f.numeric.len());
 
     // A stream cut inside its second frame: the file and the frame named.
@@ -147,6 +151,9 @@ async fn a_glob_of_streams_is_one_table_and_a_bad_frame_names_its_file_and_frame
     let in_part1 = points(blobs.chunks(blobs.len().div_ceil(3)).nth(1).unwrap());
     assert_eq!(i64s(&r.batches, 0), vec![(f.numeric.len() - in_part1 + points(&blobs[..2])) as i64]);
     assert_eq!(scan_counter(&r.plan, "files_skipped"), 1);
+    assert_eq!(scan_counter(&r.plan, "rows_from_index"), f.numeric.len() - in_part1 + points(&blobs[..2]));
+    let r = query(&ctx, "SELECT count(value) FROM s").await.unwrap();
+    assert_eq!(i64s(&r.batches, 0), vec![(f.numeric.len() - in_part1 + points(&blobs[..2])) as i64]);
     assert_eq!(scan_counter(&r.plan, "blobs_opened"), blobs.len() - blobs.len().div_ceil(3) + 2);
 
     // An empty stream is a file of no rows; a stream's first blob tells the kind.
@@ -200,12 +207,22 @@ async fn a_stream_is_read_in_byte_ranges_each_frame_once() {
     ctx.enable_mebo().unwrap();
     let large = dir.join("large.mbs");
     query(&ctx, &copy_a_million_points("CAST(v AS DOUBLE)", large.to_str().unwrap())).await.unwrap();
-    for (path, frames) in [(&small, blobs.len()), (&large, 10)] {
+    let points = |blobs: &[Vec<u8>]| blobs.iter().map(|b| NumericBlob::open(b).unwrap().total_points()).sum::<usize>();
+    for (path, frames, rows) in [(&small, blobs.len(), points(&blobs)), (&large, 10, 1_000_000)] {
+        let size = std::fs::metadata(path).unwrap().len() as usize;
         for partitions in [1, 2, 3, 7, 16] {
             let ctx = ranged_context(partitions, path.to_str().unwrap(), MeboOptions::default()).await;
-            let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
             // Each frame is opened by the one range it starts in.
+            let r = query(&ctx, "SELECT count(*), sum(value) FROM s").await.unwrap();
             assert_eq!(scan_counter(&r.plan, "blobs_opened"), frames, "{partitions} partitions");
+            // Counted, each frame's head alone: the large stream's 10 in a
+            // 64 KiB read each, not its 16 MB (and each later range reads
+            // the lengths of the frames before it).
+            let c = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+            assert_eq!((i64s(&c.batches, 0), scan_counter(&c.plan, "rows_from_index")), (vec![rows as i64], rows));
+            assert_eq!(scan_counter(&c.plan, "blobs_opened"), 0);
+            let scanned = scan_counter(&c.plan, "bytes_scanned");
+            assert!(path != &large || scanned <= (partitions + 1) * frames * 64 * 1024, "{partitions} partitions: {scanned} of {size}");
             let plan = datafusion::physical_plan::displayable(r.plan.as_ref()).indent(true).to_string();
             // One range a partition, whether or not a frame starts in it.
             assert!(partitions == 1 || plan.contains(&format!("file_groups={{{partitions} groups")), "{plan}");
@@ -225,16 +242,22 @@ async fn a_stream_is_read_in_byte_ranges_each_frame_once() {
     let cut_frame = 250;
     let cut_at = 4 + blobs[..cut_frame].iter().map(|b| 4 + b.len()).sum::<usize>() + 10;
     std::fs::write(&small, &bytes[..cut_at]).unwrap();
+    // Read as it arrives (the sum) and from the heads (the count): the same.
     for partitions in [1, 3, 16] {
         let ctx = ranged_context(partitions, small.to_str().unwrap(), MeboOptions::default()).await;
-        let e = query(&ctx, "SELECT sum(value) FROM s").await.err().expect("a cut stream fails the query");
-        let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
-        assert!(found.path.ends_with(&format!("small.mbs#{cut_frame}")) && found.code == "TRUNCATED", "{found}");
+        for sql in ["SELECT sum(value) FROM s", "SELECT count(*) FROM s"] {
+            let e = query(&ctx, sql).await.err().expect("a cut stream fails the query");
+            let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
+            assert!(found.path.ends_with(&format!("small.mbs#{cut_frame}")) && found.code == "TRUNCATED", "{sql}: {found}");
+        }
         let skipping = MeboOptions { skip_bad_files: true, ..Default::default() };
         let ctx = ranged_context(partitions, small.to_str().unwrap(), skipping).await;
         same_points(table_points(&ctx).await, numeric_points(&blobs[..cut_frame]));
-        let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+        let r = query(&ctx, "SELECT count(*), sum(value) FROM s").await.unwrap();
         assert_eq!((scan_counter(&r.plan, "blobs_opened"), scan_counter(&r.plan, "files_skipped")), (cut_frame, 1));
+        let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+        assert_eq!(i64s(&r.batches, 0), vec![points(&blobs[..cut_frame]) as i64]);
+        assert_eq!(scan_counter(&r.plan, "files_skipped"), 1);
     }
 
     // A whole frame whose blob is spoiled: the blob's error, named by its
@@ -247,14 +270,18 @@ async fn a_stream_is_read_in_byte_ranges_each_frame_once() {
     kept.remove(spoiled_frame);
     for partitions in [1, 3, 16] {
         let ctx = ranged_context(partitions, small.to_str().unwrap(), MeboOptions::default()).await;
-        let e = query(&ctx, "SELECT sum(value) FROM s").await.err().expect("a spoiled blob fails the query");
-        let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
-        assert!(found.path.ends_with(&format!("small.mbs#{spoiled_frame}")) && found.code == "BAD_MAGIC", "{found}");
+        for sql in ["SELECT sum(value) FROM s", "SELECT count(*) FROM s"] {
+            let e = query(&ctx, sql).await.err().expect("a spoiled blob fails the query");
+            let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
+            assert!(found.path.ends_with(&format!("small.mbs#{spoiled_frame}")) && found.code == "BAD_MAGIC", "{sql}: {found}");
+        }
         let skipping = MeboOptions { skip_bad_files: true, ..Default::default() };
         let ctx = ranged_context(partitions, small.to_str().unwrap(), skipping).await;
         same_points(table_points(&ctx).await, numeric_points(&kept));
-        let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+        let r = query(&ctx, "SELECT count(*), sum(value) FROM s").await.unwrap();
         assert_eq!((scan_counter(&r.plan, "blobs_opened"), scan_counter(&r.plan, "files_skipped")), (kept.len(), 1));
+        let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+        assert_eq!((i64s(&r.batches, 0), scan_counter(&r.plan, "files_skipped")), (vec![points(&kept) as i64], 1));
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
