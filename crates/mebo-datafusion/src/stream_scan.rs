@@ -26,12 +26,14 @@ const WINDOW: u64 = 64 * 1024;
 const WINDOW_MAX: u64 = 8 << 20;
 
 /// A stream file read at the places a scan asks for, through a window of
-/// what its last request read. A request at a frame reads [`WINDOW`] bytes;
-/// on object storage, where a request costs what about 1 MiB takes to
-/// arrive (object_store's coalescing distance), frames shorter than that
-/// are read through in requests twice as long each time, up to
-/// [`WINDOW_MAX`]. A longer read (a blob past the window) is a request of
-/// its own.
+/// what its last request read. A request at a frame reads [`WINDOW`] bytes.
+/// Frames shorter than 1 MiB are read through in requests twice as long
+/// each time, up to [`WINDOW_MAX`]: on object storage, where a request
+/// costs what about 1 MiB takes to arrive (object_store's coalescing
+/// distance), and on local disk after a frame read whole (a request there
+/// costs little, bytes not needed more). A read past the window (a blob
+/// read whole) takes the window's length more: the next frame's length and
+/// head.
 pub(crate) struct Cursor {
     store: Arc<dyn ObjectStore>,
     meta: ObjectMeta,
@@ -41,20 +43,23 @@ pub(crate) struct Cursor {
     want: u64,
     /// Where the last frame asked for starts.
     last_frame: Option<u64>,
+    /// Whether the last frame's blob was read whole.
+    last_whole: bool,
 }
 
 impl Cursor {
     pub(crate) fn new(store: Arc<dyn ObjectStore>, meta: ObjectMeta, scan: &FileScan) -> Cursor {
         let local = scan.name.starts_with("file://");
-        Cursor { store, meta, local, window: Bytes::new(), window_at: 0, want: WINDOW, last_frame: None }
+        Cursor { store, meta, local, window: Bytes::new(), window_at: 0, want: WINDOW, last_frame: None, last_whole: false }
     }
 
     /// The length the frame at `at` declares; `None` where fewer than its
     /// four bytes are left.
     async fn frame_len(&mut self, scan: &FileScan, at: u64) -> Result<Option<u64>> {
         let small = self.last_frame.is_some_and(|last| at.saturating_sub(last) < OBJECT_STORE_COALESCE_DEFAULT);
-        self.want = if small && !self.local { (self.want * 2).min(WINDOW_MAX) } else { WINDOW };
-        self.last_frame = Some(at);
+        let through = small && (!self.local || self.last_whole);
+        self.want = if through { (self.want * 2).min(WINDOW_MAX) } else { WINDOW };
+        (self.last_frame, self.last_whole) = (Some(at), false);
         let prefix = self.bytes(scan, at, 4).await?;
         Ok(prefix.map(|b| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))))
     }
@@ -68,7 +73,7 @@ impl Cursor {
             return Ok(None);
         }
         if at < self.window_at || at + len > self.window_at + self.window.len() as u64 {
-            let read = at..size.min(at + len.max(self.want));
+            let read = at..size.min(at + len + self.want);
             self.window = Bytes::new();
             scan.held.try_resize((read.end - read.start) as usize)?;
             self.window = self.store.get_range(&self.meta.location, read).await.map_err(|e| read_failed(e, &scan.name))?;
@@ -77,6 +82,12 @@ impl Cursor {
         }
         let start = (at - self.window_at) as usize;
         Ok(Some(self.window.slice(start..start + len as usize)))
+    }
+
+    /// The blob of `len` bytes at `start`, read whole.
+    async fn blob(&mut self, scan: &FileScan, start: u64, len: u64) -> Result<Option<Bytes>> {
+        self.last_whole = true;
+        self.bytes(scan, start, len).await
     }
 
     /// Whether the file starts as a stream of blobs does.
@@ -217,7 +228,7 @@ impl FileScan {
             }
         }
         drop(head);
-        let blob = cursor.bytes(self, start, len).await?.unwrap_or_default();
+        let blob = cursor.blob(self, start, len).await?.unwrap_or_default();
         Ok(read(&blob, self).map(Some))
     }
 
