@@ -2,7 +2,6 @@
 //! scan names metrics or counts, then only what it needs; a stream of
 //! blobs handed to `stream_scan`.
 
-use std::ops::Range;
 use std::sync::Arc;
 
 use arrow::record_batch::RecordBatch;
@@ -14,12 +13,11 @@ use datafusion_datasource::PartitionedFile;
 use futures::StreamExt;
 use mebo::stream::StreamReader;
 use mebo::{BlobHead, BlobKind};
-use object_store::path::Path;
-use object_store::{GetOptions, ObjectStore, ObjectStoreExt, OBJECT_STORE_COALESCE_DEFAULT};
+use object_store::{GetOptions, ObjectStore, ObjectStoreExt};
 
 use crate::heads::HeadCache;
 use crate::pushdown::ScanFilter;
-use crate::scan::{read, read_failed, BlobError, FileScan, ScanCounters};
+use crate::scan::{read, FileScan, ScanCounters};
 use crate::stream_scan::{Cursor, Frame, Frames};
 use crate::STREAM_EXTENSION;
 
@@ -147,7 +145,7 @@ impl FileOpener for MeboOpener {
             scan.held.try_resize(size.max(bytes.len()))?;
             if let Some(ranges) = scan.ranges_to_read(&bytes, size) {
                 drop(chunks);
-                bytes = scan.read_ranges(&*store, &meta.location, bytes, size, &ranges).await?;
+                bytes = scan.read_ranges(&*store, &meta.location, 0, bytes, size, &ranges).await?;
             } else if chunks.is_some() || bytes.len() < size {
                 let mut chunks = match chunks {
                     Some(chunks) => chunks,
@@ -174,57 +172,4 @@ impl FileOpener for MeboOpener {
     }
 }
 
-impl FileScan {
-    /// The byte ranges past `bytes` (the file's start, its head whole) of a
-    /// blob of `size` bytes that hold the filter's metrics' columns and
-    /// each compressed payload, when what they leave unread is worth
-    /// another request: at least what the store reads through rather than
-    /// split a request (object_store's coalescing distance, 1 MiB).
-    fn ranges_to_read(&self, bytes: &[u8], size: usize) -> Option<Vec<Range<u64>>> {
-        let wanted = self.filter.metrics.as_ref()?;
-        let head = bytes.get(..BlobHead::len(bytes).ok()?)?;
-        if BlobKind::of(head) != Some(self.kind) {
-            return None;
-        }
-        let have = bytes.len();
-        let ranges = BlobHead::ranges(head, size, |id| wanted.contains(&id)).ok()?;
-        let ranges: Vec<Range<u64>> = ranges.into_iter().filter(|r| r.end > have).map(|r| r.start.max(have) as u64..r.end as u64).collect();
-        let taken: u64 = ranges.iter().map(|r| r.end - r.start).sum();
-        let unread = (size.saturating_sub(have) as u64).saturating_sub(taken);
-        (unread >= OBJECT_STORE_COALESCE_DEFAULT).then_some(ranges)
-    }
-
-    /// The blob of `size` bytes whose start is `bytes`, with `ranges` read
-    /// from the store and zeros elsewhere: a blob that opens as the file
-    /// does and decodes the filter's metrics as it would
-    /// (`mebo::BlobHead::ranges`). The zeros are allocated, not written.
-    async fn read_ranges(
-        &self,
-        store: &dyn ObjectStore,
-        location: &Path,
-        bytes: Vec<u8>,
-        size: usize,
-        ranges: &[Range<u64>],
-    ) -> Result<Vec<u8>> {
-        let taken: u64 = ranges.iter().map(|r| r.end - r.start).sum();
-        self.held.try_resize(size.saturating_add(taken as usize))?;
-        let parts = store.get_ranges(location, ranges).await.map_err(|e| read_failed(e, &self.name))?;
-        self.counters.bytes_scanned.add(parts.iter().map(Bytes::len).sum());
-        let mut blob = vec![0; size];
-        blob[..bytes.len()].copy_from_slice(&bytes);
-        for (i, range) in ranges.iter().enumerate() {
-            let (start, end) = (range.start as usize, range.end as usize);
-            // A store that answers short (a file cut since it was listed).
-            let part = parts.get(i).filter(|part| part.len() == end - start).ok_or_else(|| {
-                let available = start + parts.get(i).map_or(0, Bytes::len);
-                let short = mebo::Error::Truncated { what: "file range", needed: end, available };
-                BlobError::from(short).at(&self.name).into_datafusion()
-            })?;
-            blob[start..end].copy_from_slice(part);
-        }
-        drop(parts);
-        self.held.try_resize(size)?;
-        self.counters.bytes_skipped.add(size - bytes.len() - taken as usize);
-        Ok(blob)
-    }
-}
+impl FileScan {}

@@ -2,6 +2,8 @@
 //! blob's selected points as a batch. The opener reads blob files with it,
 //! `stream_scan` streams of blobs.
 
+use std::ops::Range;
+
 use arrow::record_batch::RecordBatch;
 use bytes::Bytes;
 use datafusion::common::{DataFusionError, Result};
@@ -13,7 +15,8 @@ use mebo::numeric::NumericBlob;
 use mebo::text::TextBlob;
 use mebo::{BlobHead, BlobKind, DecodeLimits};
 use mebo_arrow::{Columns, Selection};
-use object_store::{GetResult, GetResultPayload};
+use object_store::path::Path;
+use object_store::{GetResult, GetResultPayload, ObjectStore, OBJECT_STORE_COALESCE_DEFAULT};
 
 use crate::error::FileError;
 use crate::pushdown::ScanFilter;
@@ -229,6 +232,62 @@ impl FileScan {
     /// reports any file.
     pub(crate) fn index_of(&self, head: &[u8], size: usize) -> Option<Vec<(u64, u32)>> {
         (BlobKind::of(head) == Some(self.kind)).then(|| BlobHead::metrics(head, size).ok()).flatten()
+    }
+
+    /// The byte ranges past `bytes` (the file's start, its head whole) of a
+    /// blob of `size` bytes that hold the filter's metrics' columns and
+    /// each compressed payload, when what they leave unread is worth
+    /// another request: at least what the store reads through rather than
+    /// split a request (object_store's coalescing distance, 1 MiB).
+    pub(crate) fn ranges_to_read(&self, bytes: &[u8], size: usize) -> Option<Vec<Range<u64>>> {
+        let wanted = self.filter.metrics.as_ref()?;
+        let head = bytes.get(..BlobHead::len(bytes).ok()?)?;
+        if BlobKind::of(head) != Some(self.kind) {
+            return None;
+        }
+        let have = bytes.len();
+        let ranges = BlobHead::ranges(head, size, |id| wanted.contains(&id)).ok()?;
+        let ranges: Vec<Range<u64>> = ranges.into_iter().filter(|r| r.end > have).map(|r| r.start.max(have) as u64..r.end as u64).collect();
+        let taken: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+        let unread = (size.saturating_sub(have) as u64).saturating_sub(taken);
+        (unread >= OBJECT_STORE_COALESCE_DEFAULT).then_some(ranges)
+    }
+
+    /// The blob of `size` bytes at `offset` in the file whose start is
+    /// `bytes`, with `ranges` (of the blob) read from the store and zeros
+    /// elsewhere: a blob that opens as the file does and decodes the
+    /// filter's metrics as it would (`mebo::BlobHead::ranges`). The zeros
+    /// are allocated, not written.
+    pub(crate) async fn read_ranges(
+        &self,
+        store: &dyn ObjectStore,
+        location: &Path,
+        offset: u64,
+        bytes: Vec<u8>,
+        size: usize,
+        ranges: &[Range<u64>],
+    ) -> Result<Vec<u8>> {
+        let taken: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+        self.held.try_resize(size.saturating_add(taken as usize))?;
+        let in_file: Vec<Range<u64>> = ranges.iter().map(|r| r.start + offset..r.end + offset).collect();
+        let parts = store.get_ranges(location, &in_file).await.map_err(|e| read_failed(e, &self.name))?;
+        self.counters.bytes_scanned.add(parts.iter().map(Bytes::len).sum());
+        let mut blob = vec![0; size];
+        blob[..bytes.len()].copy_from_slice(&bytes);
+        for (i, range) in ranges.iter().enumerate() {
+            let (start, end) = (range.start as usize, range.end as usize);
+            // A store that answers short (a file cut since it was listed).
+            let part = parts.get(i).filter(|part| part.len() == end - start).ok_or_else(|| {
+                let available = start + parts.get(i).map_or(0, Bytes::len);
+                let short = mebo::Error::Truncated { what: "file range", needed: end, available };
+                BlobError::from(short).at(&self.name).into_datafusion()
+            })?;
+            blob[start..end].copy_from_slice(part);
+        }
+        drop(parts);
+        self.held.try_resize(size)?;
+        self.counters.bytes_skipped.add(size - bytes.len() - taken as usize);
+        Ok(blob)
     }
 
     /// The projection of the metrics the filter names (all without one).

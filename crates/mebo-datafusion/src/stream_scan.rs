@@ -227,6 +227,12 @@ impl FileScan {
                 return Ok(batch.map(Some).map_err(BlobError::from));
             }
         }
+        // A large blob's columns of the filter's metrics, as a blob file's.
+        if let Some(ranges) = self.ranges_to_read(&head, len as usize) {
+            let (store, location) = (Arc::clone(&cursor.store), cursor.meta.location.clone());
+            let blob = self.read_ranges(store.as_ref(), &location, start, head.to_vec(), len as usize, &ranges).await?;
+            return Ok(read(&blob, self).map(Some));
+        }
         drop(head);
         let blob = cursor.blob(self, start, len).await?.unwrap_or_default();
         Ok(read(&blob, self).map(Some))

@@ -287,6 +287,49 @@ async fn a_stream_is_read_in_byte_ranges_each_frame_once() {
 }
 
 #[tokio::test]
+async fn a_metric_filter_reads_its_columns_of_each_frame() {
+    use mebo::Layout::{V2Shared, V1, V2};
+    // Frames of megabytes (timestamps and values as they are, the same
+    // sharing one timestamp column, values zstd-compressed) and a small
+    // blob without the metric.
+    let f = fixture();
+    let wide = [("delta-none-gorilla-none", V1), ("delta-none-gorilla-none", V2Shared), ("raw-none-gorilla-zstd", V2)]
+        .map(|(config, layout)| common::wide_blob(1000, config, layout));
+    let small = files(&f.numeric_dir).into_values().next().unwrap();
+    let blobs = [&wide[0], &small, &wide[1], &wide[2]];
+    let dir = out_dir("wide");
+    let path = dir.join("wide.mbs");
+    std::fs::write(&path, write_stream(blobs.iter().map(|b| b.as_slice())).unwrap()).unwrap();
+    let ctx = ranged_context(1, path.to_str().unwrap(), MeboOptions::default()).await;
+
+    let r = query(&ctx, "SELECT ts, value FROM s WHERE metric_id = mebo_id('m0500')").await.unwrap();
+    let mut got: Vec<(i64, u64)> = Vec::new();
+    for b in &r.batches {
+        let ts = b.column(0).as_primitive::<arrow::datatypes::TimestampMicrosecondType>();
+        let values = b.column(1).as_primitive::<Float64Type>();
+        got.extend((0..b.num_rows()).map(|i| (ts.value(i), values.value(i).to_bits())));
+    }
+    let mut expected: Vec<(i64, u64)> = Vec::new();
+    for bytes in &wide {
+        let blob = NumericBlob::open(bytes).unwrap();
+        let metric = blob.metric_by_name("m0500").unwrap();
+        expected.extend(metric.timestamps().unwrap().into_iter().zip(metric.values().unwrap().iter().map(|v| v.to_bits())));
+    }
+    got.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(got, expected);
+    // The small blob pruned; of the wide ones the metric's columns read,
+    // the zstd payload whole, the rest of each frame left.
+    assert_eq!((scan_counter(&r.plan, "files_pruned"), scan_counter(&r.plan, "blobs_opened")), (1, 3));
+    let zstd_values = NumericBlob::open(&wide[2]).unwrap().sections().values.len();
+    let scanned = scan_counter(&r.plan, "bytes_scanned");
+    assert!(scanned < zstd_values + 4 * 2 * 64 * 1024 + small.len(), "{scanned} bytes taken");
+    let size = std::fs::metadata(&path).unwrap().len() as usize;
+    assert!(scan_counter(&r.plan, "bytes_skipped") > size - scanned - small.len() - 64 * 1024, "of {size}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
 async fn a_copy_to_a_stream_that_fails_late_leaves_no_file() {
     let ctx = context().await;
     let dir = out_dir("late");
