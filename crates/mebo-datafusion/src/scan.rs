@@ -241,6 +241,9 @@ impl FileScan {
     /// split a request (object_store's coalescing distance, 1 MiB).
     pub(crate) fn ranges_to_read(&self, bytes: &[u8], size: usize) -> Option<Vec<Range<u64>>> {
         let wanted = self.filter.metrics.as_ref()?;
+        if (size.saturating_sub(bytes.len()) as u64) < OBJECT_STORE_COALESCE_DEFAULT {
+            return None;
+        }
         let head = bytes.get(..BlobHead::len(bytes).ok()?)?;
         if BlobKind::of(head) != Some(self.kind) {
             return None;

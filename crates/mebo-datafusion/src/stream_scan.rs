@@ -22,8 +22,11 @@ use crate::scan::{read, read_failed, BlobError, FileScan, HEAD_READ};
 /// blob's head, and the next frames when they are small.
 const WINDOW: u64 = 64 * 1024;
 
-/// The longest such request, where frames are read through on object storage.
+/// The longest such request, where frames are read through: on object
+/// storage, and on local disk (where a longer read costs page faults, not
+/// requests saved).
 const WINDOW_MAX: u64 = 8 << 20;
+const LOCAL_WINDOW_MAX: u64 = 1 << 20;
 
 /// A stream file read at the places a scan asks for, through a window of
 /// what its last request read. A request at a frame reads [`WINDOW`] bytes.
@@ -58,7 +61,8 @@ impl Cursor {
     async fn frame_len(&mut self, scan: &FileScan, at: u64) -> Result<Option<u64>> {
         let small = self.last_frame.is_some_and(|last| at.saturating_sub(last) < OBJECT_STORE_COALESCE_DEFAULT);
         let through = small && (!self.local || self.last_whole);
-        self.want = if through { (self.want * 2).min(WINDOW_MAX) } else { WINDOW };
+        let most = if self.local { LOCAL_WINDOW_MAX } else { WINDOW_MAX };
+        self.want = if through { (self.want * 2).min(most) } else { WINDOW };
         (self.last_frame, self.last_whole) = (Some(at), false);
         let prefix = self.bytes(scan, at, 4).await?;
         Ok(prefix.map(|b| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))))
