@@ -12,12 +12,11 @@ use datafusion_datasource::file_stream::{FileOpenFuture, FileOpener};
 use datafusion_datasource::PartitionedFile;
 use futures::StreamExt;
 use mebo::stream::StreamReader;
-use mebo::{BlobHead, BlobKind};
+use mebo::BlobHead;
 use object_store::{GetOptions, ObjectStore, ObjectStoreExt};
 
 use crate::heads::HeadCache;
-use crate::pushdown::ScanFilter;
-use crate::scan::{read, FileScan, ScanCounters};
+use crate::scan::{read, FileScan, Reads};
 use crate::stream_scan::{Cursor, Frame, Frames};
 use crate::STREAM_EXTENSION;
 
@@ -27,13 +26,7 @@ pub(crate) struct MeboOpener {
     /// The store's URL (`file:///`, `s3://bucket/`): errors name a file by
     /// this and its location.
     pub(crate) store_url: String,
-    pub(crate) kind: BlobKind,
-    /// Columns of the file schema to read, in output order.
-    pub(crate) projection: Vec<usize>,
-    pub(crate) filter: ScanFilter,
-    pub(crate) skip_bad_files: bool,
-    pub(crate) batch_size: usize,
-    pub(crate) counters: ScanCounters,
+    pub(crate) reads: Reads,
     pub(crate) memory_pool: Arc<dyn MemoryPool>,
     pub(crate) heads: HeadCache,
 }
@@ -45,12 +38,7 @@ impl FileOpener for MeboOpener {
         let scan = FileScan {
             held: MemoryConsumer::new(format!("MeboScan[{name}]")).register(&self.memory_pool),
             name,
-            kind: self.kind,
-            projection: self.projection.clone(),
-            filter: self.filter.clone(),
-            skip_bad_files: self.skip_bad_files,
-            batch_size: self.batch_size.max(1),
-            counters: self.counters.clone(),
+            reads: self.reads.clone(),
         };
         let heads = self.heads.clone();
         Ok(Box::pin(async move {
@@ -61,7 +49,7 @@ impl FileOpener for MeboOpener {
             // that start in it. A range at the file's start read as it
             // arrives reads on as a whole file does, and stops there too.
             let (from, to) = file.range();
-            let by_heads = scan.filter.metrics.is_some() || scan.index_answers();
+            let by_heads = scan.reads.filter.metrics.is_some() || scan.index_answers();
             if from > 0 || (by_heads && meta.location.extension() == Some(STREAM_EXTENSION)) {
                 let mut cursor = Cursor::new(Arc::clone(&store), meta.clone(), &scan);
                 let first = match from {
@@ -112,7 +100,7 @@ impl FileOpener for MeboOpener {
             // and their points: read that far first, and the rest of the
             // response is left untaken when the blob holds none of the
             // filter's metrics, or when the index answers the scan.
-            if scan.filter.metrics.is_some() || scan.index_answers() {
+            if scan.reads.filter.metrics.is_some() || scan.index_answers() {
                 let head_len = |bytes: &[u8]| BlobHead::len(bytes).unwrap_or(mebo::HEADER_SIZE);
                 while let Some(chunks) = chunks.as_mut().filter(|_| bytes.len() < head_len(&bytes).min(size)) {
                     let Some(chunk) = chunks.next().await else { break };
@@ -125,16 +113,16 @@ impl FileOpener for MeboOpener {
                     if kept.is_none() {
                         heads.put(&*store, meta, Bytes::copy_from_slice(head));
                     }
-                    if scan.filter.metrics.as_ref().is_some_and(|wanted| !metrics.iter().any(|(id, _)| wanted.contains(id))) {
-                        scan.counters.files_pruned.add(1);
+                    if scan.reads.filter.metrics.as_ref().is_some_and(|wanted| !metrics.iter().any(|(id, _)| wanted.contains(id))) {
+                        scan.reads.counters.files_pruned.add(1);
                         return Ok(futures::stream::empty().boxed());
                     }
                     if scan.index_answers() {
-                        let batch = match mebo_arrow::index_batch(scan.kind, &metrics, &scan.selection()) {
+                        let batch = match mebo_arrow::index_batch(scan.reads.kind, &metrics, &scan.selection()) {
                             Ok(batch) => Some(batch),
                             Err(e) => scan.refused(e.into())?,
                         };
-                        scan.counters.rows_from_index.add(batch.as_ref().map_or(0, RecordBatch::num_rows));
+                        scan.reads.counters.rows_from_index.add(batch.as_ref().map_or(0, RecordBatch::num_rows));
                         return scan.hand_on(batch);
                     }
                 }

@@ -158,16 +158,23 @@ impl<'a> OpenedBlob<'a> {
     }
 }
 
-/// What one file's scan reads, and where it reports.
-pub(crate) struct FileScan {
-    /// The file as errors and logs name it: store URL and location.
-    pub(crate) name: String,
+/// What a partition's scan reads of each file, and where it reports.
+#[derive(Clone)]
+pub(crate) struct Reads {
     pub(crate) kind: BlobKind,
+    /// Columns of the file schema to read, in output order.
     pub(crate) projection: Vec<usize>,
     pub(crate) filter: ScanFilter,
     pub(crate) skip_bad_files: bool,
     pub(crate) batch_size: usize,
     pub(crate) counters: ScanCounters,
+}
+
+/// One file's scan: what it reads, and where it reports.
+pub(crate) struct FileScan {
+    /// The file as errors and logs name it: store URL and location.
+    pub(crate) name: String,
+    pub(crate) reads: Reads,
     /// What the file's scan holds, in the pool: a blob file's bytes, a
     /// stream's bytes in progress, and the decoded batch until its last
     /// slice is handed on. A pool too small ends the query with
@@ -214,7 +221,7 @@ impl FileScan {
     /// The bytes of a store's response as they arrive, counted in
     /// `bytes_scanned` as they are taken; its errors name the file.
     pub(crate) fn chunks(&self, response: object_store::Result<GetResult>) -> Result<BoxStream<'static, Result<Bytes>>> {
-        let (name, scanned) = (self.name.clone(), self.counters.bytes_scanned.clone());
+        let (name, scanned) = (self.name.clone(), self.reads.counters.bytes_scanned.clone());
         let chunks = chunks_of(response.map_err(|e| read_failed(e, &name))?);
         Ok(chunks.map(move |chunk| chunk.inspect(|c| scanned.add(c.len())).map_err(|e| read_failed(e, &name))).boxed())
     }
@@ -222,8 +229,8 @@ impl FileScan {
     /// Whether the index alone answers the scan: no column but `metric_id`
     /// projected, and no `ts` range to judge each metric by.
     pub(crate) fn index_answers(&self) -> bool {
-        let wants = Columns::of(&self.projection);
-        !(wants.metric || wants.ts || wants.value || wants.tag) && self.filter.ts_min.is_none() && self.filter.ts_max.is_none()
+        let wants = Columns::of(&self.reads.projection);
+        !(wants.metric || wants.ts || wants.value || wants.tag) && self.reads.filter.ts_min.is_none() && self.reads.filter.ts_max.is_none()
     }
 
     /// Each metric's id and points, when `head` is the head of a blob of
@@ -231,7 +238,7 @@ impl FileScan {
     /// parse is left to the whole read, which reports it as the scan
     /// reports any file.
     pub(crate) fn index_of(&self, head: &[u8], size: usize) -> Option<Vec<(u64, u32)>> {
-        (BlobKind::of(head) == Some(self.kind)).then(|| BlobHead::metrics(head, size).ok()).flatten()
+        (BlobKind::of(head) == Some(self.reads.kind)).then(|| BlobHead::metrics(head, size).ok()).flatten()
     }
 
     /// The byte ranges past `bytes` (the file's start, its head whole) of a
@@ -240,12 +247,12 @@ impl FileScan {
     /// another request: at least what the store reads through rather than
     /// split a request (object_store's coalescing distance, 1 MiB).
     pub(crate) fn ranges_to_read(&self, bytes: &[u8], size: usize) -> Option<Vec<Range<u64>>> {
-        let wanted = self.filter.metrics.as_ref()?;
+        let wanted = self.reads.filter.metrics.as_ref()?;
         if (size.saturating_sub(bytes.len()) as u64) < OBJECT_STORE_COALESCE_DEFAULT {
             return None;
         }
         let head = bytes.get(..BlobHead::len(bytes).ok()?)?;
-        if BlobKind::of(head) != Some(self.kind) {
+        if BlobKind::of(head) != Some(self.reads.kind) {
             return None;
         }
         let have = bytes.len();
@@ -274,7 +281,7 @@ impl FileScan {
         self.held.try_resize(size.saturating_add(taken as usize))?;
         let in_file: Vec<Range<u64>> = ranges.iter().map(|r| r.start + offset..r.end + offset).collect();
         let parts = store.get_ranges(location, &in_file).await.map_err(|e| read_failed(e, &self.name))?;
-        self.counters.bytes_scanned.add(parts.iter().map(Bytes::len).sum());
+        self.reads.counters.bytes_scanned.add(parts.iter().map(Bytes::len).sum());
         let mut blob = vec![0; size];
         blob[..bytes.len()].copy_from_slice(&bytes);
         for (i, range) in ranges.iter().enumerate() {
@@ -289,14 +296,14 @@ impl FileScan {
         }
         drop(parts);
         self.held.try_resize(size)?;
-        self.counters.bytes_skipped.add(size - bytes.len() - taken as usize);
+        self.reads.counters.bytes_skipped.add(size - bytes.len() - taken as usize);
         Ok(blob)
     }
 
     /// The projection of the metrics the filter names (all without one).
     pub(crate) fn selection(&self) -> Selection {
-        let metrics = self.filter.metrics.as_ref().map(|ids| ids.iter().copied().collect());
-        Selection { metrics, projection: Some(self.projection.clone()) }
+        let metrics = self.reads.filter.metrics.as_ref().map(|ids| ids.iter().copied().collect());
+        Selection { metrics, projection: Some(self.reads.projection.clone()) }
     }
 
     /// `batch` handed on in slices of the session's size, its bytes held in
@@ -310,7 +317,7 @@ impl FileScan {
 
     /// `batch` in batches of the session's size.
     pub(crate) fn slices(&self, batch: RecordBatch) -> impl Iterator<Item = RecordBatch> {
-        let (rows, size) = (batch.num_rows(), self.batch_size);
+        let (rows, size) = (batch.num_rows(), self.reads.batch_size);
         (0..rows).step_by(size).map(move |at| batch.slice(at, size.min(rows - at)))
     }
 
@@ -319,19 +326,19 @@ impl FileScan {
     /// logs (mebo-sql's stderr, an executor's log): the count alone does
     /// not say which to mend.
     pub(crate) fn refused<T>(&self, e: BlobError) -> Result<Option<T>> {
-        if !self.skip_bad_files {
+        if !self.reads.skip_bad_files {
             return Err(e.at(&self.name).into_datafusion());
         }
         log::warn!("skipped {}", e.at(&self.name));
-        self.counters.files_skipped.add(1);
+        self.reads.counters.files_skipped.add(1);
         Ok(None)
     }
 }
 
 /// The selected points of one blob as one batch of the projected columns.
 pub(crate) fn read(bytes: &[u8], scan: &FileScan) -> std::result::Result<RecordBatch, BlobError> {
-    let FileScan { kind, filter, counters, .. } = scan;
-    let projection = scan.projection.clone();
+    let Reads { kind, filter, counters, .. } = &scan.reads;
+    let projection = scan.reads.projection.clone();
     let blob = OpenedBlob::open(bytes, *kind)?;
     counters.blobs_opened.add(1);
     let mut positions: Vec<usize> = match &filter.metrics {

@@ -26,7 +26,7 @@ use crate::heads::HeadCache;
 use crate::opener::MeboOpener;
 use crate::options::{kind_of, MeboOptions};
 use crate::pushdown::ScanFilter;
-use crate::scan::ScanCounters;
+use crate::scan::{Reads, ScanCounters};
 use crate::STREAM_EXTENSION;
 
 /// The scan's metrics (`EXPLAIN ANALYZE` shows them; tests read them):
@@ -115,12 +115,14 @@ impl FileSource for MeboSource {
         let opener = MeboOpener {
             store,
             store_url: config.object_store_url.as_str().to_owned(),
-            kind: kind_of(self.table_schema.file_schema()),
-            projection: self.projection.file_indices.clone(),
-            filter: self.filter.clone(),
-            skip_bad_files: self.options.skip_bad_files,
-            batch_size: self.batch_size,
-            counters: ScanCounters::new(&self.metrics, partition),
+            reads: Reads {
+                kind: kind_of(self.table_schema.file_schema()),
+                projection: self.projection.file_indices.clone(),
+                filter: self.filter.clone(),
+                skip_bad_files: self.options.skip_bad_files,
+                batch_size: self.batch_size.max(1),
+                counters: ScanCounters::new(&self.metrics, partition),
+            },
             memory_pool: Arc::clone(&self.memory_pool),
             heads: self.heads.clone(),
         };

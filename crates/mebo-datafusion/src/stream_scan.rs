@@ -81,7 +81,7 @@ impl Cursor {
             self.window = Bytes::new();
             scan.held.try_resize((read.end - read.start) as usize)?;
             self.window = self.store.get_range(&self.meta.location, read).await.map_err(|e| read_failed(e, &scan.name))?;
-            scan.counters.bytes_scanned.add(self.window.len());
+            scan.reads.counters.bytes_scanned.add(self.window.len());
             self.window_at = at;
         }
         let start = (at - self.window_at) as usize;
@@ -221,13 +221,13 @@ impl FileScan {
             Err(_) => first,
         };
         if let Some(metrics) = self.index_of(&head, len as usize) {
-            if self.filter.metrics.as_ref().is_some_and(|wanted| !metrics.iter().any(|(id, _)| wanted.contains(id))) {
-                self.counters.files_pruned.add(1);
+            if self.reads.filter.metrics.as_ref().is_some_and(|wanted| !metrics.iter().any(|(id, _)| wanted.contains(id))) {
+                self.reads.counters.files_pruned.add(1);
                 return Ok(Ok(None));
             }
             if self.index_answers() {
-                let batch = mebo_arrow::index_batch(self.kind, &metrics, &self.selection());
-                self.counters.rows_from_index.add(batch.as_ref().map_or(0, RecordBatch::num_rows));
+                let batch = mebo_arrow::index_batch(self.reads.kind, &metrics, &self.selection());
+                self.reads.counters.rows_from_index.add(batch.as_ref().map_or(0, RecordBatch::num_rows));
                 return Ok(batch.map(Some).map_err(BlobError::from));
             }
         }
@@ -318,20 +318,19 @@ mod tests {
 
     use super::*;
     use crate::pushdown::ScanFilter;
-    use crate::scan::ScanCounters;
+    use crate::scan::{Reads, ScanCounters};
 
     fn scan(name: &str) -> FileScan {
         let pool: Arc<dyn MemoryPool> = Arc::new(UnboundedMemoryPool::default());
-        FileScan {
-            name: name.to_owned(),
+        let reads = Reads {
             kind: BlobKind::Numeric,
             projection: Vec::new(),
             filter: ScanFilter::default(),
             skip_bad_files: false,
             batch_size: 8192,
             counters: ScanCounters::new(&ExecutionPlanMetricsSet::new(), 0),
-            held: MemoryConsumer::new("walk").register(&pool),
-        }
+        };
+        FileScan { name: name.to_owned(), reads, held: MemoryConsumer::new("walk").register(&pool) }
     }
 
     async fn put(store: &dyn ObjectStore, bytes: &[u8]) -> ObjectMeta {

@@ -147,7 +147,6 @@ async fn a_glob_of_streams_is_one_table_and_a_bad_frame_names_its_file_and_frame
     let ctx = context().await;
     ctx.register_mebo_with("s", &glob, MeboOptions { skip_bad_files: true, ..Default::default() }).await.unwrap();
     let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
-    let points = |blobs: &[Vec<u8>]| blobs.iter().map(|b| NumericBlob::open(b).unwrap().total_points()).sum::<usize>();
     let in_part1 = points(blobs.chunks(blobs.len().div_ceil(3)).nth(1).unwrap());
     assert_eq!(i64s(&r.batches, 0), vec![(f.numeric.len() - in_part1 + points(&blobs[..2])) as i64]);
     assert_eq!(scan_counter(&r.plan, "files_skipped"), 1);
@@ -193,6 +192,34 @@ async fn ranged_context(partitions: usize, glob: &str, options: MeboOptions) -> 
     ctx
 }
 
+/// The points of `blobs`, from their headers.
+fn points(blobs: &[Vec<u8>]) -> usize {
+    blobs.iter().map(|b| NumericBlob::open(b).unwrap().total_points()).sum()
+}
+
+/// The stream at `path`, bad at `frame` (`code`), in 1, 3 and 16 ranges:
+/// the error names that frame whether the stream is read as it arrives (a
+/// sum) or from its heads (a count); with `skip_bad_files`, the points of
+/// `kept` and one skip.
+async fn a_bad_frame_in_every_range(path: &Path, frame: usize, code: &str, kept: &[Vec<u8>]) {
+    let name = format!("{}#{frame}", path.file_name().unwrap().to_str().unwrap());
+    for partitions in [1, 3, 16] {
+        let ctx = ranged_context(partitions, path.to_str().unwrap(), MeboOptions::default()).await;
+        for sql in ["SELECT sum(value) FROM s", "SELECT count(*) FROM s"] {
+            let e = query(&ctx, sql).await.err().unwrap_or_else(|| panic!("{sql}: a bad frame fails the query"));
+            let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
+            assert!(found.path.ends_with(&name) && found.code == code, "{sql}, {partitions} partitions: {found}");
+        }
+        let skipping = MeboOptions { skip_bad_files: true, ..Default::default() };
+        let ctx = ranged_context(partitions, path.to_str().unwrap(), skipping).await;
+        same_points(table_points(&ctx).await, numeric_points(kept));
+        let r = query(&ctx, "SELECT count(*), sum(value) FROM s").await.unwrap();
+        assert_eq!((scan_counter(&r.plan, "blobs_opened"), scan_counter(&r.plan, "files_skipped")), (kept.len(), 1));
+        let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
+        assert_eq!((i64s(&r.batches, 0), scan_counter(&r.plan, "files_skipped")), (vec![points(kept) as i64], 1));
+    }
+}
+
 #[tokio::test]
 async fn a_stream_is_read_in_byte_ranges_each_frame_once() {
     let f = fixture();
@@ -207,7 +234,6 @@ async fn a_stream_is_read_in_byte_ranges_each_frame_once() {
     ctx.enable_mebo().unwrap();
     let large = dir.join("large.mbs");
     query(&ctx, &copy_a_million_points("CAST(v AS DOUBLE)", large.to_str().unwrap())).await.unwrap();
-    let points = |blobs: &[Vec<u8>]| blobs.iter().map(|b| NumericBlob::open(b).unwrap().total_points()).sum::<usize>();
     for (path, frames, rows) in [(&small, blobs.len(), points(&blobs)), (&large, 10, 1_000_000)] {
         let size = std::fs::metadata(path).unwrap().len() as usize;
         for partitions in [1, 2, 3, 7, 16] {
@@ -242,23 +268,7 @@ async fn a_stream_is_read_in_byte_ranges_each_frame_once() {
     let cut_frame = 250;
     let cut_at = 4 + blobs[..cut_frame].iter().map(|b| 4 + b.len()).sum::<usize>() + 10;
     std::fs::write(&small, &bytes[..cut_at]).unwrap();
-    // Read as it arrives (the sum) and from the heads (the count): the same.
-    for partitions in [1, 3, 16] {
-        let ctx = ranged_context(partitions, small.to_str().unwrap(), MeboOptions::default()).await;
-        for sql in ["SELECT sum(value) FROM s", "SELECT count(*) FROM s"] {
-            let e = query(&ctx, sql).await.err().expect("a cut stream fails the query");
-            let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
-            assert!(found.path.ends_with(&format!("small.mbs#{cut_frame}")) && found.code == "TRUNCATED", "{sql}: {found}");
-        }
-        let skipping = MeboOptions { skip_bad_files: true, ..Default::default() };
-        let ctx = ranged_context(partitions, small.to_str().unwrap(), skipping).await;
-        same_points(table_points(&ctx).await, numeric_points(&blobs[..cut_frame]));
-        let r = query(&ctx, "SELECT count(*), sum(value) FROM s").await.unwrap();
-        assert_eq!((scan_counter(&r.plan, "blobs_opened"), scan_counter(&r.plan, "files_skipped")), (cut_frame, 1));
-        let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
-        assert_eq!(i64s(&r.batches, 0), vec![points(&blobs[..cut_frame]) as i64]);
-        assert_eq!(scan_counter(&r.plan, "files_skipped"), 1);
-    }
+    a_bad_frame_in_every_range(&small, cut_frame, "TRUNCATED", &blobs[..cut_frame]).await;
 
     // A whole frame whose blob is spoiled: the blob's error, named by its
     // frame; skip_bad_files skips that frame alone, whatever the ranges.
@@ -268,21 +278,7 @@ async fn a_stream_is_read_in_byte_ranges_each_frame_once() {
     std::fs::write(&small, write_stream(spoiled.iter().map(Vec::as_slice)).unwrap()).unwrap();
     let mut kept = blobs.clone();
     kept.remove(spoiled_frame);
-    for partitions in [1, 3, 16] {
-        let ctx = ranged_context(partitions, small.to_str().unwrap(), MeboOptions::default()).await;
-        for sql in ["SELECT sum(value) FROM s", "SELECT count(*) FROM s"] {
-            let e = query(&ctx, sql).await.err().expect("a spoiled blob fails the query");
-            let found = FileError::find(&e).unwrap_or_else(|| panic!("{e}"));
-            assert!(found.path.ends_with(&format!("small.mbs#{spoiled_frame}")) && found.code == "BAD_MAGIC", "{sql}: {found}");
-        }
-        let skipping = MeboOptions { skip_bad_files: true, ..Default::default() };
-        let ctx = ranged_context(partitions, small.to_str().unwrap(), skipping).await;
-        same_points(table_points(&ctx).await, numeric_points(&kept));
-        let r = query(&ctx, "SELECT count(*), sum(value) FROM s").await.unwrap();
-        assert_eq!((scan_counter(&r.plan, "blobs_opened"), scan_counter(&r.plan, "files_skipped")), (kept.len(), 1));
-        let r = query(&ctx, "SELECT count(*) FROM s").await.unwrap();
-        assert_eq!((i64s(&r.batches, 0), scan_counter(&r.plan, "files_skipped")), (vec![points(&kept) as i64], 1));
-    }
+    a_bad_frame_in_every_range(&small, spoiled_frame, "BAD_MAGIC", &kept).await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
