@@ -197,24 +197,36 @@ fn chunks_of(result: GetResult) -> BoxStream<'static, object_store::Result<Bytes
         GetResultPayload::File(file, path) => (file, path),
         GetResultPayload::Stream(chunks) => return chunks,
     };
-    let failed = |e: Box<dyn std::error::Error + Send + Sync>| object_store::Error::Generic { store: "LocalFileSystem", source: e };
-    let read = move |(mut file, at, end): (std::fs::File, u64, u64)| {
+    let read = move |(file, at, end): (std::fs::File, u64, u64)| {
         let path = path.clone();
         async move {
             if at >= end {
                 return Ok(None);
             }
-            let read = tokio::task::spawn_blocking(move || {
-                use std::io::{Read, Seek, SeekFrom};
-                let mut chunk = vec![0; (end - at).min(LOCAL_CHUNK) as usize];
-                file.seek(SeekFrom::Start(at)).and_then(|_| file.read_exact(&mut chunk)).map(|()| (file, chunk))
-            });
-            let (file, chunk) = read.await.map_err(|e| failed(e.into()))?.map_err(|e| failed(format!("{}: {e}", path.display()).into()))?;
+            let (file, chunk) = read_local(file, path, at, (end - at).min(LOCAL_CHUNK) as usize).await?;
             let next = at + chunk.len() as u64;
             Ok(Some((Bytes::from(chunk), (file, next, end))))
         }
     };
     futures::stream::try_unfold((file, result.range.start, result.range.end), read).boxed()
+}
+
+/// The `len` bytes at `at` of a local file, read in a blocking task; the
+/// file given back with them.
+pub(crate) async fn read_local(
+    mut file: std::fs::File,
+    path: std::path::PathBuf,
+    at: u64,
+    len: usize,
+) -> object_store::Result<(std::fs::File, Vec<u8>)> {
+    let failed = |e: Box<dyn std::error::Error + Send + Sync>| object_store::Error::Generic { store: "LocalFileSystem", source: e };
+    let read = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut bytes = vec![0; len];
+        let read = file.seek(SeekFrom::Start(at)).and_then(|_| file.read_exact(&mut bytes));
+        read.map(|()| (file, bytes)).map_err(|e| format!("{}: {e}", path.display()))
+    });
+    read.await.map_err(|e| failed(e.into()))?.map_err(|e| failed(e.into()))
 }
 
 impl FileScan {

@@ -11,12 +11,12 @@ use arrow::record_batch::RecordBatch;
 use bytes::Bytes;
 use datafusion::common::Result;
 use futures::stream::BoxStream;
-use futures::StreamExt;
+use futures::{StreamExt, TryStreamExt};
 use mebo::stream::{StreamReader, DEFAULT_MAX_BLOB_BYTES};
 use mebo::BlobHead;
-use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt, OBJECT_STORE_COALESCE_DEFAULT};
+use object_store::{GetOptions, GetResultPayload, ObjectMeta, ObjectStore, ObjectStoreExt, OBJECT_STORE_COALESCE_DEFAULT};
 
-use crate::scan::{read, read_failed, BlobError, FileScan, HEAD_READ};
+use crate::scan::{read, read_failed, read_local, BlobError, FileScan, HEAD_READ};
 
 /// How many bytes a request reads at a frame's length: the length, the
 /// blob's head, and the next frames when they are small.
@@ -42,6 +42,10 @@ pub(crate) struct Cursor {
     store: Arc<dyn ObjectStore>,
     meta: ObjectMeta,
     local: bool,
+    /// A local file, held open from the first read: object_store's
+    /// `get_range` opens it for each (a request a frame where a range walks
+    /// to its first).
+    file: Option<(std::fs::File, std::path::PathBuf)>,
     window: Bytes,
     window_at: u64,
     want: u64,
@@ -54,7 +58,7 @@ pub(crate) struct Cursor {
 impl Cursor {
     pub(crate) fn new(store: Arc<dyn ObjectStore>, meta: ObjectMeta, scan: &FileScan) -> Cursor {
         let local = scan.name.starts_with("file://");
-        Cursor { store, meta, local, window: Bytes::new(), window_at: 0, want: WINDOW, last_frame: None, last_whole: false }
+        Cursor { store, meta, local, file: None, window: Bytes::new(), window_at: 0, want: WINDOW, last_frame: None, last_whole: false }
     }
 
     /// The length the frame at `at` declares; `None` where fewer than its
@@ -81,12 +85,38 @@ impl Cursor {
             let read = at..size.min(at + len + self.want);
             self.window = Bytes::new();
             scan.held.try_resize((read.end - read.start) as usize)?;
-            self.window = self.store.get_range(&self.meta.location, read).await.map_err(|e| read_failed(e, &scan.name))?;
+            self.window = self.read(read).await.map_err(|e| read_failed(e, &scan.name))?;
             scan.reads.counters.bytes_scanned.add(self.window.len());
             self.window_at = at;
         }
         let start = (at - self.window_at) as usize;
         Ok(Some(self.window.slice(start..start + len as usize)))
+    }
+
+    /// The bytes of `range`: from the local file, held open once the
+    /// store has handed it over, or from the store.
+    async fn read(&mut self, range: std::ops::Range<u64>) -> object_store::Result<Bytes> {
+        let len = (range.end - range.start) as usize;
+        let (file, path) = match self.file.take() {
+            Some(open) => open,
+            None if !self.local => return self.store.get_range(&self.meta.location, range).await,
+            None => {
+                let options = GetOptions { range: Some(range.clone().into()), ..GetOptions::default() };
+                let got = self.store.get_opts(&self.meta.location, options).await?;
+                match got.payload {
+                    GetResultPayload::File(file, path) => (file, path),
+                    // A store of local files that streams them (a wrapper).
+                    GetResultPayload::Stream(chunks) => {
+                        self.local = false;
+                        let chunks: Vec<Bytes> = chunks.try_collect().await?;
+                        return Ok(chunks.concat().into());
+                    }
+                }
+            }
+        };
+        let (file, bytes) = read_local(file, path.clone(), range.start, len).await?;
+        self.file = Some((file, path));
+        Ok(Bytes::from(bytes))
     }
 
     /// The blob of `len` bytes at `start`, read whole.
