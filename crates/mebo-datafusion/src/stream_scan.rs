@@ -46,6 +46,8 @@ pub(crate) struct Cursor {
     /// `get_range` opens it for each (a request a frame where a range walks
     /// to its first).
     file: Option<(std::fs::File, std::path::PathBuf)>,
+    /// The store streams its local files (a wrapper): no file to hold.
+    streamed: bool,
     window: Bytes,
     window_at: u64,
     want: u64,
@@ -58,7 +60,18 @@ pub(crate) struct Cursor {
 impl Cursor {
     pub(crate) fn new(store: Arc<dyn ObjectStore>, meta: ObjectMeta, scan: &FileScan) -> Cursor {
         let local = scan.name.starts_with("file://");
-        Cursor { store, meta, local, file: None, window: Bytes::new(), window_at: 0, want: WINDOW, last_frame: None, last_whole: false }
+        Cursor {
+            store,
+            meta,
+            local,
+            file: None,
+            streamed: false,
+            window: Bytes::new(),
+            window_at: 0,
+            want: WINDOW,
+            last_frame: None,
+            last_whole: false,
+        }
     }
 
     /// The length the frame at `at` declares; `None` where fewer than its
@@ -99,7 +112,7 @@ impl Cursor {
         let len = (range.end - range.start) as usize;
         let (file, path) = match self.file.take() {
             Some(open) => open,
-            None if !self.local => return self.store.get_range(&self.meta.location, range).await,
+            None if !self.local || self.streamed => return self.store.get_range(&self.meta.location, range).await,
             None => {
                 let options = GetOptions { range: Some(range.clone().into()), ..GetOptions::default() };
                 let got = self.store.get_opts(&self.meta.location, options).await?;
@@ -107,7 +120,7 @@ impl Cursor {
                     GetResultPayload::File(file, path) => (file, path),
                     // A store of local files that streams them (a wrapper).
                     GetResultPayload::Stream(chunks) => {
-                        self.local = false;
+                        self.streamed = true;
                         let chunks: Vec<Bytes> = chunks.try_collect().await?;
                         return Ok(chunks.concat().into());
                     }
