@@ -49,7 +49,7 @@ impl FileOpener for MeboOpener {
             // that start in it. A range at the file's start read as it
             // arrives reads on as a whole file does, and stops there too.
             let (from, to) = file.range();
-            let by_heads = scan.reads.filter.metrics.is_some() || scan.index_answers();
+            let by_heads = scan.head_first();
             if from > 0 || (by_heads && meta.location.extension() == Some(STREAM_EXTENSION)) {
                 let mut cursor = Cursor::new(Arc::clone(&store), meta.clone(), &scan);
                 let first = match from {
@@ -100,7 +100,7 @@ impl FileOpener for MeboOpener {
             // and their points: read that far first, and the rest of the
             // response is left untaken when the blob holds none of the
             // filter's metrics, or when the index answers the scan.
-            if scan.reads.filter.metrics.is_some() || scan.index_answers() {
+            if scan.head_first() {
                 let head_len = |bytes: &[u8]| BlobHead::len(bytes).unwrap_or(mebo::HEADER_SIZE);
                 while let Some(chunks) = chunks.as_mut().filter(|_| bytes.len() < head_len(&bytes).min(size)) {
                     let Some(chunk) = chunks.next().await else { break };
@@ -113,16 +113,11 @@ impl FileOpener for MeboOpener {
                     if kept.is_none() {
                         heads.put(&*store, meta, Bytes::copy_from_slice(head));
                     }
-                    if scan.reads.filter.metrics.as_ref().is_some_and(|wanted| !metrics.iter().any(|(id, _)| wanted.contains(id))) {
-                        scan.reads.counters.files_pruned.add(1);
-                        return Ok(futures::stream::empty().boxed());
-                    }
-                    if scan.index_answers() {
-                        let batch = match mebo_arrow::index_batch(scan.reads.kind, &metrics, &scan.selection()) {
-                            Ok(batch) => Some(batch),
-                            Err(e) => scan.refused(e.into())?,
+                    if let Some(decided) = scan.decided_by_index(&metrics) {
+                        let batch = match decided {
+                            Ok(batch) => batch,
+                            Err(e) => scan.refused(e)?,
                         };
-                        scan.reads.counters.rows_from_index.add(batch.as_ref().map_or(0, RecordBatch::num_rows));
                         return scan.hand_on(batch);
                     }
                 }
@@ -159,5 +154,3 @@ impl FileOpener for MeboOpener {
         }))
     }
 }
-
-impl FileScan {}

@@ -312,6 +312,29 @@ impl FileScan {
         Ok(blob)
     }
 
+    /// Whether a blob's head is read before the rest: the scan names
+    /// metrics, or the index answers it.
+    pub(crate) fn head_first(&self) -> bool {
+        self.reads.filter.metrics.is_some() || self.index_answers()
+    }
+
+    /// What a blob's index (`metrics`, each id and its points) decides
+    /// alone: `None` when its columns are needed; no batch when it lists
+    /// none of the filter's metrics (counted in `files_pruned`); the batch
+    /// when the index answers the scan (counted in `rows_from_index`).
+    pub(crate) fn decided_by_index(&self, metrics: &[(u64, u32)]) -> Option<std::result::Result<Option<RecordBatch>, BlobError>> {
+        if self.reads.filter.metrics.as_ref().is_some_and(|wanted| !metrics.iter().any(|(id, _)| wanted.contains(id))) {
+            self.reads.counters.files_pruned.add(1);
+            return Some(Ok(None));
+        }
+        if !self.index_answers() {
+            return None;
+        }
+        let batch = mebo_arrow::index_batch(self.reads.kind, metrics, &self.selection()).map_err(BlobError::from);
+        self.reads.counters.rows_from_index.add(batch.as_ref().map_or(0, RecordBatch::num_rows));
+        Some(batch.map(Some))
+    }
+
     /// The projection of the metrics the filter names (all without one).
     pub(crate) fn selection(&self) -> Selection {
         let metrics = self.reads.filter.metrics.as_ref().map(|ids| ids.iter().copied().collect());

@@ -264,16 +264,8 @@ impl FileScan {
             Ok(n) => first.slice(..n as usize),
             Err(_) => first,
         };
-        if let Some(metrics) = self.index_of(&head, len as usize) {
-            if self.reads.filter.metrics.as_ref().is_some_and(|wanted| !metrics.iter().any(|(id, _)| wanted.contains(id))) {
-                self.reads.counters.files_pruned.add(1);
-                return Ok(Ok(None));
-            }
-            if self.index_answers() {
-                let batch = mebo_arrow::index_batch(self.reads.kind, &metrics, &self.selection());
-                self.reads.counters.rows_from_index.add(batch.as_ref().map_or(0, RecordBatch::num_rows));
-                return Ok(batch.map(Some).map_err(BlobError::from));
-            }
+        if let Some(decided) = self.index_of(&head, len as usize).and_then(|metrics| self.decided_by_index(&metrics)) {
+            return Ok(decided);
         }
         // A large blob's columns of the filter's metrics, as a blob file's.
         if let Some(ranges) = self.ranges_to_read(&head, len as usize) {
