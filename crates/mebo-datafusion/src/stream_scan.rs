@@ -74,16 +74,17 @@ impl Cursor {
         }
     }
 
-    /// The length the frame at `at` declares; `None` where fewer than its
-    /// four bytes are left.
-    async fn frame_len(&mut self, scan: &FileScan, at: u64) -> Result<Option<u64>> {
+    /// The length of the blob framed at `at`, or why the stream ends there
+    /// (`mebo::stream::frame_blob_len`: a cut, or a length past the cap).
+    async fn frame(&mut self, scan: &FileScan, at: u64) -> Result<mebo::Result<u64>> {
         let small = self.last_frame.is_some_and(|last| at.saturating_sub(last) < OBJECT_STORE_COALESCE_DEFAULT);
         let through = small && (!self.local || self.last_whole);
         let most = if self.local { LOCAL_WINDOW_MAX } else { WINDOW_MAX };
         self.want = if through { (self.want * 2).min(most) } else { WINDOW };
         (self.last_frame, self.last_whole) = (Some(at), false);
-        let prefix = self.bytes(scan, at, 4).await?;
-        Ok(prefix.map(|b| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))))
+        let prefix = self.bytes(scan, at, 4).await?.map(|b| [b[0], b[1], b[2], b[3]]);
+        let left = self.meta.size.saturating_sub(at);
+        Ok(mebo::stream::frame_blob_len(prefix, left, DEFAULT_MAX_BLOB_BYTES).map(|len| len as u64))
     }
 
     /// The `len` bytes at `at`, `None` past the file's end: from the window
@@ -196,9 +197,9 @@ impl FileScan {
         }
         let mut frame = Frame { at: mebo::stream::MAGIC.len() as u64, index: 0 };
         while frame.at < from {
-            match cursor.frame_len(self, frame.at).await? {
-                Some(len) if len <= DEFAULT_MAX_BLOB_BYTES as u64 => frame = Frame { at: frame.at + 4 + len, index: frame.index + 1 },
-                _ => return Ok(None),
+            match cursor.frame(self, frame.at).await? {
+                Ok(len) => frame = Frame { at: frame.at + 4 + len, index: frame.index + 1 },
+                Err(_) => return Ok(None),
             }
         }
         Ok((frame.at < cursor.meta.size).then_some(frame))
@@ -223,28 +224,22 @@ impl FileScan {
                 if *ended || at >= frames.end || at >= size {
                     return Ok(None);
                 }
-                let framing = match cursor.frame_len(scan, at).await? {
-                    None => mebo::Error::Truncated { what: "stream frame length", needed: 4, available: (size - at) as usize },
-                    Some(len) if len > DEFAULT_MAX_BLOB_BYTES as u64 => {
-                        mebo::Error::SizeCap { what: "stream frame", size: len, cap: DEFAULT_MAX_BLOB_BYTES as u64 }
-                    }
-                    Some(len) if at + 4 + len > size => {
-                        mebo::Error::Truncated { what: "stream frame", needed: len as usize, available: (size - at - 4) as usize }
-                    }
-                    Some(len) => {
-                        frames.next = Frame { at: at + 4 + len, index: index + 1 };
-                        let batch = match scan.frame_by_head(cursor, at + 4, len).await? {
-                            Ok(batch) => batch,
-                            Err(e) => scan.refused(e.in_frame(index))?,
-                        };
-                        let batch_bytes = batch.as_ref().map_or(0, RecordBatch::get_array_memory_size);
-                        scan.held.try_resize(cursor.held() + batch_bytes)?;
-                        pending.extend(batch.into_iter().flat_map(|b| scan.slices(b)));
+                let len = match cursor.frame(scan, at).await? {
+                    Ok(len) => len,
+                    Err(framing) => {
+                        *ended = true;
+                        scan.refused::<()>(BlobError::from(framing).in_frame(index))?;
                         continue;
                     }
                 };
-                *ended = true;
-                scan.refused::<()>(BlobError::from(framing).in_frame(index))?;
+                frames.next = Frame { at: at + 4 + len, index: index + 1 };
+                let batch = match scan.frame_by_head(cursor, at + 4, len).await? {
+                    Ok(batch) => batch,
+                    Err(e) => scan.refused(e.in_frame(index))?,
+                };
+                let batch_bytes = batch.as_ref().map_or(0, RecordBatch::get_array_memory_size);
+                scan.held.try_resize(cursor.held() + batch_bytes)?;
+                pending.extend(batch.into_iter().flat_map(|b| scan.slices(b)));
             }
         })
         .boxed()
@@ -375,15 +370,26 @@ mod tests {
         store.head(&path).await.unwrap()
     }
 
-    /// Where each frame's length starts, read plainly from the front.
+    /// Where each frame's length starts, read plainly from the front, up
+    /// to the first frame that is cut or declares more than the cap.
     fn starts(stream: &[u8]) -> Vec<u64> {
         let mut at = 4;
         let mut starts = Vec::new();
-        while at + 4 <= stream.len() {
+        while at < stream.len() {
             starts.push(at as u64);
-            at += 4 + u32::from_le_bytes(stream[at..at + 4].try_into().unwrap()) as usize;
+            let Some(prefix) = stream.get(at..at + 4) else { break };
+            let len = u32::from_le_bytes(prefix.try_into().unwrap()) as usize;
+            if len > mebo::stream::DEFAULT_MAX_BLOB_BYTES || at + 4 + len > stream.len() {
+                break;
+            }
+            at += 4 + len;
         }
         starts
+    }
+
+    /// The first frame at or past `from`, by [`starts`].
+    fn expected(starts: &[u64], from: u64) -> Option<(u64, usize)> {
+        starts.iter().position(|&s| s >= from).map(|index| (starts[index], index))
     }
 
     /// `first_frame_from` with a cursor of its own.
@@ -409,9 +415,8 @@ mod tests {
         for name in ["file:///s.mbs", "s3://bucket/s.mbs"] {
             let scan = scan(name);
             for &from in &offsets {
-                let expected = starts.iter().position(|&s| s >= from).map(|index| (starts[index], index));
                 let got = first(&scan, &store, &meta, from).await.map(|f| (f.at, f.index));
-                assert_eq!(got, expected, "{name}, from {from}");
+                assert_eq!(got, expected(&starts, from), "{name}, from {from}");
             }
         }
 
@@ -430,5 +435,50 @@ mod tests {
         assert!(first(&scan, &store, &meta, starts[2] + 1).await.is_none());
         let meta = put(store.as_ref(), &[&b"PAR1"[..], &stream[4..]].concat()).await;
         assert!(first(&scan, &store, &meta, 1).await.is_none());
+    }
+
+    #[tokio::test]
+    async fn the_walk_over_random_streams_cut_and_spoiled() {
+        // xorshift64: the same streams every run.
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move |below: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % below
+        };
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        for round in 0..150 {
+            // Frame lengths around each window and coalescing length.
+            let lens: Vec<usize> = (0..next(24))
+                .map(|_| match next(8) {
+                    0 => next(1_500_000) as usize,
+                    1 | 2 => 60_000 + next(10_000) as usize,
+                    _ => next(300) as usize,
+                })
+                .collect();
+            let blobs: Vec<Vec<u8>> = lens.iter().map(|&n| vec![0x5A; n]).collect();
+            let mut stream = mebo::stream::write_stream(blobs.iter().map(Vec::as_slice)).unwrap();
+            if next(3) == 0 {
+                stream.truncate(4 + next(stream.len() as u64 - 3) as usize);
+            }
+            if next(4) == 0 && stream.len() >= 8 {
+                // Any four bytes read as a frame's length: a start, or within a blob.
+                let at = 4 + next(stream.len() as u64 - 7) as usize;
+                let len = [next(300) as u32, next(u64::from(u32::MAX)) as u32][next(2) as usize];
+                stream[at..at + 4].copy_from_slice(&len.to_le_bytes());
+            }
+            let starts = starts(&stream);
+            let meta = put(store.as_ref(), &stream).await;
+            let size = stream.len() as u64;
+            let name = ["file:///s.mbs", "s3://bucket/s.mbs"][round % 2];
+            let scan = scan(name);
+            let mut offsets: Vec<u64> = (0..12).map(|_| next(size + 1)).collect();
+            offsets.extend(starts.iter().flat_map(|&s| [s, s + 1]));
+            for from in offsets {
+                let got = first(&scan, &store, &meta, from).await.map(|f| (f.at, f.index));
+                assert_eq!(got, expected(&starts, from), "round {round}, {name}, from {from} of {size}");
+            }
+        }
     }
 }

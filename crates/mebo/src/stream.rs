@@ -82,9 +82,9 @@ impl<'a> Frames<'a> {
     }
 
     fn frame(&mut self) -> Result<&'a [u8]> {
-        let (len, after) = frame_len(self.rest, self.max_blob_bytes)?.ok_or(cut_length(self.rest))?;
-        let blob = after.get(..len).ok_or(cut_frame(len, after))?;
-        self.rest = &after[len..];
+        let len = frame_blob_len(self.rest.first_chunk().copied(), self.rest.len() as u64, self.max_blob_bytes)?;
+        let (blob, rest) = self.rest[4..].split_at(len);
+        self.rest = rest;
         self.index += 1;
         Ok(blob)
     }
@@ -103,24 +103,37 @@ fn check_magic(bytes: &[u8]) -> Result<Option<()>> {
     Ok(Some(()))
 }
 
-/// The length the frame at the start of `rest` declares, checked against
-/// the cap, and the bytes after it; `None` while its four bytes are not all
-/// there.
-fn frame_len(rest: &[u8], max_blob_bytes: usize) -> Result<Option<(usize, &[u8])>> {
-    let Some((prefix, after)) = rest.split_first_chunk::<4>() else { return Ok(None) };
-    let len = u32::from_le_bytes(*prefix) as usize;
+/// The length of the blob a frame holds, from the four bytes that start
+/// the frame (`None` where the stream has fewer) and `left`, the stream's
+/// bytes from the frame's start on: `TRUNCATED` when the stream ends inside
+/// the frame, `SIZE_CAP` when it declares more than `max_blob_bytes`
+/// (before its bytes are read). For a reader that holds a stream a part at
+/// a time, as [`Frames`] and [`StreamReader`] frame it.
+pub fn frame_blob_len(prefix: Option<[u8; 4]>, left: u64, max_blob_bytes: usize) -> Result<usize> {
+    let Some(prefix) = prefix else { return Err(cut_length(left)) };
+    let len = checked_len(prefix, max_blob_bytes)?;
+    let after = left.saturating_sub(4);
+    if len as u64 > after {
+        return Err(cut_frame(len, after));
+    }
+    Ok(len)
+}
+
+/// The length a frame's first four bytes declare, checked against the cap.
+fn checked_len(prefix: [u8; 4], max_blob_bytes: usize) -> Result<usize> {
+    let len = u32::from_le_bytes(prefix) as usize;
     if len > max_blob_bytes {
         return Err(Error::SizeCap { what: "stream frame", size: len as u64, cap: max_blob_bytes as u64 });
     }
-    Ok(Some((len, after)))
+    Ok(len)
 }
 
-fn cut_length(rest: &[u8]) -> Error {
-    Error::Truncated { what: "stream frame length", needed: 4, available: rest.len() }
+fn cut_length(left: u64) -> Error {
+    Error::Truncated { what: "stream frame length", needed: 4, available: left as usize }
 }
 
-fn cut_frame(len: usize, after: &[u8]) -> Error {
-    Error::Truncated { what: "stream frame", needed: len, available: after.len() }
+fn cut_frame(len: usize, after: u64) -> Error {
+    Error::Truncated { what: "stream frame", needed: len, available: after as usize }
 }
 
 /// A stream of blobs read as its bytes arrive (a socket, an HTTP body, an
@@ -190,7 +203,8 @@ impl StreamReader {
             self.start += MAGIC.len();
             return self.next_blob();
         }
-        let Some((len, after)) = frame_len(rest, self.max_blob_bytes)? else { return Ok(None) };
+        let Some((prefix, after)) = rest.split_first_chunk::<4>() else { return Ok(None) };
+        let len = checked_len(*prefix, self.max_blob_bytes)?;
         let Some(blob) = after.get(..len) else { return Ok(None) };
         let blob = blob.to_vec();
         self.start += 4 + len;
@@ -205,11 +219,12 @@ impl StreamReader {
         if !self.magic_read {
             return Err(Error::Truncated { what: "stream header", needed: MAGIC.len(), available: rest.len() });
         }
-        match frame_len(rest, self.max_blob_bytes)? {
-            _ if rest.is_empty() => Ok(()),
-            None => Err(cut_length(rest)),
-            Some((len, after)) => Err(cut_frame(len, after)),
+        if rest.is_empty() {
+            return Ok(());
         }
+        // Less than a frame is left once every whole blob was taken.
+        let len = frame_blob_len(rest.first_chunk().copied(), rest.len() as u64, self.max_blob_bytes)?;
+        Err(cut_frame(len, rest.len() as u64 - 4))
     }
 }
 
@@ -347,6 +362,18 @@ mod tests {
         assert_eq!(frames.index(), 1);
         assert_eq!(frames.next().unwrap().unwrap_err().code(), "SIZE_CAP");
         assert!(frames.next().is_none());
+    }
+
+    #[test]
+    fn a_frame_is_judged_by_its_length_and_what_is_left() {
+        let five = Some(5u32.to_le_bytes());
+        assert_eq!(frame_blob_len(five, 9, 5), Ok(5));
+        assert_eq!(frame_blob_len(five, 100, 5), Ok(5));
+        assert_eq!(frame_blob_len(five, 8, 5), Err(Error::Truncated { what: "stream frame", needed: 5, available: 4 }));
+        assert_eq!(frame_blob_len(None, 3, 5), Err(Error::Truncated { what: "stream frame length", needed: 4, available: 3 }));
+        assert_eq!(frame_blob_len(Some(0u32.to_le_bytes()), 4, 0), Ok(0));
+        // The cap is judged before the bytes are looked for.
+        assert_eq!(frame_blob_len(five, 8, 4), Err(Error::SizeCap { what: "stream frame", size: 5, cap: 4 }));
     }
 
     #[test]
