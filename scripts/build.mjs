@@ -19,6 +19,8 @@
 //   wasm-opt.mjs   finds binaryen's wasm-opt and caches its outputs
 //   check.mjs      instantiates each module; one glue serves simd and scalar
 //   glue.mjs       the glue edit that lets `reset()` re-instantiate
+//   split.mjs      splits the light core by function, after the SDK is built:
+//                  split-profile.mjs runs the SDK over it to see what stays
 //   command.mjs    runs the commands side by side, output held
 //
 // Variants build side by side, as many at once as the machine has cores (at
@@ -30,15 +32,19 @@
 //   packages/mebo/wasm/mebo_decode.js, mebo_decode.d.ts   the glue of the decode-only module
 //   packages/mebo/wasm/mebo_decode_simd.wasm              decode-only, simd128
 //   packages/mebo/wasm/mebo_decode_scalar.wasm            decode-only, without simd128
+//   packages/mebo/wasm/mebo_core_simd.wasm                the light core, split (`mebo/decode` in a page)
+//   packages/mebo/wasm/mebo_core_rest.wasm                the functions split off it: its rest
 //   packages/mebo/wasm/mebo_zstd.wasm                     the light core's zstd part (no glue:
 //                                                         src/zstd-part.ts reads its exports)
 //
 // target/wasm-bindgen/<variant>/ keeps wasm-bindgen's output as generated
 // (the glue unedited: glue.test.mjs checks the edit against it).
 
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { checkCoreGlue, checkGlue, checkModule } from './build/check.mjs';
@@ -46,8 +52,9 @@ import { runQuiet } from './build/command.mjs';
 import { namesIn, stripExports } from './build/exports.mjs';
 import { install } from './build/files.mjs';
 import { patchDeclarations, patchGlue } from './build/glue.mjs';
+import { checkSplit, featuresOf, splitModule } from './build/split.mjs';
 import { findWasmOpt, optimize } from './build/wasm-opt.mjs';
-import { bindgen, bindgenName, cargoBuild, MODULES, selectVariants, wasmOptArgs } from './build/variants.mjs';
+import { bindgen, bindgenName, cargoBuild, MODULES, selectVariants, VARIANTS, wasmOptArgs } from './build/variants.mjs';
 import { ROOT, has, run } from './lib.mjs';
 
 const WASM_OUT = join(ROOT, 'packages/mebo/wasm');
@@ -137,6 +144,7 @@ async function buildWasm(names) {
     const bytes = readFileSync(join(WASM_OUT, variant.file));
     console.log(`build: ${variant.file} ${sizes(bytes)}`);
   }
+  if (variants.some((v) => v.name === 'core-simd')) await splitCore(wasmOpt);
 }
 
 /** A file's size as a page would fetch it: raw, gzip -9 and brotli (quality 11). */
@@ -151,6 +159,59 @@ function buildSdk() {
   run('pnpm', ['--filter', 'mebo', 'run', 'build']);
   // What a page fetches of the SDK before its first decode.
   for (const file of ['dist/index.js', 'dist/decode.js']) console.log(`build: ${file} ${sizes(readFileSync(join(ROOT, 'packages/mebo', file)))}`);
+}
+
+/**
+ * Split the light core (its whole build is kept in target/wasm-bindgen):
+ * the functions the SDK's light path runs over numeric blobs without zstd
+ * stay in wasm/mebo_core_simd.wasm, the others go to wasm/mebo_core_rest.wasm.
+ * The profile runs `mebo/decode`'s bundle, built for it from src/; it takes
+ * a minute, and is kept by the hash of what it depends on.
+ */
+async function splitCore(wasmOpt) {
+  const whole = join(ROOT, 'target', 'wasm-bindgen', 'core-simd', 'mebo_core_simd.wasm');
+  const variant = VARIANTS.find((v) => v.name === 'core-simd');
+  const features = featuresOf(variant.features);
+  const dir = join(ROOT, 'target', 'wasm-bindgen', 'core-split');
+  mkdirSync(dir, { recursive: true });
+  const bundle = join(dir, 'decode-profiled.js');
+  run('node', ['build-sdk.mjs', '--decode-bundle', bundle], { cwd: join(ROOT, 'packages/mebo') });
+  const inputs = [whole, bundle, 'scripts/build/split.mjs', 'scripts/build/split-profile.mjs', 'testdata/vectors/manifest.json', 'testdata/bench/manifest.json'];
+  const key = inputs.reduce((hash, file) => hash.update(readFileSync(resolve(ROOT, file))), createHash('sha256')).digest('hex');
+  const cacheDir = join(ROOT, 'target', 'split-cache');
+  const cached = join(cacheDir, `profile-${key}.json`);
+  let ran;
+  if (existsSync(cached)) {
+    ran = readFileSync(cached, 'utf8');
+    console.log('build: [core-split] profile skipped: same inputs as a build before (target/split-cache)');
+  } else {
+    const started = Date.now();
+    const profile = spawnSync('node', [join(ROOT, 'scripts/build/split-profile.mjs'), whole, String(features), bundle], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+    if (profile.status !== 0) throw new Error('build: the profile of the light core failed (scripts/build/split-profile.mjs)');
+    ran = profile.stdout;
+    rmSync(cacheDir, { recursive: true, force: true });
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(cached, ran);
+    console.log(`build: [core-split] profiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const { primary, rest, moved } = splitModule(readFileSync(whole), new Set(JSON.parse(ran)), features);
+  const files = { primary: join(dir, 'mebo_core_simd.wasm'), rest: join(dir, 'mebo_core_rest.wasm') };
+  for (const [label, bytes] of [['core-primary', primary], ['core-rest', rest]]) {
+    const out = label === 'core-primary' ? files.primary : files.rest;
+    // Their custom sections (producers, target features) are read by no host: 0.5 kB gzipped of the two.
+    const args = [...wasmOptArgs(variant), '--strip-producers', '--strip-target-features'];
+    if (wasmOpt) await optimize({ label, bytes, out, wasmOpt, args, cacheDir: join(ROOT, 'target', 'wasm-opt-cache') });
+    else writeFileSync(out, bytes);
+  }
+  try {
+    await checkSplit(readFileSync(files.primary), readFileSync(files.rest));
+  } catch (error) {
+    throw new Error(`build: the split light core is broken (${error.message})`);
+  }
+  install(files.primary, join(WASM_OUT, 'mebo_core_simd.wasm'));
+  install(files.rest, join(WASM_OUT, 'mebo_core_rest.wasm'));
+  console.log(`build: [core-split] ${moved} functions moved to the rest`);
+  for (const file of ['mebo_core_simd.wasm', 'mebo_core_rest.wasm']) console.log(`build: ${file} ${sizes(readFileSync(join(WASM_OUT, file)))}`);
 }
 
 try {

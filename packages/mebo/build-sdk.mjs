@@ -19,7 +19,11 @@ import { build } from 'esbuild';
 import ts from 'typescript';
 
 process.chdir(fileURLToPath(new URL('.', import.meta.url)));
-rmSync('dist', { recursive: true, force: true });
+// `--decode-bundle OUT`: only `mebo/decode`'s bundle, to OUT, for the profile
+// the light core is split by (scripts/build/split-profile.mjs), which runs
+// before the package is built.
+const decodeBundle = process.argv.includes('--decode-bundle') ? resolve(process.argv[process.argv.indexOf('--decode-bundle') + 1]) : undefined;
+if (decodeBundle === undefined) rmSync('dist', { recursive: true, force: true });
 // The package ships the licenses: the project's (MIT) and, for the zstd
 // encoder compiled into the wasm, klauspost/compress's (BSD-3-Clause).
 copyFileSync('../../LICENSE', 'LICENSE');
@@ -70,12 +74,12 @@ const rebaseUrls = {
 };
 const sdkBuild = (options) => build({ ...options, plugins: [...(options.plugins ?? []), rebaseUrls] });
 
-await sdkBuild({ ...common, entryPoints: ['src/entries/index.ts'], outfile: 'dist/index.js' });
 
 // `mebo/decode`: the same modules on the decode-only builds and the light
 // core. The light core's glue (wasm/mebo_core.js) serves both: it is the
-// decode-only glue plus the core's one import, the zstd part's decoder
-// (`mebo-zstd-part`, resolved to src/zstd-part.ts), which a decode-only build
+// decode-only glue plus the core's imports, the zstd part's decoder
+// (`mebo-zstd-part`, resolved to src/zstd-part.ts) and the namespace of the
+// core's rest (`mebo-core-rest`, src/core-rest.ts), which a decode-only build
 // does not ask for (scripts/build checks the two glues agree). It has no
 // encoder classes, so a module of the read side that imported one would fail
 // this build; the builds' URLs come from src/hosts/wasm-location-decode.ts.
@@ -84,9 +88,15 @@ const decodeOnly = {
   setup(b) {
     b.onResolve({ filter: /^\.\.\/wasm\/mebo_wasm\.js$/ }, () => ({ path: resolve('wasm/mebo_core.js') }));
     b.onResolve({ filter: /^mebo-zstd-part$/ }, () => ({ path: resolve('src/zstd-part.ts') }));
+    b.onResolve({ filter: /^mebo-core-rest$/ }, () => ({ path: resolve('src/core-rest.ts') }));
     b.onResolve({ filter: /^\.\/hosts\/wasm-location\.js$/ }, () => ({ path: resolve('src/hosts/wasm-location-decode.ts') }));
   },
 };
+if (decodeBundle !== undefined) {
+  await sdkBuild({ ...common, entryPoints: ['src/entries/decode.ts'], outfile: decodeBundle, plugins: [decodeOnly] });
+  process.exit(0);
+}
+await sdkBuild({ ...common, entryPoints: ['src/entries/index.ts'], outfile: 'dist/index.js' });
 const decode = await sdkBuild({ ...common, entryPoints: ['src/entries/decode.ts'], outfile: 'dist/decode.js', plugins: [decodeOnly], metafile: true });
 const bundled = Object.keys(decode.metafile.inputs);
 for (const [what, bad] of [

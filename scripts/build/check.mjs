@@ -37,13 +37,16 @@ export function checkGlue(glues, { encoders }) {
 /**
  * Check that the light core's glue also serves the decode-only builds
  * (`mebo/decode` bundles it for both): it must be the decode-only glue plus
- * the core's import of the zstd part and the imports only that path uses
- * (entries of the import object a decode-only build does not ask for, which
- * WebAssembly ignores), and nothing else. The glues are wasm-bindgen's
- * output, before the edit for reset().
+ * the core's import of the zstd part and the imports only that path uses,
+ * and the namespace of the core's rest (`mebo-core-rest`, whose `loadRest`
+ * the split core imports): entries of the import object a decode-only
+ * build does not ask for, which WebAssembly ignores; nothing else. The
+ * glues are wasm-bindgen's output, before the edit for reset().
  */
 export function checkCoreGlue(core, decode) {
   if (!core.includes("from 'mebo-zstd-part'")) throw new Error("the light core's glue has no zstd part import");
+  const rest = /^import \* as (\w+) from "mebo-core-rest"$/m.exec(core);
+  if (!rest || !core.includes(`        "mebo-core-rest": ${rest[1]},\n`)) throw new Error("the light core's glue does not import the namespace of the core's rest");
   const entry = /^(\s+)(__w[A-Za-z0-9_]+): function/;
   const decodeImports = new Set(decode.split('\n').flatMap((line) => entry.exec(line)?.[2] ?? []));
   const lines = core.replaceAll('mebo_core', 'mebo_decode').split('\n');
@@ -53,6 +56,11 @@ export function checkCoreGlue(core, decode) {
       if (lines[i + 1] === '') i++; // and the blank line after the import
       continue;
     }
+    if (lines[i] === rest[0]) {
+      if (lines[i + 1] === '') i++;
+      continue;
+    }
+    if (lines[i] === `        "mebo-core-rest": ${rest[1]},`) continue;
     const match = entry.exec(lines[i]);
     if (match && !decodeImports.has(match[2])) {
       // The entry, to its closing line at the same indent.
@@ -61,9 +69,9 @@ export function checkCoreGlue(core, decode) {
     }
     kept.push(lines[i]);
   }
-  const rest = kept.join('\n');
-  if (rest === decode) return;
-  const a = rest.split('\n');
+  const left = kept.join('\n');
+  if (left === decode) return;
+  const a = left.split('\n');
   const b = decode.split('\n');
   const at = a.findIndex((line, i) => line !== b[i]);
   throw new Error(`the light core's glue is not the decode-only glue plus its zstd imports (first difference at line ${at + 1}: ${JSON.stringify(a[at])} vs ${JSON.stringify(b[at])})`);

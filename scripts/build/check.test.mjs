@@ -43,6 +43,7 @@ test("the light core's glue is the decode-only glue plus its zstd import, nothin
   const core = [
     '/* @ts-self-types="./mebo_core.d.ts" */',
     "import { zstdDecompress } from 'mebo-zstd-part';",
+    'import * as import1 from "mebo-core-rest"',
     '',
     '',
     'function __wbg_get_imports() {',
@@ -54,9 +55,15 @@ test("the light core's glue is the decode-only glue plus its zstd import, nothin
     '            const ret = zstdDecompress(getArrayU8FromWasm0(arg1, arg2), arg3);',
     '        }, arguments); },',
     '    };',
+    '    return {',
+    '        "./mebo_decode_bg.js": import0,',
+    '        "mebo-core-rest": import1,',
+    '    };',
     '}',
   ].join('\n');
-  checkCoreGlue(core, decode);
-  assert.throws(() => checkCoreGlue(core.replace('x(arg0)', 'y(arg0)'), decode), /not the decode-only glue plus its zstd imports \(first difference at line 6/);
+  const decodeReturning = decode.replace(/\n}$/, '\n    return {\n        "./mebo_decode_bg.js": import0,\n    };\n}');
+  checkCoreGlue(core, decodeReturning);
+  assert.throws(() => checkCoreGlue(core.replace('x(arg0)', 'y(arg0)'), decodeReturning), /not the decode-only glue plus its zstd imports \(first difference at line 6/);
+  assert.throws(() => checkCoreGlue(core.replace('"mebo-core-rest": import1,', ''), decodeReturning), /namespace of the core's rest/);
   assert.throws(() => checkCoreGlue(decode, decode.replace('x(', 'y(')), /has no zstd part import/);
 });

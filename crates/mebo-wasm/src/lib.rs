@@ -27,6 +27,8 @@ mod accessors;
 mod batch;
 pub mod blob_set;
 mod budget;
+#[cfg(feature = "light")]
+mod core_rest;
 mod input;
 #[cfg(feature = "encode")]
 mod joined;

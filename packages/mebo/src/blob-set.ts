@@ -59,7 +59,7 @@ function openSet<H>(handleClass: SetHandleClass<H>, kind: string, blobs: Iterabl
   ready();
   const parts = args.items(blobs, 'blobs').map((b, i) => args.bytes(b, `blob ${i}`));
   if (parts.length === 0) throw invalidArgument('a blob set needs at least one blob');
-  for (const part of parts) checkParts(part, kind);
+  for (const part of parts) checkParts(part, kind, true);
   const lengths = Uint32Array.from(parts, (p) => p.byteLength);
   const [maxBytes, maxPoints] = limitArgs(limits);
   return call(() => {
@@ -72,7 +72,7 @@ function openSet<H>(handleClass: SetHandleClass<H>, kind: string, blobs: Iterabl
 async function withParts(blobs: Iterable<Uint8Array | ArrayBuffer>): Promise<(Uint8Array | ArrayBuffer)[]> {
   ready();
   const list = args.items(blobs, 'blobs') as (Uint8Array | ArrayBuffer)[];
-  for (const [i, b] of list.entries()) await ensureParts(args.bytes(b, `blob ${i}`));
+  for (const [i, b] of list.entries()) await ensureParts(args.bytes(b, `blob ${i}`), true);
   return list;
 }
 

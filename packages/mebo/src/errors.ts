@@ -43,7 +43,10 @@ export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
  * - `TIMEOUT`: a pool call took longer than its `timeoutMs`; a worker stuck in it is replaced.
  * - `ABORTED`: a pool call's `signal` was aborted (`cause` is the signal's reason).
  * - `MISSING_PART`: `from()` of a blob that needs a part the light core has
- *   not loaded (`mebo/decode` in a page: the zstd decoder); `load()` loads it.
+ *   not loaded (`mebo/decode` in a page: its rest, for text blobs, sets and
+ *   zstd payloads, and the zstd decoder); `load()` loads it. Also a call
+ *   over a whole numeric blob or a chart's (`decodeAll`, `decimate`, …)
+ *   before the core's rest is loaded: `await init({ parts: 'all' })`.
  *
  * `OUT_OF_MEMORY` (a core code) is also what a JavaScript allocation refused
  * inside a call (a typed array too large for the engine) becomes.

@@ -9,9 +9,10 @@ import instantiateGlue, { __wbg_reset as forgetGlueInstance, initSync as instant
 import { MeboError } from './errors.js';
 import { describe } from './args.js';
 import { install, instance, memoryInfo, setMaxMemoryBytes, type WasmInfo, type WasmVariant } from './module.js';
-import { setPartLoader, type Part } from './parts.js';
+import { loadMissingParts, setPartLoader, type Part } from './parts.js';
+import { setRestModule } from './core-rest.js';
 import { simdMismatch } from './simd-check.js';
-import { coreLocation, wasmLocation, zstdLocation } from './hosts/wasm-location.js';
+import { coreLocation, restLocation, wasmLocation, zstdLocation } from './hosts/wasm-location.js';
 import { installZstdPart } from './zstd-part.js';
 
 export { isInitialized, memoryInfo, wasmInfo, wasmMemoryBytes, wasmVariant } from './module.js';
@@ -58,10 +59,14 @@ export interface InitOptions {
   maxMemoryBytes?: number;
   /**
    * `mebo/decode` only. `'core'`: the light core, a small build of the
-   * read side whose zstd decoder is a part loaded the first time a blob needs
-   * it (`NumericBlob.load`, `TextBlob.load`); `from()` of such a blob before
-   * then throws MISSING_PART. `'all'`: every part up front, so `from()` opens
-   * any blob (the decode-only build; after the core, its zstd part). Default:
+   * read side that reads numeric blobs without zstd metric by metric; its
+   * rest (text blobs, sets, calls over whole blobs and charts) and its zstd
+   * decoder are parts loaded the first time a blob needs them
+   * (`NumericBlob.load`, `TextBlob.load`; the rest also once a first blob is
+   * open); `from()` of such a blob before then throws MISSING_PART, as does
+   * `decodeAll()`, `decimate()` and the like before the rest. `'all'`: every
+   * part up front, so `from()` opens any blob (the decode-only build; after
+   * the core, its parts). Default:
    * `'core'` in a page (the build is fetched), `'all'` where it is read from
    * disk (Node, Deno, Bun) or passed (`wasm`), and on hosts without simd128.
    */
@@ -104,7 +109,7 @@ export function initSync(source: WasmModule | ArrayBuffer | ArrayBufferView, var
   if (instantiating) throw new MeboError('WASM_LOAD', 'init() is instantiating the module: await it instead of calling initSync()');
   const module = loadError(() => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source as BufferSource)));
   const exports = loadError(() => instantiateGlueSync({ module }), 'instantiating');
-  install({ variant, memory: exports.memory, module });
+  install({ variant, memory: exports.memory, exports: exports as unknown as WebAssembly.Exports, module });
 }
 
 /**
@@ -200,18 +205,23 @@ function lightCore(options: InitOptions): URL | undefined {
   return String(core).startsWith('file:') ? undefined : core;
 }
 
-/** Compile and instantiate a part of the light core (parts.ts asks, once per part). */
+/**
+ * Compile (and instantiate) a part of the light core (parts.ts asks, once per
+ * part). The rest is instantiated by the first of its functions called,
+ * synchronously (module.ts): after a reset or a trap, for the new instance too.
+ */
 async function loadPart(part: Part): Promise<void> {
-  const location = part === 'zstd' ? zstdLocation() : undefined;
+  const location = part === 'zstd' ? zstdLocation() : restLocation();
   if (location === undefined) throw new MeboError('WASM_LOAD', `no ${part} part beside this entry`);
   const module = await compile(location);
-  await loadError(() => installZstdPart(module), 'instantiating');
+  if (part === 'rest') setRestModule(module);
+  else await loadError(() => installZstdPart(module), 'instantiating');
 }
 setPartLoader(loadPart);
 
 /** `init({ parts: 'all' })` after the light core: its parts now. */
 async function loadAllParts(): Promise<void> {
-  if (instance.loaded?.light) await loadPart('zstd');
+  await loadMissingParts(['rest', 'zstd']);
 }
 
 /** The simd build's bytes as base64, for servers whose bundler moved the .wasm out of reach (see `setServerWasm`). */
@@ -317,7 +327,7 @@ async function instantiate(module: WebAssembly.Module, variant: WasmVariant | un
   instantiating = true;
   try {
     const exports = await loadError(() => instantiateGlue({ module_or_path: module }), 'instantiating');
-    install({ variant, memory: exports.memory, module, light });
+    install({ variant, memory: exports.memory, exports: exports as unknown as WebAssembly.Exports, module, light });
   } finally {
     instantiating = false;
   }

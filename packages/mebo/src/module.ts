@@ -4,6 +4,7 @@
 // `ready()` replaces one that trapped (see `replaceTrapped`).
 
 import { __wbg_reset as forgetGlueInstance, initSync as instantiateGlueSync, memoryBudget, setMemoryBudget, stageInput } from '../wasm/mebo_wasm.js';
+import { setRestInstantiation } from './core-rest.js';
 import { MeboError, onTrap } from './errors.js';
 import { describe } from './args.js';
 
@@ -22,6 +23,8 @@ export interface WasmInfo {
 export interface Loaded {
   variant: WasmVariant | undefined;
   memory: WebAssembly.Memory;
+  /** The instance's exports: the light core's rest imports what it uses of them. */
+  exports: WebAssembly.Exports;
   /** Kept to instantiate anew on `reset()`. */
   module: WebAssembly.Module;
   /** The light core (`mebo/decode` in a page): zstd payloads need the zstd part (parts.ts). */
@@ -85,16 +88,43 @@ function replaceTrapped(): void {
   instance.loaded = undefined;
   instance.trapped = false;
   forgetGlueInstance();
-  let exports: { memory: WebAssembly.Memory };
+  let exports: WebAssembly.Exports & { memory: WebAssembly.Memory };
   try {
-    exports = instantiateGlueSync({ module });
+    exports = instantiateGlueSync({ module }) as unknown as typeof exports;
   } catch (cause) {
     const detail = cause instanceof Error ? cause.message : String(cause);
     throw new MeboError('WASM_LOAD', `replacing the instance that trapped: ${detail}; call init() again`, { cause });
   }
-  install({ variant, memory: exports.memory, module, light });
+  install({ variant, memory: exports.memory, exports, module, light });
   instance.trapRecoveries++;
 }
+
+/** @internal Whether the module in use is the light core split by the build: its rest is a part (parts.ts). */
+export function coreIsSplit(): boolean {
+  return instance.loaded?.light === true && 'split' in instance.loaded.exports;
+}
+
+/**
+ * A function of the light core's rest was called and its slot is empty:
+ * instantiate the rest for this instance (its element segment fills the
+ * slots), synchronously, as `replaceTrapped` instantiates the core. Before
+ * the rest is compiled the call cannot go on: MISSING_PART, thrown through
+ * the frames of the call, which leaves the instance as a trap would (the
+ * next call replaces it).
+ */
+function instantiateRest(rest: WebAssembly.Module | undefined): void {
+  const loaded = instance.loaded;
+  if (loaded === undefined) throw new MeboError('NOT_INITIALIZED', 'the module is not loaded');
+  if (rest === undefined) {
+    instance.trapped = true;
+    throw new MeboError(
+      'MISSING_PART',
+      "this call needs mebo's rest part, which is not loaded yet: load it first with `await init({ parts: 'all' })`; the module's instance is replaced at the next call",
+    );
+  }
+  new WebAssembly.Instance(rest, { primary: loaded.exports });
+}
+setRestInstantiation(instantiateRest);
 
 export function isInitialized(): boolean {
   return instance.loaded !== undefined;

@@ -6,7 +6,7 @@ import { BlobReader, keptIdsAndOffsets, keptOrNew, type BlobHandle } from './blo
 import type { NumericBlobOptions, NumericColumns, NumericSections, RawSeries } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { ready, stage, wasmMemory } from './module.js';
-import { checkParts, ensureParts } from './parts.js';
+import { checkParts, checkRest, openWithParts } from './parts.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { decimateArgs, timeBound, unpackDecimated, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
 import { splitOptionalStrings } from './strings.js';
@@ -58,8 +58,7 @@ export class NumericBlob extends BlobReader<NumericHandle> {
    */
   static async load(bytes: Uint8Array | ArrayBuffer, limits?: DecodeLimits): Promise<NumericBlob> {
     ready();
-    await ensureParts(args.bytes(bytes, 'blob bytes'));
-    return NumericBlob.from(bytes, limits);
+    return openWithParts(args.bytes(bytes, 'blob bytes'), () => NumericBlob.from(bytes, limits));
   }
 
   /**
@@ -86,6 +85,7 @@ export class NumericBlob extends BlobReader<NumericHandle> {
 
   /** Sizes of the blob's sections and payloads. */
   get sections(): NumericSections {
+    checkRest('NumericBlob.sections');
     return call(() => this.live().sections());
   }
 
@@ -116,6 +116,7 @@ export class NumericBlob extends BlobReader<NumericHandle> {
    * result.
    */
   range(key: MetricKey, from: TimeBound, to: TimeBound): NumericMetric {
+    checkRest('NumericBlob.range');
     const index = this.indexOf(key);
     const [lo, hi] = [timeBound(from, 'from'), timeBound(to, 'to')];
     const raw = call(() => this.live().range(index, lo, hi));
@@ -130,6 +131,7 @@ export class NumericBlob extends BlobReader<NumericHandle> {
    * `{ method: 'minmax' | 'lttb', buckets, from?, to? }` (see `DecimateOptions`).
    */
   decimate(key: MetricKey, options: DecimateOptions): Decimated {
+    checkRest('NumericBlob.decimate');
     const index = this.indexOf(key);
     const [buckets, lttb, from, to] = decimateArgs(options);
     return unpackDecimated(call(() => this.live().decimate(index, buckets, lttb, from, to)));
@@ -137,6 +139,7 @@ export class NumericBlob extends BlobReader<NumericHandle> {
 
   /** Every metric in one call: one copy per column out of wasm memory. */
   decodeAll(): NumericColumns {
+    checkRest('NumericBlob.decodeAll');
     return call(() => this.live().decodeAll());
   }
 
@@ -150,6 +153,7 @@ export class NumericBlob extends BlobReader<NumericHandle> {
    * what must outlive the blob.
    */
   columnsView(): NumericColumns {
+    checkRest('NumericBlob.columnsView');
     const [ids, offsets, timestamps, values, metrics, points] = call(() => this.live().decodeAllView());
     let buffer: ArrayBuffer | undefined;
     let views: NumericColumns | undefined;
@@ -190,6 +194,7 @@ export class NumericBlob extends BlobReader<NumericHandle> {
    * new one. `ids` and `offsets` may be left out. Pass the previous result back in.
    */
   decodeAllInto(into: Pick<NumericColumns, 'timestamps' | 'values'> & Partial<Pick<NumericColumns, 'ids' | 'offsets'>>): NumericColumns {
+    checkRest('NumericBlob.decodeAllInto');
     const target = (into ?? {}) as Partial<NumericColumns>;
     if (!(target.timestamps instanceof BigInt64Array) || !(target.values instanceof Float64Array)) {
       throw invalidArgument('decodeAllInto needs { timestamps: BigInt64Array, values: Float64Array }');

@@ -3,10 +3,13 @@
 // and a plain page that imports dist/decode.min.js from there (the README's
 // snippet; the page without the zstd part imports dist/decode.js). `init()` loads the
 // light core alone; a blob without zstd then decodes with nothing more
-// fetched (held to FIRST_LOAD_BUDGET, gzipped JavaScript and wasm), a zstd
-// blob is MISSING_PART for `from()` until `load()` fetched the zstd part, and
-// the sample decodes exactly. A layout without the zstd part:
-// `load()` of a zstd blob is WASM_LOAD naming it, the other blobs decode.
+// fetched (held to FIRST_LOAD_BUDGET, gzipped JavaScript and wasm), while
+// its `decodeAll()` is MISSING_PART until the core's rest has followed; a zstd
+// blob is MISSING_PART for `from()` until `load()` fetched the rest and the
+// zstd part, and the sample decodes exactly (the rest instantiated
+// synchronously by the first of its functions called, on the page's main
+// thread). A layout without the zstd part: `load()` of a zstd blob is
+// WASM_LOAD naming it, the other blobs decode.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -48,6 +51,8 @@ try {
   steps.init = fetched();
   const plain = await mebo.NumericBlob.load(byName['num-gauge1-deltapacked-lz4-chimp-lz4-notags-le-v1']);
   const plainPoints = plain.totalPoints;
+  let restMissing;
+  try { plain.decodeAll(); } catch (e) { restMissing = e.code; }
   plain.free();
   steps.plain = fetched();
   let missing;
@@ -57,7 +62,7 @@ try {
   const text = await mebo.TextBlob.load(byName['txt-status1-tagged-delta-zstd-tags-be']);
   text.free();
   steps.all = fetched();
-  window.outcome = { ok: { steps, plainPoints, missing, ...decodeSample(mebo, sample) } };
+  window.outcome = { ok: { steps, plainPoints, restMissing, missing, ...decodeSample(mebo, sample) } };
 } catch (error) {
   window.outcome = { error: String(error && error.stack || error) };
 }
@@ -140,18 +145,20 @@ afterAll(async () => {
 interface LightOutcome {
   steps: { init: string[]; plain: string[]; all: string[] };
   plainPoints: number;
+  restMissing: string;
   missing: string;
   results: Record<string, never>;
 }
 
 describe('mebo/decode from a CDN layout, no bundler', () => {
-  it('loads the light core alone, then the zstd part for the first zstd blob; the sample decodes exactly', async () => {
+  it("loads the light core alone, then the core's rest and the zstd part for the first zstd blob; the sample decodes exactly", async () => {
     const { ok } = await pageOutcome<LightOutcome>(browser!, `${base}/light.html`);
     const at = (name: string) => `${CDN}/${name}`;
     expect(ok.steps.init.sort()).toEqual([at('dist/decode.min.js'), at('wasm/mebo_core_simd.wasm')].sort());
     expect(ok.steps.plain.sort()).toEqual(ok.steps.init.sort());
-    expect(ok.steps.all.sort()).toEqual([...ok.steps.init, at('wasm/mebo_zstd.wasm')].sort());
+    expect(ok.steps.all.sort()).toEqual([...ok.steps.init, at('wasm/mebo_core_rest.wasm'), at('wasm/mebo_zstd.wasm')].sort());
     expect(ok.plainPoints).toBeGreaterThan(0);
+    expect(ok.restMissing).toBe('MISSING_PART');
     expect(ok.missing).toBe('MISSING_PART');
     expectSampleDecoded(ok.results);
     const [first, all] = [gzippedBytes(ok.steps.plain), gzippedBytes(ok.steps.all)];

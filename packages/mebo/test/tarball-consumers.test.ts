@@ -126,6 +126,7 @@ const TARBALL_FILES = [
   'dist/workerd.d.ts',
   'dist/workerd.js',
   'package.json',
+  'wasm/mebo_core_rest.wasm',
   'wasm/mebo_core_simd.wasm',
   'wasm/mebo_decode_scalar.wasm',
   'wasm/mebo_decode_simd.wasm',
@@ -569,16 +570,16 @@ function pointsOf(name: string): number {
   return rawInput(SAMPLE.find((c) => c.name === name)!).metrics.reduce((sum, m) => sum + m.timestamps.length, 0);
 }
 
-it('Vite: a vanilla-ts page on mebo/decode fetches the light core, then the zstd part only for a zstd blob, and decodes exactly', async () => {
+it("Vite: a vanilla-ts page on mebo/decode fetches the light core, then the core's rest and the zstd part only for a zstd blob, and decodes exactly", async () => {
   const dir = await consumer('vite-decode');
   const dist = join(dir, 'dist');
   const { ok } = await inChromium(`${await serveStatic(dist)}/`);
   const page = ok as unknown as PageResult & { steps: { init: string[]; plain: string[]; all: string[] }; plainPoints: number; freed: string; textPoints: number };
   const wasm = (paths: string[]) => paths.filter((p) => p.endsWith('.wasm')).map((p) => p.replace(/-[\w-]+\.wasm$/, '.wasm'));
-  // init() fetched the light core alone; the plain blob needed nothing more; the zstd blob fetched the zstd part.
+  // init() fetched the light core alone; the plain blob needed nothing more; the zstd blob fetched the core's rest and the zstd part.
   expect(wasm(page.steps.init)).toEqual(['/assets/mebo_core_simd.wasm']);
   expect(page.steps.plain).toEqual(page.steps.init);
-  expect(wasm(page.steps.all)).toEqual(['/assets/mebo_core_simd.wasm', '/assets/mebo_zstd.wasm']);
+  expect(wasm(page.steps.all)).toEqual(['/assets/mebo_core_simd.wasm', '/assets/mebo_core_rest.wasm', '/assets/mebo_zstd.wasm']);
   expect(page.plainPoints).toBe(pointsOf('num-gauge1-deltapacked-lz4-chimp-lz4-notags-le-v1'));
   expect(page.freed).toBe('this NumericBlob was freed');
   expect(page.textPoints).toBe(pointsOf('txt-status1-tagged-delta-zstd-tags-be'));

@@ -16,6 +16,11 @@ export function coreLocation(): URL | undefined {
   return new URL('../../wasm/mebo_core_simd.wasm', import.meta.url);
 }
 
+/** @internal The light core's rest: the functions the build split off it. */
+export function restLocation(): URL | undefined {
+  return new URL('../../wasm/mebo_core_rest.wasm', import.meta.url);
+}
+
 /** @internal The light core's zstd part. */
 export function zstdLocation(): URL | undefined {
   return new URL('../../wasm/mebo_zstd.wasm', import.meta.url);

@@ -16,3 +16,8 @@ export function coreLocation(): URL | undefined {
 export function zstdLocation(): URL | undefined {
   return undefined;
 }
+
+/** @internal */
+export function restLocation(): URL | undefined {
+  return undefined;
+}

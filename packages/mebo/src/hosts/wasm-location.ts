@@ -20,3 +20,8 @@ export function coreLocation(): URL | undefined {
 export function zstdLocation(): URL | undefined {
   return undefined;
 }
+
+/** @internal See `coreLocation`. */
+export function restLocation(): URL | undefined {
+  return undefined;
+}
