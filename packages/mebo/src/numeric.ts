@@ -6,7 +6,7 @@ import { BlobReader, keptIdsAndOffsets, keptOrNew, type BlobHandle } from './blo
 import type { NumericBlobOptions, NumericColumns, NumericSections, RawSeries } from './boundary.js';
 import { call, invalidArgument } from './errors.js';
 import { ready, stage, wasmMemory } from './module.js';
-import { checkParts, checkRest, openWithParts } from './parts.js';
+import { checkParts, checkRest, openWithParts, restReady } from './parts.js';
 import { limitArgs, type DecodeLimits, type MetricKey } from './options.js';
 import { decimateArgs, timeBound, unpackDecimated, type Decimated, type DecimateOptions, type TimeBound } from './series.js';
 import { splitOptionalStrings } from './strings.js';
@@ -139,8 +139,28 @@ export class NumericBlob extends BlobReader<NumericHandle> {
 
   /** Every metric in one call: one copy per column out of wasm memory. */
   decodeAll(): NumericColumns {
-    checkRest('NumericBlob.decodeAll');
+    if (!restReady()) return this.decodeMetricByMetric();
     return call(() => this.live().decodeAll());
+  }
+
+  /**
+   * `decodeAll`'s columns from the metrics read one by one: a split light
+   * core's first blob, before its rest (whose call this is) has followed.
+   */
+  private decodeMetricByMetric(): NumericColumns {
+    const handle = this.live();
+    const count = this.length;
+    const ids = this.metricIds;
+    const offsets = new Uint32Array(count + 1);
+    const columns = Array.from({ length: count }, (_, i) => call(() => [handle.timestamps(i), handle.values(i)] as const));
+    columns.forEach(([ts], i) => (offsets[i + 1] = offsets[i]! + ts.length));
+    const timestamps = new BigInt64Array(offsets[count]!);
+    const values = new Float64Array(offsets[count]!);
+    columns.forEach(([ts, vs], i) => {
+      timestamps.set(ts, offsets[i]);
+      values.set(vs, offsets[i]);
+    });
+    return { ids, offsets, timestamps, values };
   }
 
   /**

@@ -71,12 +71,17 @@ export function checkParts(bytes: Uint8Array, kind: string, set = false): void {
   );
 }
 
+/** @internal Whether the module in use has its rest (every build but a split core before it). */
+export function restReady(): boolean {
+  return lacking(['rest']).length === 0;
+}
+
 /**
  * @internal Throws MISSING_PART when `what`, a call of a split core's rest
  * (over a whole blob, or a chart's), comes before the rest is loaded.
  */
 export function checkRest(what: string): void {
-  if (lacking(['rest']).length === 0) return;
+  if (restReady()) return;
   throw new MeboError(
     'MISSING_PART',
     `${what} needs mebo's rest part, which is not loaded yet: \`await init({ parts: 'all' })\` loads it (a load() after the first one waits for it)`,

@@ -4,7 +4,7 @@
 // snippet; the page without the zstd part imports dist/decode.js). `init()` loads the
 // light core alone; a blob without zstd then decodes with nothing more
 // fetched (held to FIRST_LOAD_BUDGET, gzipped JavaScript and wasm), while
-// its `decodeAll()` is MISSING_PART until the core's rest has followed; a zstd
+// its `decimate()` is MISSING_PART until the core's rest has followed; a zstd
 // blob is MISSING_PART for `from()` until `load()` fetched the rest and the
 // zstd part, and the sample decodes exactly (the rest instantiated
 // synchronously by the first of its functions called, on the page's main
@@ -52,7 +52,7 @@ try {
   const plain = await mebo.NumericBlob.load(byName['num-gauge1-deltapacked-lz4-chimp-lz4-notags-le-v1']);
   const plainPoints = plain.totalPoints;
   let restMissing;
-  try { plain.decodeAll(); } catch (e) { restMissing = e.code; }
+  try { plain.decimate(plain.metricIds[0], { buckets: 4, method: 'lttb' }); } catch (e) { restMissing = e.code; }
   plain.free();
   steps.plain = fetched();
   let missing;

@@ -213,6 +213,11 @@ function* spoiledCopies(bytes: Uint8Array, count: number): Generator<Uint8Array>
 
 const hex = (values: Float64Array) => Array.from(bitsOf(values), (b) => b.toString(16));
 
+/** decodeAll's columns as plain data, values by their bits. */
+function columnsOf(c: { ids: BigUint64Array; offsets: Uint32Array; timestamps: BigInt64Array; values: Float64Array }) {
+  return { ids: Array.from(c.ids, String), offsets: Array.from(c.offsets), timestamps: Array.from(c.timestamps, String), values: hex(c.values) };
+}
+
 /**
  * A numeric blob read through every method the light core holds, as plain
  * data; or the code it was refused with.
@@ -234,7 +239,7 @@ function readPerMetric(sdk: Decode, bytes: Uint8Array): unknown {
         last: points > 0 ? [hex(Float64Array.of(blob.valueAt(key, points - 1))), String(blob.timestampAt(key, points - 1)), blob.tagAt(key, 0)] : [],
       };
     });
-    return { options: blob.options, startTime: String(blob.startTime), totalPoints: blob.totalPoints, kind: sdk.blobKind(bytes), metrics };
+    return { options: blob.options, startTime: String(blob.startTime), totalPoints: blob.totalPoints, kind: sdk.blobKind(bytes), metrics, all: columnsOf(blob.decodeAll()) };
   } catch (error) {
     return { error: (error as { code?: string }).code ?? 'THROWN', message: String((error as Error).message ?? error) };
   }
@@ -302,13 +307,19 @@ describe("the light core's rest", () => {
     const light = await fresh(DECODE_URL, 'core');
     const [a, b] = [plain[0]!, plain[1]!];
     using first = await light.NumericBlob.load(readBlob(a));
-    for (const call of [() => first.decodeAll(), () => first.columnsView(), () => first.decimate(1n, { buckets: 4, method: 'lttb' }), () => first.sections]) {
+    const calls = [() => first.decodeAllInto({ timestamps: new BigInt64Array(0), values: new Float64Array(0) }), () => first.columnsView(), () => first.range(1n, 0n, 1n)];
+    for (const call of [...calls, () => first.decimate(1n, { buckets: 4, method: 'lttb' }), () => first.sections]) {
       const thrown = thrownBy(call) as InstanceType<Decode['MeboError']>;
       expect(thrown).toBeInstanceOf(light.MeboError);
       expect(thrown.code).toBe('MISSING_PART');
       expect(thrown.message).toMatch(/^NumericBlob\.\w+ needs mebo's rest part, which is not loaded yet: `await init\(\{ parts: 'all' \}\)`/);
     }
     expectVector(light, a, first);
+    // decodeAll() is the metrics read one by one until then: the same columns.
+    {
+      using reference = all.NumericBlob.from(readBlob(a));
+      expect(columnsOf(first.decodeAll())).toEqual(columnsOf(reference.decodeAll()));
+    }
     using second = await light.NumericBlob.load(readBlob(b));
     for (const [c, blob] of [[a, first], [b, second]] as const) {
       using reference = all.NumericBlob.from(readBlob(c));
