@@ -41,9 +41,10 @@ function plainBlobs(dir) {
 /**
  * What a numeric blob is read with from the core alone, metric by metric:
  * its accessors, each metric's columns and points, and the top-level
- * functions. The calls over the whole blob or a chart's (`decodeAll`,
- * `decodeAllInto`, `columnsView`, `decimate`, `range`, `sections`) need the
- * core's rest, and say so (numeric.ts): the core leaves them out.
+ * functions. The calls over the whole blob or a chart's (`decodeAllInto`,
+ * `columnsView`, `decimate`, `range`, `sections`) need the core's rest, and
+ * say so (numeric.ts): the core leaves them out; before it, `decodeAll()`
+ * reads the metrics one by one.
  */
 function readWhole(blob, bytes) {
   void [blob.options, blob.startTime, blob.length, blob.totalPoints, blob.metricIds, blob.names];

@@ -45,7 +45,7 @@ export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
  * - `MISSING_PART`: `from()` of a blob that needs a part the light core has
  *   not loaded (`mebo/decode` in a page: its rest, for text blobs, sets and
  *   zstd payloads, and the zstd decoder); `load()` loads it. Also a call
- *   over a whole numeric blob or a chart's (`decodeAll`, `decimate`, …)
+ *   over a whole numeric blob or a chart's (`decimate`, `range`, …)
  *   before the core's rest is loaded: `await init({ parts: 'all' })`.
  *
  * `OUT_OF_MEMORY` (a core code) is also what a JavaScript allocation refused

@@ -63,8 +63,9 @@ export interface InitOptions {
    * rest (text blobs, sets, calls over whole blobs and charts) and its zstd
    * decoder are parts loaded the first time a blob needs them
    * (`NumericBlob.load`, `TextBlob.load`; the rest also once a first blob is
-   * open); `from()` of such a blob before then throws MISSING_PART, as does
-   * `decodeAll()`, `decimate()` and the like before the rest. `'all'`: every
+   * open); `from()` of such a blob before then throws MISSING_PART, as do
+   * `decimate()` and the like before the rest (`decodeAll()` then reads the
+   * metrics one by one). `'all'`: every
    * part up front, so `from()` opens any blob (the decode-only build; after
    * the core, its parts). Default:
    * `'core'` in a page (the build is fetched), `'all'` where it is read from

@@ -14,7 +14,7 @@ import { zstdPartLoaded } from './zstd-part.js';
 
 /**
  * A module the light core loads the first time a blob needs it: its rest
- * (text blobs, sets, zstd payloads' path), or libzstd's decoder.
+ * (text blobs, sets, zstd payloads' path), or the zstd decoder.
  */
 export type Part = 'rest' | 'zstd';
 
