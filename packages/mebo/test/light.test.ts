@@ -73,6 +73,15 @@ function thrownBy(fn: () => unknown): unknown {
   return undefined;
 }
 
+/** The package's layout (dist/ and wasm/) in a folder of its own, with only `wasm` of its modules. */
+function layoutWith(wasm: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mebo-light-'));
+  cpSync(join(PACKAGE_ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+  mkdirSync(join(dir, 'wasm'));
+  for (const file of wasm) cpSync(join(PACKAGE_ROOT, 'wasm', file), join(dir, 'wasm', file));
+  return dir;
+}
+
 function open(sdk: Decode, c: Case, bytes: Uint8Array) {
   return c.kind === 'numeric' ? sdk.NumericBlob.from(bytes) : sdk.TextBlob.from(bytes);
 }
@@ -168,11 +177,7 @@ describe('a zstd part that cannot be loaded', () => {
   let dir: string;
 
   beforeAll(() => {
-    // The package's layout without wasm/mebo_zstd.wasm.
-    dir = mkdtempSync(join(tmpdir(), 'mebo-light-'));
-    cpSync(join(PACKAGE_ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-    mkdirSync(join(dir, 'wasm'));
-    for (const file of ['mebo_core_simd.wasm', 'mebo_core_rest.wasm']) cpSync(join(PACKAGE_ROOT, 'wasm', file), join(dir, 'wasm', file));
+    dir = layoutWith(['mebo_core_simd.wasm', 'mebo_core_rest.wasm']);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -249,11 +254,7 @@ describe('the light core without its rest', () => {
   let dir: string;
 
   beforeAll(() => {
-    // The package's layout with the core alone.
-    dir = mkdtempSync(join(tmpdir(), 'mebo-core-alone-'));
-    cpSync(join(PACKAGE_ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-    mkdirSync(join(dir, 'wasm'));
-    cpSync(join(PACKAGE_ROOT, 'wasm', 'mebo_core_simd.wasm'), join(dir, 'wasm', 'mebo_core_simd.wasm'));
+    dir = layoutWith(['mebo_core_simd.wasm']);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
