@@ -258,6 +258,28 @@ describe('the light core without its rest', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('a text blob is WASM_LOAD naming the rest (each time), and numeric blobs without zstd still load', async () => {
+    const sdk = await fresh(pathToFileURL(join(dir, 'dist', 'decode.js')).href, 'core');
+    const cases = manifest();
+    const text = cases.find((c) => c.kind === 'text' && !needsZstd(c))!;
+    const plain = cases.filter((c) => c.kind === 'numeric' && partsOf(c).length === 0).slice(0, 3);
+    for (const c of plain) {
+      using blob = await load(sdk, c, readBlob(c));
+      expectVector(sdk, c, blob);
+    }
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const failed = await load(sdk, text, readBlob(text)).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failed).toBeInstanceOf(sdk.MeboError);
+      expect((failed as InstanceType<Decode['MeboError']>).code).toBe('WASM_LOAD');
+      expect((failed as Error).message).toMatch(/^loading mebo's rest part: /);
+    }
+    using after = await load(sdk, plain[0]!, readBlob(plain[0]!));
+    expectVector(sdk, plain[0]!, after);
+  });
+
   it('reads every numeric blob without zstd, whole or spoiled, metric by metric as the full build does', async () => {
     const light = await fresh(pathToFileURL(join(dir, 'dist', 'decode.js')).href, 'core');
     const all = await fresh(DECODE_URL, 'all');
