@@ -51,9 +51,14 @@ function lacking(parts: Part[]): Part[] {
   return parts.filter((part) => !loaded(part) && (part !== 'rest' || coreIsSplit()));
 }
 
+/** The parts `bytes` needs that the module in use lacks; every other build than the light core reads no header for it. */
+function lackingFor(bytes: Uint8Array, set = false): Part[] {
+  return instance.loaded?.light ? lacking(partsNeeded(bytes, set)) : [];
+}
+
 /** @internal Whether the module in use has every part `bytes` needs. */
 export function hasParts(bytes: Uint8Array): boolean {
-  return lacking(partsNeeded(bytes)).length === 0;
+  return lackingFor(bytes).length === 0;
 }
 
 /**
@@ -62,7 +67,7 @@ export function hasParts(bytes: Uint8Array): boolean {
  * when it opens a blob set).
  */
 export function checkParts(bytes: Uint8Array, kind: string, set = false): void {
-  const parts = lacking(partsNeeded(bytes, set));
+  const parts = lackingFor(bytes, set);
   if (parts.length === 0) return;
   const named = `${parts.join(' and ')} part${parts.length > 1 ? 's' : ''}, which ${parts.length > 1 ? 'are' : 'is'}`;
   throw new MeboError(
@@ -99,6 +104,7 @@ let restFollows = false;
  * calls over whole blobs, and paths the core alone does not run, find it.
  */
 export async function ensureParts(bytes: Uint8Array, set = false): Promise<void> {
+  if (!instance.loaded?.light) return;
   const needed = partsNeeded(bytes, set);
   if (!needed.includes('rest') && lacking(['rest']).length > 0) {
     if (restFollows) await loadMissingParts(['rest']).catch(() => {});
