@@ -196,8 +196,7 @@ async function splitCore(wasmOpt) {
   }
   const { primary, rest, moved } = splitModule(readFileSync(whole), new Set(JSON.parse(ran)), features);
   const files = { primary: join(dir, 'mebo_core_simd.wasm'), rest: join(dir, 'mebo_core_rest.wasm') };
-  for (const [label, bytes] of [['core-primary', primary], ['core-rest', rest]]) {
-    const out = label === 'core-primary' ? files.primary : files.rest;
+  for (const [label, bytes, out] of [['core-primary', primary, files.primary], ['core-rest', rest, files.rest]]) {
     // Their custom sections (producers, target features) are read by no host: 0.5 kB gzipped of the two.
     const args = [...wasmOptArgs(variant), '--strip-producers', '--strip-target-features'];
     if (wasmOpt) await optimize({ label, bytes, out, wasmOpt, args, cacheDir: join(ROOT, 'target', 'wasm-opt-cache') });

@@ -73,6 +73,19 @@ function thrownBy(fn: () => unknown): unknown {
   return undefined;
 }
 
+/** `load()` of the vector is WASM_LOAD with a message matching `message`, and again when tried again. */
+async function expectLoadFailsTwice(sdk: Decode, c: Case, message: RegExp): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const failed = await load(sdk, c, readBlob(c)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed, c.name).toBeInstanceOf(sdk.MeboError);
+    expect((failed as InstanceType<Decode['MeboError']>).code).toBe('WASM_LOAD');
+    expect((failed as Error).message).toMatch(message);
+  }
+}
+
 /** The package's layout (dist/ and wasm/) in a folder of its own, with only `wasm` of its modules. */
 function layoutWith(wasm: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'mebo-light-'));
@@ -186,15 +199,7 @@ describe('a zstd part that cannot be loaded', () => {
     const cases = manifest();
     const zstd = cases.find(needsZstd)!;
     const plain = cases.find((c) => c.kind === 'numeric' && !needsZstd(c))!;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const failed = await load(sdk, zstd, readBlob(zstd)).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      expect(failed).toBeInstanceOf(sdk.MeboError);
-      expect((failed as InstanceType<Decode['MeboError']>).code).toBe('WASM_LOAD');
-      expect((failed as Error).message).toMatch(/zstd part/);
-    }
+    await expectLoadFailsTwice(sdk, zstd, /zstd part/);
     using blob = await load(sdk, plain, readBlob(plain));
     expectVector(sdk, plain, blob);
   });
@@ -267,15 +272,7 @@ describe('the light core without its rest', () => {
       using blob = await load(sdk, c, readBlob(c));
       expectVector(sdk, c, blob);
     }
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const failed = await load(sdk, text, readBlob(text)).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      expect(failed).toBeInstanceOf(sdk.MeboError);
-      expect((failed as InstanceType<Decode['MeboError']>).code).toBe('WASM_LOAD');
-      expect((failed as Error).message).toMatch(/^loading mebo's rest part: /);
-    }
+    await expectLoadFailsTwice(sdk, text, /^loading mebo's rest part: /);
     using after = await load(sdk, plain[0]!, readBlob(plain[0]!));
     expectVector(sdk, plain[0]!, after);
   });
